@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import type { FieldSpec } from './fields.ts';
+import type { Operation } from './operations.ts';
+import { checkField, expiryInPast } from './validators.ts';
+
+/**
+ * The zod schema of an operation's form values: one string per known field, checked with the
+ * catalog's rules, plus any extra parameter (the real field lists are incomplete).
+ */
+export function requestSchema(op: Pick<Operation, 'fields'>, now: () => Date = () => new Date()) {
+  const shape: Record<string, z.ZodType<string | undefined>> = {};
+  for (const spec of op.fields) shape[spec.name] = fieldSchema(spec, now);
+  return z
+    .object(shape)
+    .catchall(z.string())
+    .superRefine((values, ctx) => {
+      const pairs: Array<[string, string]> = [
+        ['expire_month', 'expire_year'],
+        ['expire-month', 'expire-year'],
+      ];
+      for (const [m, y] of pairs) {
+        const month = values[m];
+        const year = values[y];
+        if (typeof month === 'string' && typeof year === 'string' && month && year && expiryInPast(month, year, now())) {
+          ctx.addIssue({ code: 'custom', path: [m], message: `The card expired in ${month}/${year}: use a future expiry.` });
+        }
+      }
+    });
+}
+
+function fieldSchema(spec: FieldSpec, now: () => Date): z.ZodType<string | undefined> {
+  return z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      const problem = checkField(spec, value, now());
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/**
+ * Response bodies, with the gateway's hyphenated keys (gateway-notes.md, Responses). Each is a
+ * loose object: the real gateway adds fields, which are kept, not rejected.
+ */
+const common = {
+  'serial-number': z.string().optional(),
+  'merchant-order-id': z.string().optional(),
+  'paynet-order-id': z.string().optional(),
+  'end-point-id': z.string().optional(),
+  'error-message': z.string().optional(),
+  'error-code': z.string().optional(),
+};
+
+export const TRANSACTION_STATUSES = ['approved', 'declined', 'error', 'filtered', 'processing', 'unknown', 'chain_declined'] as const;
+export const FINAL_STATUSES: readonly string[] = ['approved', 'declined', 'error', 'filtered'];
+
+export const RESPONSE_SCHEMAS = {
+  AsyncResponse: z.looseObject({ type: z.literal('async-response'), ...common }),
+  AsyncCheckoutFormRedirect: z.looseObject({ type: z.literal('async-form-response'), 'redirect-url': z.string(), ...common }),
+  CardRefAsyncResponse: z.looseObject({ type: z.literal('create-card-ref-response'), 'card-ref-id': z.string(), ...common }),
+  CardRefV4AsyncResponse: z.looseObject({ type: z.literal('create-card-ref-response'), 'card-ref-id': z.string(), ...common }),
+  CardInfoAsyncResponse: z.looseObject({
+    type: z.literal('get-card-info-response'),
+    'card-printed-name': z.string().optional(),
+    'expire-month': z.string().optional(),
+    'expire-year': z.string().optional(),
+    bin: z.string().optional(),
+    'last-four-digits': z.string().optional(),
+    'card-brand': z.string().optional(),
+    'masked-card-number': z.string().optional(),
+    ...common,
+  }),
+  CreateRecurringPaymentResponse: z.looseObject({ type: z.string(), 'recurring-payment-id': z.string(), ...common }),
+  TransferResponse: z.looseObject({ type: z.string(), 'transaction-id': z.string(), ...common }),
+  PayoutV4Response: z.looseObject({ type: z.string(), 'payout-id': z.string(), ...common }),
+  StatusResponse: z.looseObject({
+    type: z.literal('status-response'),
+    status: z.string(),
+    amount: z.string().optional(),
+    currency: z.string().optional(),
+    html: z.string().optional(),
+    'redirect-to': z.string().optional(),
+    'card-ref-id': z.string().optional(),
+    bin: z.string().optional(),
+    'last-four-digits': z.string().optional(),
+    'approval-code': z.string().optional(),
+    'processor-rrn': z.string().optional(),
+    ...common,
+  }),
+  ValidationErrorResponse: z.looseObject({ ...common, type: z.literal('validation-error'), 'error-message': z.string() }),
+  ServerErrorResponse: z.looseObject({ ...common, type: z.literal('error'), 'error-message': z.string() }),
+} as const;
+
+export type ResponseSchemaName = keyof typeof RESPONSE_SCHEMAS;
+
+/** Parses a reply body with the schema its HTTP status and operation call for. */
+export function parseResponse(
+  operationSchema: ResponseSchemaName,
+  httpStatus: number,
+  body: unknown,
+): { schema: ResponseSchemaName; result: ReturnType<(typeof RESPONSE_SCHEMAS)[ResponseSchemaName]['safeParse']> } {
+  const schema: ResponseSchemaName =
+    httpStatus === 400 ? 'ValidationErrorResponse' : httpStatus >= 500 ? 'ServerErrorResponse' : operationSchema;
+  return { schema, result: RESPONSE_SCHEMAS[schema].safeParse(body) };
+}

@@ -1,0 +1,57 @@
+import { PayError } from '../errors.ts';
+
+/** A request as captured: what arrived, not what should have been sent. */
+export interface CapturedRequest {
+  method: string;
+  /** Absolute URL (scheme from the caller's guess when the capture has none). */
+  url: string;
+  /** Header names lowercased; a repeated header keeps its first value. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Parses raw HTTP/1.1 request text (CRLF or LF line ends; an absolute-form request target is
+ * accepted too). The scheme is not in the text: `scheme` says which to assume.
+ */
+export function parseRawHttp(text: string, scheme: 'http' | 'https' = 'https'): CapturedRequest {
+  const normalized = text.replace(/^\uFEFF/, '').replace(/^\s*\n/, '');
+  const split = /\r?\n\r?\n/.exec(normalized);
+  const head = split ? normalized.slice(0, split.index) : normalized;
+  const body = split ? normalized.slice(split.index + split[0].length) : '';
+  const [requestLine = '', ...headerLines] = head.split(/\r?\n/);
+  const rl = /^([A-Z]+)\s+(\S+)(?:\s+HTTP\/\d(?:\.\d)?)?\s*$/.exec(requestLine.trim());
+  if (!rl) {
+    throw new PayError('HTTP_PARSE', `The first line "${requestLine.slice(0, 60)}" is not an HTTP request line: expected e.g. "POST /paynet/api/v2/sale/1111 HTTP/1.1".`);
+  }
+  const headers: Record<string, string> = {};
+  for (const line of headerLines) {
+    const i = line.indexOf(':');
+    if (i <= 0) throw new PayError('HTTP_PARSE', `The header line "${line.slice(0, 60)}" has no "name: value" form.`);
+    const name = line.slice(0, i).trim().toLowerCase();
+    if (!(name in headers)) headers[name] = line.slice(i + 1).trim();
+  }
+  const target = rl[2]!;
+  let url: string;
+  if (/^https?:\/\//i.test(target)) url = target;
+  else {
+    if (!headers.host) throw new PayError('HTTP_PARSE', 'The request has no Host header and no absolute URL: add "Host: …" so the signed URL can be rebuilt.');
+    url = `${scheme}://${headers.host}${target}`;
+  }
+  return { method: rl[1]!, url, headers, body: body.replace(/\r?\n$/, '') };
+}
+
+/**
+ * Finds the operation and endpoint in a request path: `…/api/<operation>/{id}` or
+ * `…/api/<operation>/group/{id}`; `known` are the catalog's operation paths.
+ */
+export function matchOperationPath(
+  pathname: string,
+  known: readonly string[],
+): { path: string; endpoint: { kind: 'endpoint' | 'group'; id: string }; prefix: string } | undefined {
+  const m = /^(.*?)\/api\/(.+?)\/(?:(group)\/)?([^/]+)\/?$/.exec(pathname);
+  if (!m) return undefined;
+  const path = m[2]!;
+  if (!known.includes(path)) return undefined;
+  return { path, endpoint: { kind: m[3] ? 'group' : 'endpoint', id: decodeURIComponent(m[4]!) }, prefix: m[1]! };
+}
