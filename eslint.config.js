@@ -32,7 +32,15 @@ export default tseslint.config(
           zones: [
             {
               target: './src/core',
-              from: ['./src/catalog', './src/features', './src/app', './src/cli', './src/ui', './proxy', './sandbox'],
+              from: [
+                './src/catalog',
+                './src/features',
+                './src/app',
+                './src/cli',
+                './src/ui',
+                './proxy',
+                './sandbox',
+              ],
               message: 'The signing core is pure: it imports nothing above it.',
             },
             {

@@ -19,6 +19,7 @@ export const OPERATION_PATHS: readonly string[] = OPERATIONS.map((o) => o.path);
 /** The example values of an operation's fields, as a starting point for a form. */
 export function exampleValues(op: Operation): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const spec of op.fields) if (spec.example !== undefined && !spec.fromProfile) out[spec.name] = spec.example;
+  for (const spec of op.fields)
+    if (spec.example !== undefined && !spec.fromProfile) out[spec.name] = spec.example;
   return out;
 }

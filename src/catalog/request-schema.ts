@@ -21,8 +21,18 @@ export function requestSchema(op: Pick<Operation, 'fields'>, now: () => Date = (
       for (const [m, y] of pairs) {
         const month = values[m];
         const year = values[y];
-        if (typeof month === 'string' && typeof year === 'string' && month && year && expiryInPast(month, year, now())) {
-          ctx.addIssue({ code: 'custom', path: [m], message: `The card expired in ${month}/${year}: use a future expiry.` });
+        if (
+          typeof month === 'string' &&
+          typeof year === 'string' &&
+          month &&
+          year &&
+          expiryInPast(month, year, now())
+        ) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [m],
+            message: `The card expired in ${month}/${year}: use a future expiry.`,
+          });
         }
       }
     });

@@ -13,14 +13,34 @@ const common = {
   'error-code': z.string().optional(),
 };
 
-export const TRANSACTION_STATUSES = ['approved', 'declined', 'error', 'filtered', 'processing', 'unknown', 'chain_declined'] as const;
+export const TRANSACTION_STATUSES = [
+  'approved',
+  'declined',
+  'error',
+  'filtered',
+  'processing',
+  'unknown',
+  'chain_declined',
+] as const;
 export const FINAL_STATUSES: readonly string[] = ['approved', 'declined', 'error', 'filtered'];
 
 export const RESPONSE_SCHEMAS = {
   AsyncResponse: z.looseObject({ type: z.literal('async-response'), ...common }),
-  AsyncCheckoutFormRedirect: z.looseObject({ type: z.literal('async-form-response'), 'redirect-url': z.string(), ...common }),
-  CardRefAsyncResponse: z.looseObject({ type: z.literal('create-card-ref-response'), 'card-ref-id': z.string(), ...common }),
-  CardRefV4AsyncResponse: z.looseObject({ type: z.literal('create-card-ref-response'), 'card-ref-id': z.string(), ...common }),
+  AsyncCheckoutFormRedirect: z.looseObject({
+    type: z.literal('async-form-response'),
+    'redirect-url': z.string(),
+    ...common,
+  }),
+  CardRefAsyncResponse: z.looseObject({
+    type: z.literal('create-card-ref-response'),
+    'card-ref-id': z.string(),
+    ...common,
+  }),
+  CardRefV4AsyncResponse: z.looseObject({
+    type: z.literal('create-card-ref-response'),
+    'card-ref-id': z.string(),
+    ...common,
+  }),
   CardInfoAsyncResponse: z.looseObject({
     type: z.literal('get-card-info-response'),
     'card-printed-name': z.string().optional(),
@@ -32,7 +52,11 @@ export const RESPONSE_SCHEMAS = {
     'masked-card-number': z.string().optional(),
     ...common,
   }),
-  CreateRecurringPaymentResponse: z.looseObject({ type: z.string(), 'recurring-payment-id': z.string(), ...common }),
+  CreateRecurringPaymentResponse: z.looseObject({
+    type: z.string(),
+    'recurring-payment-id': z.string(),
+    ...common,
+  }),
   TransferResponse: z.looseObject({ type: z.string(), 'transaction-id': z.string(), ...common }),
   PayoutV4Response: z.looseObject({ type: z.string(), 'payout-id': z.string(), ...common }),
   StatusResponse: z.looseObject({
@@ -49,7 +73,11 @@ export const RESPONSE_SCHEMAS = {
     'processor-rrn': z.string().optional(),
     ...common,
   }),
-  ValidationErrorResponse: z.looseObject({ ...common, type: z.literal('validation-error'), 'error-message': z.string() }),
+  ValidationErrorResponse: z.looseObject({
+    ...common,
+    type: z.literal('validation-error'),
+    'error-message': z.string(),
+  }),
   ServerErrorResponse: z.looseObject({ ...common, type: z.literal('error'), 'error-message': z.string() }),
 } as const;
 
@@ -60,8 +88,15 @@ export function parseResponse(
   operationSchema: ResponseSchemaName,
   httpStatus: number,
   body: unknown,
-): { schema: ResponseSchemaName; result: ReturnType<(typeof RESPONSE_SCHEMAS)[ResponseSchemaName]['safeParse']> } {
+): {
+  schema: ResponseSchemaName;
+  result: ReturnType<(typeof RESPONSE_SCHEMAS)[ResponseSchemaName]['safeParse']>;
+} {
   const schema: ResponseSchemaName =
-    httpStatus === 400 ? 'ValidationErrorResponse' : httpStatus >= 500 ? 'ServerErrorResponse' : operationSchema;
+    httpStatus === 400
+      ? 'ValidationErrorResponse'
+      : httpStatus >= 500
+        ? 'ServerErrorResponse'
+        : operationSchema;
   return { schema, result: RESPONSE_SCHEMAS[schema].safeParse(body) };
 }

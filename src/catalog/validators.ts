@@ -20,7 +20,11 @@ export function luhnValid(pan: string): boolean {
  * Checks one value against its field spec; returns a sentence that says what to do, or undefined
  * when the value is fine. Shared by the console's form and the local sandbox.
  */
-export function checkField(spec: FieldSpec, value: string | undefined, now: Date = new Date()): string | undefined {
+export function checkField(
+  spec: FieldSpec,
+  value: string | undefined,
+  now: Date = new Date(),
+): string | undefined {
   if (value === undefined || value === '') return spec.required ? `${spec.name} is required.` : undefined;
   if (spec.maxLength !== undefined && value.length > spec.maxLength) {
     return `${spec.name} is ${value.length} characters long; at most ${spec.maxLength} are allowed.`;
@@ -30,41 +34,60 @@ export function checkField(spec: FieldSpec, value: string | undefined, now: Date
   }
   switch (spec.type) {
     case 'amount':
-      return isValidAmount(value) ? undefined : `${spec.name} "${value}" is not an amount: use digits with a dot and up to two decimals, e.g. 10.42.`;
+      return isValidAmount(value)
+        ? undefined
+        : `${spec.name} "${value}" is not an amount: use digits with a dot and up to two decimals, e.g. 10.42.`;
     case 'currency':
-      return /^[A-Z]{3}$/.test(value) ? undefined : `${spec.name} must be a three-letter ISO 4217 code in capitals, e.g. USD.`;
+      return /^[A-Z]{3}$/.test(value)
+        ? undefined
+        : `${spec.name} must be a three-letter ISO 4217 code in capitals, e.g. USD.`;
     case 'email':
-      return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? undefined : `${spec.name} "${value}" is not an e-mail address.`;
+      return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)
+        ? undefined
+        : `${spec.name} "${value}" is not an e-mail address.`;
     case 'pan': {
       const digits = value.replace(/[\s-]/g, '');
       if (!/^\d{12,19}$/.test(digits)) return `${spec.name} must be 12 to 19 digits.`;
-      return luhnValid(digits) ? undefined : `${spec.name} fails the Luhn check: check the digits (test card 4444444444444448).`;
+      return luhnValid(digits)
+        ? undefined
+        : `${spec.name} fails the Luhn check: check the digits (test card 4444444444444448).`;
     }
     case 'cvv':
       return /^\d{3,4}$/.test(value) ? undefined : `${spec.name} must be 3 or 4 digits.`;
     case 'month':
       return /^(0?[1-9]|1[0-2])$/.test(value) ? undefined : `${spec.name} must be a month, 01 to 12.`;
     case 'year':
-      if (!/^\d{4}$/.test(value)) return `${spec.name} must be a four-digit year, e.g. ${now.getUTCFullYear() + 3}.`;
-      return Number(value) < now.getUTCFullYear() ? `${spec.name} ${value} is in the past: the card has expired.` : undefined;
+      if (!/^\d{4}$/.test(value))
+        return `${spec.name} must be a four-digit year, e.g. ${now.getUTCFullYear() + 3}.`;
+      return Number(value) < now.getUTCFullYear()
+        ? `${spec.name} ${value} is in the past: the card has expired.`
+        : undefined;
     case 'digits':
       return /^-?\d+$/.test(value) ? undefined : `${spec.name} must be a whole number.`;
     case 'url':
       return /^https?:\/\/[^\s]+$/i.test(value) ? undefined : `${spec.name} must be an absolute http(s) URL.`;
     case 'country':
-      return /^[A-Z]{2}$/.test(value) ? undefined : `${spec.name} must be an ISO 3166 alpha-2 code in capitals, e.g. US.`;
+      return /^[A-Z]{2}$/.test(value)
+        ? undefined
+        : `${spec.name} must be an ISO 3166 alpha-2 code in capitals, e.g. US.`;
     case 'ip':
-      return /^(\d{1,3}\.){3}\d{1,3}$/.test(value) || /^[0-9a-f:]+$/i.test(value) ? undefined : `${spec.name} "${value}" is not an IP address.`;
+      return /^(\d{1,3}\.){3}\d{1,3}$/.test(value) || /^[0-9a-f:]+$/i.test(value)
+        ? undefined
+        : `${spec.name} "${value}" is not an IP address.`;
     case 'phone':
       return /^\+?[\d\s()-]{4,}$/.test(value) ? undefined : `${spec.name} must be a phone number (digits).`;
     case 'boolean':
       return /^(true|false)$/.test(value) ? undefined : `${spec.name} must be true or false.`;
     case 'enum':
-      return spec.options?.includes(value) ? undefined : `${spec.name} must be one of ${spec.options?.join(', ')}.`;
+      return spec.options?.includes(value)
+        ? undefined
+        : `${spec.name} must be one of ${spec.options?.join(', ')}.`;
     case 'date':
       return /^\d{8}$/.test(value) ? undefined : `${spec.name} must be a date as YYYYMMDD.`;
     case 'base64':
-      return /^[A-Za-z0-9+/_=-]+$/.test(value.replace(/\s/g, '')) ? undefined : `${spec.name} must be Base64.`;
+      return /^[A-Za-z0-9+/_=-]+$/.test(value.replace(/\s/g, ''))
+        ? undefined
+        : `${spec.name} must be Base64.`;
     case 'text':
       return undefined;
   }

@@ -15,9 +15,13 @@ export function toMinorUnits(amount: string, field = 'amount'): MinorUnits {
     throw new PayError('AMOUNT_EMPTY', `${field} is empty: enter an amount such as 10.00.`, { field });
   }
   if (text.startsWith('-')) {
-    throw new PayError('AMOUNT_NEGATIVE', `${field} "${amount}" is negative: amounts are positive, e.g. 10.00.`, {
-      field,
-    });
+    throw new PayError(
+      'AMOUNT_NEGATIVE',
+      `${field} "${amount}" is negative: amounts are positive, e.g. 10.00.`,
+      {
+        field,
+      },
+    );
   }
   if (/^\d+,\d+$/.test(text)) {
     throw new PayError(

@@ -26,7 +26,9 @@ export function webCryptoPort(subtle: SubtleCrypto = globalThis.crypto.subtle): 
       return toHex(new Uint8Array(await subtle.digest('SHA-1', utf8Bytes(text))));
     },
     async hmacSha1Base64(key, text) {
-      const k = await subtle.importKey('raw', utf8Bytes(key), { name: 'HMAC', hash: 'SHA-1' }, false, ['sign']);
+      const k = await subtle.importKey('raw', utf8Bytes(key), { name: 'HMAC', hash: 'SHA-1' }, false, [
+        'sign',
+      ]);
       return toBase64(new Uint8Array(await subtle.sign('HMAC', k, utf8Bytes(text))));
     },
     async rsaSha256SignBase64(key, text) {

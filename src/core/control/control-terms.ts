@@ -7,9 +7,7 @@ import { PayError } from '../errors.ts';
  * @see api-description.md, Endpoints (the C column) and Authentication, Scheme C.
  */
 export type ControlTerm =
-  | { kind: 'login' }
-  | { kind: 'endpointId' }
-  | { kind: 'field'; name: string; minorUnits?: boolean };
+  { kind: 'login' } | { kind: 'endpointId' } | { kind: 'field'; name: string; minorUnits?: boolean };
 
 /** Where a term's value came from, as the signing-input view shows it. */
 export type TermSource = 'profile' | 'path' | 'body' | 'absent';
@@ -47,12 +45,20 @@ export function resolveControlTerms(terms: readonly ControlTerm[], ctx: ControlC
           label: 'endpointId',
           value: ctx.endpoint.id,
           source: 'path',
-          note: ctx.endpoint.kind === 'group' ? 'endpoint group id (replaces endpointId)' : 'endpoint id from the path',
+          note:
+            ctx.endpoint.kind === 'group'
+              ? 'endpoint group id (replaces endpointId)'
+              : 'endpoint id from the path',
         };
       case 'field': {
         const found = ctx.body.find((p) => p.name === term.name);
         if (!found) {
-          return { label: term.name, value: '', source: 'absent', note: 'not sent: signed as the empty string' };
+          return {
+            label: term.name,
+            value: '',
+            source: 'absent',
+            note: 'not sent: signed as the empty string',
+          };
         }
         if (!term.minorUnits) return { label: term.name, value: found.value, source: 'body' };
         try {

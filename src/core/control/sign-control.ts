@@ -1,6 +1,12 @@
 import type { CryptoPort } from '../crypto-port.ts';
 import { PayError } from '../errors.ts';
-import { joinControlTerms, resolveControlTerms, type ControlContext, type ControlTerm, type ResolvedTerm } from './control-terms.ts';
+import {
+  joinControlTerms,
+  resolveControlTerms,
+  type ControlContext,
+  type ControlTerm,
+  type ResolvedTerm,
+} from './control-terms.ts';
 
 /** Placeholder shown where the control key sits in the signing input; the key itself is never kept. */
 export const CONTROL_KEY_MASK = '<merchant_control_key>';
@@ -22,7 +28,11 @@ export interface ControlTrace {
  * as lowercase hex (gateway-notes.md: 40 lowercase hex characters).
  * @see api-description.md, Authentication, Scheme C step 2.
  */
-export async function computeControl(joined: string, controlKey: string, crypto: CryptoPort): Promise<string> {
+export async function computeControl(
+  joined: string,
+  controlKey: string,
+  crypto: CryptoPort,
+): Promise<string> {
   return crypto.sha1Hex(joined + controlKey);
 }
 
@@ -37,13 +47,21 @@ export async function signControl(
   const joined = joinControlTerms(terms);
   const problems = terms.flatMap((t) => (t.error ? [t.error] : []));
   if (formula.some((t) => t.kind === 'login') && ctx.login === '') {
-    problems.push(new PayError('LOGIN_MISSING', 'The formula signs the merchant login: enter it in the profile.', { field: 'login' }));
+    problems.push(
+      new PayError('LOGIN_MISSING', 'The formula signs the merchant login: enter it in the profile.', {
+        field: 'login',
+      }),
+    );
   }
   if (!controlKey) {
     problems.push(
-      new PayError('CONTROL_KEY_MISSING', 'No merchant control key: enter it in the profile to compute `control`.', {
-        field: 'controlKey',
-      }),
+      new PayError(
+        'CONTROL_KEY_MISSING',
+        'No merchant control key: enter it in the profile to compute `control`.',
+        {
+          field: 'controlKey',
+        },
+      ),
     );
   }
   const blocking = problems.some((p) => p.code !== 'LOGIN_MISSING');

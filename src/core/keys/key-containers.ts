@@ -35,7 +35,9 @@ function publicSpkiDer(pub: forge.pki.rsa.PublicKey): Uint8Array<ArrayBuffer> {
 }
 
 function pkcs8Der(priv: forge.pki.rsa.PrivateKey): Uint8Array<ArrayBuffer> {
-  return forgeBytesToUint8(forge.asn1.toDer(forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(priv))).getBytes());
+  return forgeBytesToUint8(
+    forge.asn1.toDer(forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(priv))).getBytes(),
+  );
 }
 
 function requirePrivate(parsed: ParsedKey): forge.pki.rsa.PrivateKey {
@@ -57,13 +59,25 @@ export async function inspectKey(text: string, crypto: CryptoPort): Promise<KeyI
   } catch (e) {
     const problem = e instanceof PayError ? e : new PayError('KEY_MALFORMED', String(e));
     const kind: PemKind =
-      problem.code === 'KEY_ENCRYPTED' ? 'encrypted-private' : problem.code === 'KEY_NOT_RSA' ? 'unsupported' : 'garbage';
-    return { kind, label: PEM_KIND_LABEL[kind], isPrivate: kind === 'encrypted-private', problem, warnings: [] };
+      problem.code === 'KEY_ENCRYPTED'
+        ? 'encrypted-private'
+        : problem.code === 'KEY_NOT_RSA'
+          ? 'unsupported'
+          : 'garbage';
+    return {
+      kind,
+      label: PEM_KIND_LABEL[kind],
+      isPrivate: kind === 'encrypted-private',
+      problem,
+      warnings: [],
+    };
   }
   const warnings: string[] = [];
   if (parsed.blocks > 1) warnings.push(`The text holds ${parsed.blocks} PEM blocks; only the first is used.`);
   if (parsed.bits > MAX_BUILDER_RSA_BITS) {
-    warnings.push(`${parsed.bits}-bit keys work here, but the gateway's in-page builders take at most ${MAX_BUILDER_RSA_BITS} bits.`);
+    warnings.push(
+      `${parsed.bits}-bit keys work here, but the gateway's in-page builders take at most ${MAX_BUILDER_RSA_BITS} bits.`,
+    );
   }
   let problem: PayError | undefined;
   try {
@@ -121,16 +135,37 @@ export async function importSigningKey(text: string, crypto: CryptoPort): Promis
   const priv = requirePrivate(parsed);
   assertStrongEnough(parsed);
   const spki = publicSpkiDer(parsed.publicKey);
-  const key = await crypto.subtle.importKey('pkcs8', pkcs8Der(priv), { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign']);
-  return { key, kind: parsed.kind, bits: parsed.bits, fingerprint: await crypto.sha256Hex(spki), publicSpkiPem: toPem('PUBLIC KEY', spki) };
+  const key = await crypto.subtle.importKey(
+    'pkcs8',
+    pkcs8Der(priv),
+    { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  return {
+    key,
+    kind: parsed.kind,
+    bits: parsed.bits,
+    fingerprint: await crypto.sha256Hex(spki),
+    publicSpkiPem: toPem('PUBLIC KEY', spki),
+  };
 }
 
 /** Imports the public half of any key text (SPKI, PKCS#1 public, certificate or a private key) for verifying. */
-export async function importVerifyingKey(text: string, crypto: CryptoPort): Promise<{ key: CryptoKey; bits: number; fingerprint: string }> {
+export async function importVerifyingKey(
+  text: string,
+  crypto: CryptoPort,
+): Promise<{ key: CryptoKey; bits: number; fingerprint: string }> {
   const parsed = parseKey(text);
   assertStrongEnough(parsed);
   const spki = publicSpkiDer(parsed.publicKey);
-  const key = await crypto.subtle.importKey('spki', spki, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['verify']);
+  const key = await crypto.subtle.importKey(
+    'spki',
+    spki,
+    { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+    false,
+    ['verify'],
+  );
   return { key, bits: parsed.bits, fingerprint: await crypto.sha256Hex(spki) };
 }
 
@@ -148,10 +183,17 @@ export interface GeneratedKeyPair {
 /** Generates an RSA key pair with Web Crypto (fast, off the main thread in browsers) and exports all three PEMs. */
 export async function generateKeyPair(bits: number, crypto: CryptoPort): Promise<GeneratedKeyPair> {
   if (!(GENERATABLE_BITS as readonly number[]).includes(bits)) {
-    throw new PayError('KEY_SIZE_UNSUPPORTED', `Choose 2048, 3072 or 4096 bits (got ${bits}).`, { field: 'bits' });
+    throw new PayError('KEY_SIZE_UNSUPPORTED', `Choose 2048, 3072 or 4096 bits (got ${bits}).`, {
+      field: 'bits',
+    });
   }
   const pair = (await crypto.subtle.generateKey(
-    { name: 'RSASSA-PKCS1-v1_5', modulusLength: bits, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+    {
+      name: 'RSASSA-PKCS1-v1_5',
+      modulusLength: bits,
+      publicExponent: new Uint8Array([1, 0, 1]),
+      hash: 'SHA-256',
+    },
     true,
     ['sign', 'verify'],
   )) as CryptoKeyPair;

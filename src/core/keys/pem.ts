@@ -109,7 +109,8 @@ export interface ParsedKey {
  * what to do for garbage, encrypted keys, non-RSA keys and malformed DER.
  */
 export function parseKey(text: string): ParsedKey {
-  if (text.trim() === '') throw new PayError('KEY_EMPTY', 'No key given: paste a PEM key or choose a key file.', { field: 'key' });
+  if (text.trim() === '')
+    throw new PayError('KEY_EMPTY', 'No key given: paste a PEM key or choose a key file.', { field: 'key' });
   const block = firstPemBlock(text);
   if (!block) {
     throw new PayError(
@@ -138,15 +139,26 @@ export function parseKey(text: string): ParsedKey {
   try {
     asn = derToForgeAsn1(block.der);
   } catch (cause) {
-    throw new PayError('KEY_MALFORMED', `The ${PEM_KIND_LABEL[kind]} is damaged (its DER does not parse): copy it again, whole.`, {
-      field: 'key',
-      cause,
-    });
+    throw new PayError(
+      'KEY_MALFORMED',
+      `The ${PEM_KIND_LABEL[kind]} is damaged (its DER does not parse): copy it again, whole.`,
+      {
+        field: 'key',
+        cause,
+      },
+    );
   }
-  if ((kind === 'pkcs8-private' || kind === 'spki-public') && algorithmOid(asn, kind === 'pkcs8-private' ? 'pkcs8' : 'spki') !== RSA_OID) {
-    throw new PayError('KEY_NOT_RSA', `This ${PEM_KIND_LABEL[kind]} is not an RSA key (EC or Ed25519?): the gateway needs RSA, at least 2048 bits.`, {
-      field: 'key',
-    });
+  if (
+    (kind === 'pkcs8-private' || kind === 'spki-public') &&
+    algorithmOid(asn, kind === 'pkcs8-private' ? 'pkcs8' : 'spki') !== RSA_OID
+  ) {
+    throw new PayError(
+      'KEY_NOT_RSA',
+      `This ${PEM_KIND_LABEL[kind]} is not an RSA key (EC or Ed25519?): the gateway needs RSA, at least 2048 bits.`,
+      {
+        field: 'key',
+      },
+    );
   }
   try {
     switch (kind) {
@@ -172,11 +184,14 @@ export function parseKey(text: string): ParsedKey {
     }
   } catch (cause) {
     if (cause instanceof PayError) throw cause;
-    throw new PayError('KEY_MALFORMED', `The ${PEM_KIND_LABEL[kind]} could not be read (${String((cause as Error)?.message ?? cause)}): copy it again, whole.`, {
-      field: 'key',
-      cause,
-    });
+    throw new PayError(
+      'KEY_MALFORMED',
+      `The ${PEM_KIND_LABEL[kind]} could not be read (${String((cause as Error)?.message ?? cause)}): copy it again, whole.`,
+      {
+        field: 'key',
+        cause,
+      },
+    );
   }
   throw new PayError('KEY_GARBAGE', 'Unrecognised key.', { field: 'key' });
 }
-

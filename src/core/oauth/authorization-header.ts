@@ -10,7 +10,14 @@ export function buildAuthorizationHeader(
   params: ReadonlyArray<{ name: string; value: string }>,
   realm?: string,
 ): string {
-  const order = ['oauth_consumer_key', 'oauth_nonce', 'oauth_signature', 'oauth_signature_method', 'oauth_timestamp', 'oauth_version'];
+  const order = [
+    'oauth_consumer_key',
+    'oauth_nonce',
+    'oauth_signature',
+    'oauth_signature_method',
+    'oauth_timestamp',
+    'oauth_version',
+  ];
   const sorted = [...params].sort((a, b) => rank(a.name) - rank(b.name));
   function rank(name: string): number {
     const i = order.indexOf(name);
@@ -28,7 +35,10 @@ export function buildAuthorizationHeader(
 export function parseAuthorizationHeader(header: string): Array<{ name: string; value: string }> {
   const m = /^\s*OAuth\s+(.*)$/is.exec(header);
   if (!m) {
-    throw new PayError('AUTHORIZATION_PARSE', 'The Authorization header does not start with "OAuth ": it is not an OAuth 1.0a header.');
+    throw new PayError(
+      'AUTHORIZATION_PARSE',
+      'The Authorization header does not start with "OAuth ": it is not an OAuth 1.0a header.',
+    );
   }
   const out: Array<{ name: string; value: string }> = [];
   const re = /\s*([^=\s,]+)\s*=\s*(?:"([^"]*)"|([^,]*))\s*(?:,|$)/y;

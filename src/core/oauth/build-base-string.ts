@@ -13,9 +13,18 @@ export interface BaseStringParts {
  * the inner `&` and `=` included.
  * @see api-description.md, Authentication, Scheme O1 step 2 and Scheme O2 step 5.
  */
-export function buildBaseString(method: string, normalizedUrl: string, parameterString: string): BaseStringParts {
+export function buildBaseString(
+  method: string,
+  normalizedUrl: string,
+  parameterString: string,
+): BaseStringParts {
   const m = method.toUpperCase();
   const encodedUrl = percentEncode(normalizedUrl);
   const encodedParameters = percentEncode(parameterString);
-  return { method: m, encodedUrl, encodedParameters, baseString: `${m}&${encodedUrl}&${encodedParameters}` as BaseString };
+  return {
+    method: m,
+    encodedUrl,
+    encodedParameters,
+    baseString: `${m}&${encodedUrl}&${encodedParameters}` as BaseString,
+  };
 }

@@ -10,10 +10,14 @@ export function normalizeUrl(url: string): string {
   try {
     u = new URL(url);
   } catch (cause) {
-    throw new PayError('BASE_URL_INVALID', `"${url}" is not an absolute URL: start it with http:// or https://.`, {
-      field: 'baseUrl',
-      cause,
-    });
+    throw new PayError(
+      'BASE_URL_INVALID',
+      `"${url}" is not an absolute URL: start it with http:// or https://.`,
+      {
+        field: 'baseUrl',
+        cause,
+      },
+    );
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
     throw new PayError('BASE_URL_INVALID', `"${url}" must use http or https.`, { field: 'baseUrl' });

@@ -47,18 +47,20 @@ export function collectSignatureParameters(
   body: ReadonlyArray<{ name: string; value: string }>,
   oauth: ReadonlyArray<{ name: string; value: string }>,
 ): SignatureParameter[] {
-  const tag = (source: ParameterSource) => (p: { name: string; value: string }): SignatureParameter => {
-    const reason = source === 'oauth' ? EXCLUDED[p.name] : undefined;
-    return {
-      name: p.name,
-      value: p.value,
-      encodedName: percentEncode(p.name),
-      encodedValue: percentEncode(p.value),
-      source,
-      included: reason === undefined,
-      ...(reason === undefined ? {} : { excludedBecause: reason }),
+  const tag =
+    (source: ParameterSource) =>
+    (p: { name: string; value: string }): SignatureParameter => {
+      const reason = source === 'oauth' ? EXCLUDED[p.name] : undefined;
+      return {
+        name: p.name,
+        value: p.value,
+        encodedName: percentEncode(p.name),
+        encodedValue: percentEncode(p.value),
+        source,
+        included: reason === undefined,
+        ...(reason === undefined ? {} : { excludedBecause: reason }),
+      };
     };
-  };
   return [...body.map(tag('body')), ...oauth.map(tag('oauth'))];
 }
 
@@ -71,10 +73,15 @@ function compareAscii(a: string, b: string): number {
  * Step 2: sort the included parameters by encoded name, then by encoded value, and join them as
  * `name=value` pairs with `&` (the normalized parameter string, RFC 5849 §3.4.1.3.2).
  */
-export function normalizeParameters(params: readonly SignatureParameter[]): { sorted: SignatureParameter[]; joined: string } {
+export function normalizeParameters(params: readonly SignatureParameter[]): {
+  sorted: SignatureParameter[];
+  joined: string;
+} {
   const sorted = params
     .filter((p) => p.included)
     .slice()
-    .sort((a, b) => compareAscii(a.encodedName, b.encodedName) || compareAscii(a.encodedValue, b.encodedValue));
+    .sort(
+      (a, b) => compareAscii(a.encodedName, b.encodedName) || compareAscii(a.encodedValue, b.encodedValue),
+    );
   return { sorted, joined: sorted.map((p) => `${p.encodedName}=${p.encodedValue}`).join('&') };
 }

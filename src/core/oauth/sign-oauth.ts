@@ -12,7 +12,11 @@ export function hmacSigningKey(controlKey: string, tokenSecret = ''): string {
 }
 
 /** Step 6 of scheme O1: Base64 HMAC-SHA1 of the base string. */
-export function signHmacSha1(baseString: BaseString, signingKey: string, crypto: CryptoPort): Promise<string> {
+export function signHmacSha1(
+  baseString: BaseString,
+  signingKey: string,
+  crypto: CryptoPort,
+): Promise<string> {
   return crypto.hmacSha1Base64(signingKey, baseString);
 }
 
@@ -21,7 +25,11 @@ export function signHmacSha1(baseString: BaseString, signingKey: string, crypto:
  * string, with the merchant private key. Deterministic: the same key and input give the same bytes.
  * @see api-description.md, Authentication, Scheme O2 step 2.
  */
-export function signRsaSha256(baseString: BaseString, privateKey: CryptoKey, crypto: CryptoPort): Promise<string> {
+export function signRsaSha256(
+  baseString: BaseString,
+  privateKey: CryptoKey,
+  crypto: CryptoPort,
+): Promise<string> {
   return crypto.rsaSha256SignBase64(privateKey, baseString);
 }
 

@@ -119,9 +119,13 @@ export function selectBodyParams(params: readonly InputParam[]): {
 export async function buildRequest(input: BuildRequestInput): Promise<BuiltRequest> {
   const { operation, credentials, crypto } = input;
   if (!/^\d+$/.test(input.endpoint.id)) {
-    throw new PayError('ENDPOINT_INVALID', `The ${input.endpoint.kind === 'group' ? 'endpoint group id' : 'endpoint id'} "${input.endpoint.id}" must be a whole number, e.g. 1111.`, {
-      field: 'endpointId',
-    });
+    throw new PayError(
+      'ENDPOINT_INVALID',
+      `The ${input.endpoint.kind === 'group' ? 'endpoint group id' : 'endpoint id'} "${input.endpoint.id}" must be a whole number, e.g. 1111.`,
+      {
+        field: 'endpointId',
+      },
+    );
   }
   const url = operationUrl(input.baseUrl, operation.path, input.endpoint);
   const normalized = normalizeUrl(url); // validates the base URL for every scheme
@@ -133,14 +137,38 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
 
   if (operation.scheme === 'control') {
     const formula = input.formulaOverride ?? operation.formula ?? [];
-    const signing = await signControl(formula, { login: credentials.login, endpoint: input.endpoint, body }, credentials.controlKey, crypto);
+    const signing = await signControl(
+      formula,
+      { login: credentials.login, endpoint: input.endpoint, body },
+      credentials.controlKey,
+      crypto,
+    );
     const sent = [...body, { name: 'control', value: signing.signature ?? '', source: 'computed' as const }];
-    return { method: 'POST', url, headers, body: sent, bodyText: encodeFormBody(sent), omitted, signing, problems: signing.problems };
+    return {
+      method: 'POST',
+      url,
+      headers,
+      body: sent,
+      bodyText: encodeFormBody(sent),
+      omitted,
+      signing,
+      problems: signing.problems,
+    };
   }
 
   const signing = await signOAuth(input, body, normalized);
-  if (signing.authorization) headers.push({ name: 'Authorization', value: signing.authorization, source: 'computed' });
-  return { method: 'POST', url, headers, body, bodyText: encodeFormBody(body), omitted, signing, problems: signing.problems };
+  if (signing.authorization)
+    headers.push({ name: 'Authorization', value: signing.authorization, source: 'computed' });
+  return {
+    method: 'POST',
+    url,
+    headers,
+    body,
+    bodyText: encodeFormBody(body),
+    omitted,
+    signing,
+    problems: signing.problems,
+  };
 }
 
 async function signOAuth(
@@ -159,20 +187,41 @@ async function signOAuth(
   const base = buildBaseString('POST', normalizedUrl, joined);
   const problems: PayError[] = [];
   if (credentials.login === '') {
-    problems.push(new PayError('LOGIN_MISSING', 'oauth_consumer_key is the merchant login: enter it in the profile.', { field: 'login' }));
+    problems.push(
+      new PayError('LOGIN_MISSING', 'oauth_consumer_key is the merchant login: enter it in the profile.', {
+        field: 'login',
+      }),
+    );
   }
   let signature: string | null = null;
   let maskedSigningKey: string | undefined;
   if (method === 'HMAC-SHA1') {
     maskedSigningKey = '<merchant_control_key>&';
-    if (credentials.controlKey) signature = await signHmacSha1(base.baseString, hmacSigningKey(credentials.controlKey), crypto);
-    else problems.push(new PayError('CONTROL_KEY_MISSING', 'HMAC-SHA1 signs with the merchant control key: enter it in the profile.', { field: 'controlKey' }));
+    if (credentials.controlKey)
+      signature = await signHmacSha1(base.baseString, hmacSigningKey(credentials.controlKey), crypto);
+    else
+      problems.push(
+        new PayError(
+          'CONTROL_KEY_MISSING',
+          'HMAC-SHA1 signs with the merchant control key: enter it in the profile.',
+          { field: 'controlKey' },
+        ),
+      );
   } else if (credentials.privateKey) {
     signature = await signRsaSha256(base.baseString, credentials.privateKey, crypto);
   } else {
-    problems.push(new PayError('PRIVATE_KEY_MISSING', 'RSA-SHA256 signs with the merchant private key: paste or load it in the profile.', { field: 'privateKey' }));
+    problems.push(
+      new PayError(
+        'PRIVATE_KEY_MISSING',
+        'RSA-SHA256 signs with the merchant private key: paste or load it in the profile.',
+        { field: 'privateKey' },
+      ),
+    );
   }
-  const authorization = signature === null ? null : buildAuthorizationHeader([...protocol, { name: 'oauth_signature', value: signature }]);
+  const authorization =
+    signature === null
+      ? null
+      : buildAuthorizationHeader([...protocol, { name: 'oauth_signature', value: signature }]);
   return {
     scheme,
     method,

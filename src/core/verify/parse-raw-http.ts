@@ -22,12 +22,16 @@ export function parseRawHttp(text: string, scheme: 'http' | 'https' = 'https'): 
   const [requestLine = '', ...headerLines] = head.split(/\r?\n/);
   const rl = /^([A-Z]+)\s+(\S+)(?:\s+HTTP\/\d(?:\.\d)?)?\s*$/.exec(requestLine.trim());
   if (!rl) {
-    throw new PayError('HTTP_PARSE', `The first line "${requestLine.slice(0, 60)}" is not an HTTP request line: expected e.g. "POST /paynet/api/v2/sale/1111 HTTP/1.1".`);
+    throw new PayError(
+      'HTTP_PARSE',
+      `The first line "${requestLine.slice(0, 60)}" is not an HTTP request line: expected e.g. "POST /paynet/api/v2/sale/1111 HTTP/1.1".`,
+    );
   }
   const headers: Record<string, string> = {};
   for (const line of headerLines) {
     const i = line.indexOf(':');
-    if (i <= 0) throw new PayError('HTTP_PARSE', `The header line "${line.slice(0, 60)}" has no "name: value" form.`);
+    if (i <= 0)
+      throw new PayError('HTTP_PARSE', `The header line "${line.slice(0, 60)}" has no "name: value" form.`);
     const name = line.slice(0, i).trim().toLowerCase();
     if (!(name in headers)) headers[name] = line.slice(i + 1).trim();
   }
@@ -35,7 +39,11 @@ export function parseRawHttp(text: string, scheme: 'http' | 'https' = 'https'): 
   let url: string;
   if (/^https?:\/\//i.test(target)) url = target;
   else {
-    if (!headers.host) throw new PayError('HTTP_PARSE', 'The request has no Host header and no absolute URL: add "Host: …" so the signed URL can be rebuilt.');
+    if (!headers.host)
+      throw new PayError(
+        'HTTP_PARSE',
+        'The request has no Host header and no absolute URL: add "Host: …" so the signed URL can be rebuilt.',
+      );
     url = `${scheme}://${headers.host}${target}`;
   }
   return { method: rl[1]!, url, headers, body: body.replace(/\r?\n$/, '') };
@@ -53,5 +61,9 @@ export function matchOperationPath(
   if (!m) return undefined;
   const path = m[2]!;
   if (!known.includes(path)) return undefined;
-  return { path, endpoint: { kind: m[3] ? 'group' : 'endpoint', id: decodeURIComponent(m[4]!) }, prefix: m[1]! };
+  return {
+    path,
+    endpoint: { kind: m[3] ? 'group' : 'endpoint', id: decodeURIComponent(m[4]!) },
+    prefix: m[1]!,
+  };
 }

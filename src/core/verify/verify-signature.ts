@@ -5,7 +5,11 @@ import { PayError } from '../errors.ts';
 import { parseAuthorizationHeader } from '../oauth/authorization-header.ts';
 import { buildBaseString, type BaseStringParts } from '../oauth/build-base-string.ts';
 import { normalizeUrl } from '../oauth/normalize-url.ts';
-import { collectSignatureParameters, normalizeParameters, type SignatureParameter } from '../oauth/oauth-parameters.ts';
+import {
+  collectSignatureParameters,
+  normalizeParameters,
+  type SignatureParameter,
+} from '../oauth/oauth-parameters.ts';
 import { hmacSigningKey, signHmacSha1, verifyRsaSha256 } from '../oauth/sign-oauth.ts';
 import { decodeFormBody } from '../percent-encode.ts';
 import type { ControlTerm } from '../control/control-terms.ts';
@@ -61,18 +65,37 @@ export async function verifySignature(input: VerifyInput): Promise<Verification>
     const received = body.find((p) => p.name === 'control')?.value ?? null;
     const signedBody = body.filter((p) => p.name !== 'control');
     const login = input.login ?? body.find((p) => p.name === 'login')?.value ?? '';
-    const trace = await signControl(input.formulaOverride ?? operation.formula ?? [], { login, endpoint: input.endpoint, body: signedBody }, input.controlKey, crypto);
+    const trace = await signControl(
+      input.formulaOverride ?? operation.formula ?? [],
+      { login, endpoint: input.endpoint, body: signedBody },
+      input.controlKey,
+      crypto,
+    );
     const problems = [...trace.problems];
-    if (received === null) problems.push(new PayError('SIGNATURE_ENCODING', 'The request has no `control` parameter in its body.', { field: 'control' }));
+    if (received === null)
+      problems.push(
+        new PayError('SIGNATURE_ENCODING', 'The request has no `control` parameter in its body.', {
+          field: 'control',
+        }),
+      );
     // The gateway's hex is lowercase; the sandbox accepts either case, as the issue asks.
-    const ok = received !== null && trace.signature !== null && constantTimeEqual(received.toLowerCase(), trace.signature);
+    const ok =
+      received !== null &&
+      trace.signature !== null &&
+      constantTimeEqual(received.toLowerCase(), trace.signature);
     return { scheme: 'control', ok, received, expected: trace.signature, trace, problems };
   }
 
   const problems: PayError[] = [];
   const auth = input.request.headers.authorization;
   let headerParams: Array<{ name: string; value: string }> = [];
-  if (!auth) problems.push(new PayError('AUTHORIZATION_PARSE', 'The request has no Authorization header: OAuth parameters travel there.'));
+  if (!auth)
+    problems.push(
+      new PayError(
+        'AUTHORIZATION_PARSE',
+        'The request has no Authorization header: OAuth parameters travel there.',
+      ),
+    );
   else {
     try {
       headerParams = parseAuthorizationHeader(auth);
@@ -90,15 +113,37 @@ export async function verifySignature(input: VerifyInput): Promise<Verification>
   let expected: string | null = null;
   let ok = false;
   if (operation.scheme === 'oauth-hmac-sha1') {
-    if (!input.controlKey) problems.push(new PayError('CONTROL_KEY_MISSING', 'Give the merchant control key to check an HMAC-SHA1 signature.', { field: 'controlKey' }));
+    if (!input.controlKey)
+      problems.push(
+        new PayError(
+          'CONTROL_KEY_MISSING',
+          'Give the merchant control key to check an HMAC-SHA1 signature.',
+          { field: 'controlKey' },
+        ),
+      );
     else {
       expected = await signHmacSha1(base.baseString, hmacSigningKey(input.controlKey), crypto);
       ok = received !== null && constantTimeEqual(received, expected);
     }
   } else if (!input.publicKey) {
-    problems.push(new PayError('KEY_NOT_PUBLIC', "Give the merchant's public key to check an RSA-SHA256 signature.", { field: 'publicKey' }));
+    problems.push(
+      new PayError('KEY_NOT_PUBLIC', "Give the merchant's public key to check an RSA-SHA256 signature.", {
+        field: 'publicKey',
+      }),
+    );
   } else if (received !== null) {
     ok = await verifyRsaSha256(base.baseString, received, input.publicKey, crypto);
   }
-  return { scheme: operation.scheme, ok, received, expected, oauth, parameters, sorted, normalizedUrl, base, problems };
+  return {
+    scheme: operation.scheme,
+    ok,
+    received,
+    expected,
+    oauth,
+    parameters,
+    sorted,
+    normalizedUrl,
+    base,
+    problems,
+  };
 }

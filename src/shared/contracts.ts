@@ -1,0 +1,55 @@
+/**
+ * Types the app shell passes between features. Features never import each other; they meet here
+ * and in the props the shell wires up.
+ */
+import { z } from 'zod';
+import type { Credentials, EndpointRef } from '../core/index.ts';
+
+/** A proxy target as `GET /proxy/targets` lists it. */
+export const ProxyTargetSchema = z.object({
+  name: z.string(),
+  baseUrl: z.string(),
+  kind: z.enum(['local', 'sandbox', 'production']),
+});
+export type ProxyTarget = z.infer<typeof ProxyTargetSchema>;
+export const ProxyTargetsSchema = z.array(ProxyTargetSchema);
+
+/** Everything the workbench needs to sign and send: the active profile, resolved. */
+export interface SigningContext {
+  profileId: string;
+  profileName: string;
+  target: ProxyTarget;
+  endpoint: EndpointRef;
+  /** Secrets in memory only; `privateKey` is a non-extractable Web Crypto key. */
+  credentials: Credentials;
+}
+
+/** One request sent and its answer, as the workbench reports it to history. Not yet masked. */
+export interface Exchange {
+  operationPath: string;
+  profileName: string;
+  targetName: string;
+  sentAt: string;
+  request: {
+    method: string;
+    url: string;
+    headers: Array<{ name: string; value: string }>;
+    body: Array<{ name: string; value: string }>;
+    pinned?: { nonce?: string; timestamp?: string };
+  };
+  response?: {
+    status: number;
+    elapsedMs: number;
+    headers: Record<string, string>;
+    body: string;
+  };
+  error?: string;
+}
+
+/** Values to open an operation's form with (from history, a share link or an import). */
+export interface FormPreset {
+  operationPath: string;
+  values: Record<string, string>;
+  extras?: Array<{ name: string; value: string }>;
+  endpoint?: EndpointRef;
+}
