@@ -1,0 +1,315 @@
+import { findOperation, OPERATIONS, type Operation } from '../../catalog/index.ts';
+import {
+  buildRequest,
+  importSigningKey,
+  normalizeUrl,
+  renderCurl,
+  renderRawHttp,
+  secureNonceSource,
+  webCryptoPort,
+  type BuiltRequest,
+  type Credentials,
+  type EndpointRef,
+  type InputParam,
+  type SigningKey,
+} from '../../core/index.ts';
+import {
+  CliError,
+  DEFAULT_BASE_URL,
+  ENV,
+  flag,
+  parseCommandArgs,
+  parsePairs,
+  readTextFile,
+  resolveControlKey,
+  rethrowAbout,
+  str,
+} from '../args.ts';
+import { signHelp } from '../help.ts';
+import { fields, heading, json, type Io } from '../output.ts';
+import {
+  describeOperation,
+  renderBaseString,
+  renderControlInput,
+  renderOAuthParameters,
+  schemeLine,
+} from '../render-signing.ts';
+
+const OPTIONS = {
+  'endpoint-id': { type: 'string' },
+  'endpoint-group-id': { type: 'string' },
+  login: { type: 'string' },
+  'control-key': { type: 'string' },
+  'control-key-file': { type: 'string' },
+  'private-key-file': { type: 'string' },
+  'base-url': { type: 'string' },
+  nonce: { type: 'string' },
+  timestamp: { type: 'string' },
+  json: { type: 'boolean' },
+  curl: { type: 'boolean' },
+  raw: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = Record<string, unknown>;
+
+export async function runSign(args: readonly string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommandArgs('sign', args, OPTIONS);
+  if (values.help) {
+    io.out(`${signHelp()}\n`);
+    return 0;
+  }
+  const [opName, ...pairArgs] = positionals;
+  if (opName === undefined || opName.includes('=')) {
+    throw new CliError(
+      'no operation given: write it first, e.g. "paysign sign v2/sale --endpoint-id 1111 ..." ("paysign sign --help" lists them).',
+    );
+  }
+  const op = findOperation(opName);
+  if (!op)
+    throw new CliError(
+      `unknown operation "${opName}": give the path after /api/, e.g. v2/sale ("paysign sign --help" lists all ${OPERATIONS.length}).`,
+    );
+  const modes = (['json', 'curl', 'raw'] as const).filter((m) => flag(values, m));
+  if (modes.length > 1)
+    throw new CliError(`choose one output: ${modes.map((m) => `--${m}`).join(' and ')} cannot be combined.`);
+
+  const endpoint = endpointOf(values);
+  const login = str(values, 'login') ?? '';
+  const needsLogin = op.scheme !== 'control' || (op.formula ?? []).some((t) => t.kind === 'login');
+  if (needsLogin && login === '') {
+    const why =
+      op.scheme === 'control'
+        ? 'its control formula signs the merchant login'
+        : 'oauth_consumer_key is the merchant login';
+    throw new CliError(`${op.path} needs --login L: ${why}.`);
+  }
+  const pinned = pinnedValues(values);
+  const { credentials, signingKey } = await credentialsFor(op, login, values, io);
+  const params = inputParams(op, login, parsePairs(pairArgs));
+  const baseUrl = baseUrlOf(values, io);
+
+  const built = await buildRequest({
+    operation: op,
+    baseUrl,
+    endpoint,
+    params,
+    credentials,
+    crypto: webCryptoPort(),
+    clock: Date.now,
+    nonce: secureNonceSource(),
+    ...(pinned ? { pinned } : {}),
+  });
+  if (built.problems.length > 0) throw new CliError(built.problems.map((p) => p.message).join(' '));
+
+  if (modes[0] === 'raw') io.out(renderRawHttp(built));
+  else if (modes[0] === 'curl') io.out(`${renderCurl(built)}\n`);
+  else if (modes[0] === 'json') io.out(json(toJson(op, endpoint, built)));
+  else io.out(renderHuman(op, endpoint, built, params, signingKey));
+  return 0;
+}
+
+function endpointOf(values: Values): EndpointRef {
+  const id = str(values, 'endpoint-id');
+  const group = str(values, 'endpoint-group-id');
+  if (id !== undefined && group !== undefined) {
+    throw new CliError('give either --endpoint-id or --endpoint-group-id, not both.');
+  }
+  if (id === undefined && group === undefined) {
+    throw new CliError(
+      'no endpoint: pass --endpoint-id N (or --endpoint-group-id N), e.g. --endpoint-id 1111.',
+    );
+  }
+  const [name, value] = id !== undefined ? ['--endpoint-id', id] : ['--endpoint-group-id', group!];
+  if (!/^\d+$/.test(value))
+    throw new CliError(
+      `${name} "${value}" is not a number: give the whole number of the endpoint, e.g. 1111.`,
+    );
+  return { kind: id !== undefined ? 'endpoint' : 'group', id: value };
+}
+
+function baseUrlOf(values: Values, io: Io): string {
+  const given = str(values, 'base-url');
+  const fromEnv = io.env[ENV.baseUrl];
+  const [source, url] =
+    given !== undefined
+      ? ['--base-url', given]
+      : fromEnv
+        ? [`$${ENV.baseUrl}`, fromEnv]
+        : ['default base URL', DEFAULT_BASE_URL];
+  try {
+    normalizeUrl(url);
+  } catch (e) {
+    rethrowAbout(source, e);
+  }
+  return url;
+}
+
+function pinnedValues(values: Values): { nonce?: string; timestamp?: string } | undefined {
+  const nonce = str(values, 'nonce');
+  const timestamp = str(values, 'timestamp');
+  if (nonce !== undefined && nonce === '')
+    throw new CliError('--nonce is empty: give the nonce to reuse, or leave the option out for a fresh one.');
+  if (timestamp !== undefined && !/^\d+$/.test(timestamp)) {
+    throw new CliError(
+      `--timestamp "${timestamp}" is not a number: give whole seconds since 1970, e.g. 1700000000.`,
+    );
+  }
+  if (nonce === undefined && timestamp === undefined) return undefined;
+  return { ...(nonce !== undefined ? { nonce } : {}), ...(timestamp !== undefined ? { timestamp } : {}) };
+}
+
+async function credentialsFor(
+  op: Operation,
+  login: string,
+  values: Values,
+  io: Io,
+): Promise<{ credentials: Credentials; signingKey?: SigningKey }> {
+  if (op.scheme === 'oauth-rsa-sha256') {
+    const file = str(values, 'private-key-file');
+    if (file === undefined) {
+      throw new CliError(
+        `${op.path} is signed with RSA-SHA256: pass --private-key-file FILE (the merchant's RSA private key, PEM).`,
+      );
+    }
+    const text = await readTextFile(file, '--private-key-file');
+    let signingKey: SigningKey;
+    try {
+      signingKey = await importSigningKey(text, webCryptoPort());
+    } catch (e) {
+      rethrowAbout(`--private-key-file "${file}"`, e);
+    }
+    return { credentials: { login, privateKey: signingKey.key }, signingKey };
+  }
+  const controlKey = await resolveControlKey(values, io.env);
+  if (controlKey === undefined) {
+    const what =
+      op.scheme === 'control' ? 'the control signature' : 'HMAC-SHA1 (the key is the consumer secret)';
+    throw new CliError(
+      `${op.path} is signed with the merchant control key (${what}): pass --control-key-file FILE, set ${ENV.controlKey}, or pass --control-key KEY.`,
+    );
+  }
+  return { credentials: { login, controlKey } };
+}
+
+/** The body parameters in the order given, the login field filled from --login when the operation has one. */
+function inputParams(
+  op: Operation,
+  login: string,
+  pairs: ReadonlyArray<{ name: string; value: string }>,
+): InputParam[] {
+  const known = new Set(op.fields.map((f) => f.name));
+  const params: InputParam[] = pairs.map((p) => ({
+    ...p,
+    source: known.has(p.name) ? 'form' : 'extra',
+    keepEmpty: true,
+  }));
+  const loginField = op.fields.find((f) => f.fromProfile === 'login');
+  if (loginField && login !== '' && !pairs.some((p) => p.name === loginField.name)) {
+    params.unshift({ name: loginField.name, value: login, source: 'profile' });
+  }
+  return params;
+}
+
+function headerObject(built: BuiltRequest): Record<string, string> {
+  return Object.fromEntries(built.headers.map((h) => [h.name, h.value]));
+}
+
+function toJson(op: Operation, endpoint: EndpointRef, built: BuiltRequest): Record<string, unknown> {
+  const common = {
+    operation: op.path,
+    operationId: op.id,
+    scheme: op.scheme,
+    endpoint,
+    method: built.method,
+    url: built.url,
+    headers: headerObject(built),
+    body: built.bodyText,
+    params: built.body.map((p) => ({ name: p.name, value: p.value, source: p.source })),
+  };
+  const s = built.signing;
+  const signed =
+    s.scheme === 'control'
+      ? {
+          control: s.signature,
+          signingInput: s.maskedInput,
+          terms: s.terms.map((t) => ({
+            name: t.label,
+            value: t.value,
+            source: t.source,
+            ...(t.original !== undefined ? { original: t.original } : {}),
+            ...(t.note !== undefined ? { note: t.note } : {}),
+          })),
+        }
+      : {
+          signatureMethod: s.method,
+          nonce: s.nonce,
+          timestamp: s.timestamp,
+          baseString: s.base.baseString,
+          signature: s.signature,
+          authorization: s.authorization,
+          signingInput: s.base.baseString,
+          ...(s.maskedSigningKey ? { signingKey: s.maskedSigningKey } : {}),
+          normalizedUrl: s.normalizedUrl,
+          parameterString: s.parameterString,
+          parameters: s.parameters.map((p) => ({
+            name: p.name,
+            value: p.value,
+            encoded: `${p.encodedName}=${p.encodedValue}`,
+            source: p.source,
+            signed: p.included,
+            ...(p.excludedBecause ? { excludedBecause: p.excludedBecause } : {}),
+          })),
+        };
+  return { ...common, ...signed, raw: renderRawHttp(built), curl: renderCurl(built) };
+}
+
+function renderHuman(
+  op: Operation,
+  endpoint: EndpointRef,
+  built: BuiltRequest,
+  params: readonly InputParam[],
+  signingKey: SigningKey | undefined,
+): string {
+  const out: string[] = [];
+  out.push(
+    fields([
+      ['Operation', describeOperation(op)],
+      ['Scheme', schemeLine(op)],
+      ['Endpoint', endpoint.kind === 'group' ? `group ${endpoint.id}` : endpoint.id],
+      ['URL', built.url],
+    ]),
+  );
+  const given = new Set(params.map((p) => p.name));
+  const missing = op.fields.filter((f) => f.required && !given.has(f.name)).map((f) => f.name);
+  if (missing.length > 0) out.push(`Not given (the catalog marks them required): ${missing.join(', ')}`);
+  if (given.has('control'))
+    out.push('Note: control=... was given and ignored: paysign computes control itself.');
+
+  const s = built.signing;
+  if (s.scheme === 'control') {
+    out.push(heading('Signing input').trimEnd(), renderControlInput(op, s));
+    out.push(heading('Signature').trimEnd(), `control = ${s.signature ?? ''}`);
+  } else {
+    out.push(
+      heading(`Signing input (OAuth 1.0a ${s.method})`).trimEnd(),
+      'Parameters:',
+      renderOAuthParameters(s.parameters),
+    );
+    out.push(renderBaseString(s.parameterString, s.normalizedUrl, s.base));
+    if (s.maskedSigningKey)
+      out.push(`Signing key: ${s.maskedSigningKey}  (control key, "&", empty token secret)`);
+    if (signingKey) {
+      out.push(
+        `Signing key: RSA private key, ${signingKey.bits} bits, fingerprint ${signingKey.fingerprint}`,
+      );
+    }
+    out.push(
+      heading('Signature').trimEnd(),
+      `oauth_signature = ${s.signature ?? ''}`,
+      `Authorization: ${s.authorization ?? ''}`,
+    );
+  }
+  out.push(heading('Raw HTTP request').trimEnd(), renderRawHttp(built));
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,164 @@
+import { OPERATIONS } from '../catalog/index.ts';
+import type { Scheme } from '../core/index.ts';
+import { DEFAULT_BASE_URL, ENV } from './args.ts';
+
+export const SCHEME_LABEL: Record<Scheme, string> = {
+  control: 'control (SHA-1)',
+  'oauth-hmac-sha1': 'OAuth 1.0a HMAC-SHA1',
+  'oauth-rsa-sha256': 'OAuth 1.0a RSA-SHA256',
+};
+
+const SECRETS = `Secrets:
+  The merchant control key is read from --control-key-file FILE or --control-key KEY and, when
+  neither is given, from the environment variable ${ENV.controlKey}. Prefer the file or the
+  variable: a key given as --control-key is visible to every user of the machine in the process
+  list (ps) and lands in the shell history.
+  paysign never prints the control key or a private key; signing inputs show the key as
+  <merchant_control_key>.`;
+
+export const MAIN_HELP = `paysign: sign and verify requests of the card-payment gateway's server-to-server API.
+
+Usage:
+  paysign sign <operation> --endpoint-id N [options] [name=value ...]
+  paysign verify [FILE] [options]
+  paysign keys generate|inspect|convert ...
+  paysign <command> --help
+
+Commands:
+  sign      Build and sign a request; print the signing input, the signature and the raw HTTP request
+            (or only JSON, curl or raw HTTP).
+  verify    Check the signature of a captured raw HTTP request; on a mismatch show what was expected.
+  keys      Generate, inspect and convert RSA keys for the OAuth RSA-SHA256 (v4) operations.
+
+Exit codes: 0 success (signature OK), 1 signature mismatch or unusable key, 2 bad input.
+
+${SECRETS}`;
+
+function operationList(): string {
+  const width = Math.max(...OPERATIONS.map((o) => o.path.length));
+  return OPERATIONS.map(
+    (o) => `  ${o.path.padEnd(width)}  ${SCHEME_LABEL[o.scheme].padEnd(21)}  ${o.title}`,
+  ).join('\n');
+}
+
+export function signHelp(): string {
+  return `Usage: paysign sign <operation> (--endpoint-id N | --endpoint-group-id N) [options] [name=value ...]
+
+Builds the request of one operation, signs it and prints the operation, the scheme, every value of
+the signing input with its source, the signature and the raw HTTP request.
+
+<operation> is the path after /api/, e.g. v2/sale, v4/payout-check, 3ds/v1/upload-cres-result.
+name=value pairs are the body parameters, sent in the order given. A value may contain "=" (the
+pair is split at the first one) and may be empty (name=). Parameters the catalog does not list are
+sent too. The login given with --login fills the operation's "login" field unless login=... is given.
+
+Options:
+  --endpoint-id N          Endpoint id (the path's last segment and, where signed, the endpointId term).
+  --endpoint-group-id N    Endpoint group id instead: .../group/N; it replaces endpointId in the formula.
+  --login L                Merchant login (control formulas with login; oauth_consumer_key for OAuth).
+  --control-key-file F     File holding the merchant control key (control and HMAC-SHA1 operations).
+  --control-key K          The control key itself (visible in the process list; see Secrets).
+  --private-key-file F     RSA private key, PEM (PKCS#1 or PKCS#8), for RSA-SHA256 (v4) operations.
+  --base-url URL           Gateway base URL (default $${ENV.baseUrl}, else ${DEFAULT_BASE_URL},
+                           the local sandbox). The request goes to URL/api/<operation>/N.
+  --nonce X                OAuth nonce to use instead of a fresh random one (to reproduce a request).
+  --timestamp T            OAuth timestamp (seconds since 1970) to use instead of the current time.
+  --json                   Print one JSON object: url, headers, body, the signature fields and the
+                           masked signing input.
+  --curl                   Print only a curl command that sends the request.
+  --raw                    Print only the raw HTTP request.
+  -h, --help               This help.
+
+${SECRETS}
+
+Examples:
+  paysign sign v2/sale --endpoint-id 1111 --control-key-file key.txt \\
+    client_orderid=902B4FF5 amount=10.42 email=john.smith@gmail.com
+  paysign sign v2/payout --endpoint-id 1111 --login demo --control-key-file key.txt \\
+    client_orderid=p-1 amount=5.00 currency=USD --curl
+  paysign sign v4/payout-check --endpoint-id 1111 --login demo --private-key-file private.pem \\
+    client_orderid=p-2 amount=5.00 currency=USD --raw > request.http
+
+Operations:
+${operationList()}`;
+}
+
+export const VERIFY_HELP = `Usage: paysign verify [FILE] [options]
+
+Checks the signature of a captured raw HTTP request, read from FILE or, without FILE (or with -),
+from stdin. The operation and endpoint come from the request path (anything may precede /api/, e.g.
+/paynet/api/v2/sale/1111). Prints "signature OK" or "signature MISMATCH"; on a mismatch it prints
+what was expected: the expected control and the term-by-term signing input (key masked), the
+expected HMAC-SHA1 signature and the base string rebuilt from the capture, or, for RSA-SHA256, the
+base string the signature was checked against.
+
+The OAuth base string contains the URL, whose scheme (http or https) the capture does not carry.
+Without --scheme or --base-url, paysign tries https:// and then http:// and says which one matched.
+
+Options:
+  --login L                Merchant login (default: the body's login field; for OAuth the header's
+                           oauth_consumer_key).
+  --control-key-file F     File holding the merchant control key (control and HMAC-SHA1 operations).
+  --control-key K          The control key itself (visible in the process list; see Secrets).
+  --public-key-file F      The merchant's RSA public key, PEM (a private key or certificate works too),
+                           for RSA-SHA256 (v4) operations.
+  --scheme http|https      The URL scheme the request was signed with.
+  --base-url URL           The base URL the request was signed with: the signed URL is URL followed by
+                           the /api/... part of the captured path.
+  --json                   Print one JSON object with the verdict and the expected signing input.
+  -h, --help               This help.
+
+Exit codes: 0 signature OK, 1 signature MISMATCH (or no signature in the request), 2 bad input
+(unparseable request, unknown operation, missing or unusable key).
+
+${SECRETS}
+
+Example:
+  paysign sign v2/payout --endpoint-id 1111 --login demo --control-key-file key.txt amount=1.00 --raw \\
+    | paysign verify --control-key-file key.txt`;
+
+export const KEYS_HELP = `Usage:
+  paysign keys generate [--bits 2048|3072|4096] [--out-dir DIR] [--force]
+  paysign keys inspect FILE|- [--json]
+  paysign keys convert FILE|- --to pkcs8|pkcs1|spki|pkcs1-public [--out FILE] [--force]
+
+RSA keys for the OAuth RSA-SHA256 (v4) operations. The gateway needs RSA of at least 2048 bits in
+PEM; send it the public key (SPKI, public.pem) and keep the private key secret.
+Run "paysign keys <subcommand> --help" for details.`;
+
+export const KEYS_GENERATE_HELP = `Usage: paysign keys generate [--bits 2048|3072|4096] [--out-dir DIR] [--force]
+
+Generates an RSA key pair (default 4096 bits, as the gateway's own key tool) and prints its
+fingerprint (SHA-256 of the public key's SPKI DER, as "openssl pkey -pubout -outform DER | sha256sum").
+
+Options:
+  --bits N        2048, 3072 or 4096 (default 4096).
+  --out-dir DIR   Write DIR/private-pkcs8.pem and DIR/private-pkcs1.pem (mode 0600) and DIR/public.pem
+                  (the SPKI public key to send to the gateway). Without it the three PEMs are printed.
+  --force         Overwrite existing files in DIR.
+  -h, --help      This help.`;
+
+export const KEYS_INSPECT_HELP = `Usage: paysign keys inspect FILE|- [--json]
+
+Describes a PEM key: its kind, size in bits, fingerprint, warnings and, when it cannot be used to
+sign or verify, why. Reads stdin when FILE is -.
+Exit codes: 0 usable, 1 a key that cannot be used (too short, encrypted, not RSA), 2 not a key.
+
+Options:
+  --json          Print one JSON object.
+  -h, --help      This help.`;
+
+export const KEYS_CONVERT_HELP = `Usage: paysign keys convert FILE|- --to pkcs8|pkcs1|spki|pkcs1-public [--out FILE] [--force]
+
+Converts a PEM key between containers:
+  pkcs8          private key, BEGIN PRIVATE KEY (what signing libraries and Web Crypto take)
+  pkcs1          private key, BEGIN RSA PRIVATE KEY (what the gateway's in-page builders take)
+  spki           public key, BEGIN PUBLIC KEY (what the gateway is sent)
+  pkcs1-public   public key, BEGIN RSA PUBLIC KEY
+The public forms can be made from a private key, a public key or a certificate.
+
+Options:
+  --to FORM       The container to write (required).
+  --out FILE      Write to FILE (private keys with mode 0600) instead of stdout.
+  --force         Overwrite FILE if it exists.
+  -h, --help      This help.`;
