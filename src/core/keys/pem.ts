@@ -94,6 +94,32 @@ export function kindOfLabel(label: string, headers: string): PemKind {
   }
 }
 
+/**
+ * A damaged private key (one Base64 character changed inside a number) still parses as DER, and
+ * Web Crypto then signs with it, wrongly. Checks that the numbers fit together (PKCS#1 §3.2):
+ * n = p·q, e·d ≡ 1 mod p−1 and mod q−1, dP = d mod p−1, dQ = d mod q−1, q·qInv ≡ 1 mod p.
+ */
+function assertConsistent(k: forge.pki.rsa.PrivateKey, kind: PemKind): void {
+  const one = forge.jsbn.BigInteger.ONE;
+  const p1 = k.p.subtract(one);
+  const q1 = k.q.subtract(one);
+  const ed = k.e.multiply(k.d);
+  const ok =
+    k.n.equals(k.p.multiply(k.q)) &&
+    ed.mod(p1).equals(one) &&
+    ed.mod(q1).equals(one) &&
+    k.dP.equals(k.d.mod(p1)) &&
+    k.dQ.equals(k.d.mod(q1)) &&
+    k.q.multiply(k.qInv).mod(k.p).equals(one);
+  if (!ok) {
+    throw new PayError(
+      'KEY_MALFORMED',
+      `The ${PEM_KIND_LABEL[kind]} is damaged: its numbers do not fit together, so it would sign wrongly. Copy it again, whole, or export it again from the original file.`,
+      { field: 'key' },
+    );
+  }
+}
+
 export interface ParsedKey {
   kind: PemKind;
   /** Present for private kinds. */
@@ -166,6 +192,7 @@ export function parseKey(text: string): ParsedKey {
       case 'pkcs8-private': {
         // forge unwraps a PKCS#8 PrivateKeyInfo itself.
         const privateKey = forge.pki.privateKeyFromAsn1(asn) as forge.pki.rsa.PrivateKey;
+        assertConsistent(privateKey, kind);
         const publicKey = forge.pki.setRsaPublicKey(privateKey.n, privateKey.e);
         return { kind, privateKey, publicKey, bits: privateKey.n.bitLength(), blocks };
       }

@@ -51,19 +51,35 @@ export function parseRawHttp(text: string, scheme: 'http' | 'https' = 'https'): 
 
 /**
  * Finds the operation and endpoint in a request path: `…/api/<operation>/{id}` or
- * `…/api/<operation>/group/{id}`; `known` are the catalog's operation paths.
+ * `…/api/<operation>/group/{id}`; `known` are the catalog's operation paths. The prefix may itself
+ * hold `/api/` (a proxy mounted at `/api`): every `/api/` is tried, leftmost first.
  */
 export function matchOperationPath(
   pathname: string,
   known: readonly string[],
 ): { path: string; endpoint: { kind: 'endpoint' | 'group'; id: string }; prefix: string } | undefined {
-  const m = /^(.*?)\/api\/(.+?)\/(?:(group)\/)?([^/]+)\/?$/.exec(pathname);
-  if (!m) return undefined;
-  const path = m[2]!;
-  if (!known.includes(path)) return undefined;
-  return {
-    path,
-    endpoint: { kind: m[3] ? 'group' : 'endpoint', id: decodeURIComponent(m[4]!) },
-    prefix: m[1]!,
-  };
+  const byLength = [...known].sort((a, b) => b.length - a.length);
+  for (let at = pathname.indexOf('/api/'); at !== -1; at = pathname.indexOf('/api/', at + 1)) {
+    const rest = pathname.slice(at + '/api/'.length).replace(/\/$/, '');
+    for (const path of byLength) {
+      if (!rest.startsWith(`${path}/`)) continue;
+      const m = /^(?:(group)\/)?([^/]+)$/.exec(rest.slice(path.length + 1));
+      if (!m) continue;
+      return {
+        path,
+        endpoint: { kind: m[1] ? 'group' : 'endpoint', id: decodeOrKeep(m[2]!) },
+        prefix: pathname.slice(0, at),
+      };
+    }
+  }
+  return undefined;
+}
+
+/** A captured path may carry a broken %-escape: keep the text rather than throw. */
+function decodeOrKeep(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
