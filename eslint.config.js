@@ -44,8 +44,13 @@ export default tseslint.config(
               message: 'The signing core is pure: it imports nothing above it.',
             },
             {
-              target: './src/catalog',
+              target: './src/exports',
               from: ['./src/features', './src/app', './src/cli', './src/ui', './proxy', './sandbox'],
+              message: 'Exports read the core and the catalog only.',
+            },
+            {
+              target: './src/catalog',
+              from: ['./src/exports', './src/features', './src/app', './src/cli', './src/ui', './proxy', './sandbox'],
               message: 'The catalog depends on the core only.',
             },
             {
