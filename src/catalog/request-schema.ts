@@ -39,11 +39,19 @@ export function requestSchema(op: Pick<Operation, 'fields'>, now: () => Date = (
 }
 
 function fieldSchema(spec: FieldSpec, now: () => Date): z.ZodType<string | undefined> {
-  return z
-    .string()
-    .optional()
-    .superRefine((value, ctx) => {
-      const problem = checkField(spec, value, now());
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    });
+  const check = (value: string | undefined, ctx: z.RefinementCtx) => {
+    const problem = checkField(spec, value, now());
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  };
+  // zod skips an absent optional key entirely, so a required field must not be optional:
+  // otherwise a request that leaves it out passes.
+  if (spec.required) {
+    return z
+      .string({
+        error: (issue) =>
+          issue.input === undefined ? `${spec.name} is required.` : `${spec.name} must be text.`,
+      })
+      .superRefine(check);
+  }
+  return z.string().optional().superRefine(check);
 }

@@ -1,0 +1,267 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { consoleHeaders } from './security-headers.ts';
+import { errorBody } from './upstream-errors.ts';
+
+export const INBOX_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** One callback as the console sees it. `query` holds the fields of the query string and of a form body. */
+export interface CallbackEvent {
+  id: number;
+  inbox: string;
+  receivedAt: string;
+  method: string;
+  /** Where the fields came from: the URL's query string, a form body, or both. */
+  source: 'query' | 'body' | 'query+body';
+  query: Record<string, string>;
+}
+
+const MAX_FIELDS = 200;
+const MAX_VALUE = 8192;
+
+/** Fields the callback `control` signs, and identifiers: never masked, or the console could not check them. */
+const NEVER_MASKED =
+  /^(status|orderid|merchant_order|client_orderid|client-order-id|control|amount|type|currency)$|(^|[-_])(id|rrn|serial-number|approval-code)$|id$/i;
+
+function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * Masks what looks like a full card number (13-19 digits, spaces or dashes allowed, Luhn-valid)
+ * to its first six and last four digits, and drops CVVs; identifiers and the fields the callback
+ * `control` signs are left as they are.
+ */
+export function maskCallbackFields(fields: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (/^(cvv2?|cvc2?|cid)$/i.test(name)) {
+      out[name] = value === '' ? '' : '***';
+      continue;
+    }
+    const digits = value.replace(/[\s-]/g, '');
+    if (!NEVER_MASKED.test(name) && /^\d{13,19}$/.test(digits) && luhnValid(digits)) {
+      out[name] = `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
+      continue;
+    }
+    out[name] = value;
+  }
+  return out;
+}
+
+function fieldsOf(params: URLSearchParams, into: Record<string, string>): void {
+  for (const [name, value] of params) {
+    if (Object.keys(into).length >= MAX_FIELDS && !(name in into)) break;
+    into[name.slice(0, 256)] = value.slice(0, MAX_VALUE);
+  }
+}
+
+interface Inbox {
+  events: CallbackEvent[];
+  streams: Set<ServerResponse>;
+}
+
+/** The callbacks received, the last {@link CallbackStore.perInbox} per inbox, in memory. */
+export class CallbackStore {
+  private readonly inboxes = new Map<string, Inbox>();
+  private nextId = 1;
+
+  constructor(
+    readonly perInbox = 200,
+    readonly maxInboxes = 1000,
+  ) {}
+
+  inbox(name: string): Inbox {
+    let box = this.inboxes.get(name);
+    if (!box) {
+      if (this.inboxes.size >= this.maxInboxes) {
+        for (const [oldName, old] of this.inboxes) {
+          if (old.streams.size === 0) {
+            this.inboxes.delete(oldName);
+            break;
+          }
+        }
+      }
+      box = { events: [], streams: new Set() };
+      this.inboxes.set(name, box);
+    }
+    return box;
+  }
+
+  add(
+    name: string,
+    method: string,
+    fields: Record<string, string>,
+    source: CallbackEvent['source'],
+  ): CallbackEvent {
+    const event: CallbackEvent = {
+      id: this.nextId++,
+      inbox: name,
+      receivedAt: new Date().toISOString(),
+      method,
+      source,
+      query: maskCallbackFields(fields),
+    };
+    const box = this.inbox(name);
+    box.events.push(event);
+    if (box.events.length > this.perInbox) box.events.splice(0, box.events.length - this.perInbox);
+    const frame = sseFrame(event);
+    for (const stream of box.streams) stream.write(frame);
+    return event;
+  }
+
+  list(name: string): CallbackEvent[] {
+    return this.inboxes.get(name)?.events.slice() ?? [];
+  }
+
+  clear(name: string): void {
+    const box = this.inboxes.get(name);
+    if (box) box.events = [];
+  }
+
+  /** Ends every open event stream (server shutdown). */
+  closeAll(): void {
+    for (const box of this.inboxes.values()) {
+      for (const stream of box.streams) stream.end();
+      box.streams.clear();
+    }
+  }
+}
+
+export function sseFrame(event: CallbackEvent): string {
+  return `id: ${event.id}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+export interface CallbackInboxOptions {
+  store: CallbackStore;
+  keepAliveMs: number;
+  /** Open event streams allowed per inbox. */
+  maxStreams?: number;
+}
+
+function inboxParam(request: FastifyRequest, reply: FastifyReply): string | undefined {
+  const name = (request.params as { inbox?: string }).inbox ?? '';
+  if (INBOX_NAME.test(name)) return name;
+  void reply
+    .code(400)
+    .send(
+      errorBody('INBOX_INVALID', 'An inbox name is 1-64 letters, digits, "_" or "-", like /callbacks/demo.'),
+    );
+  return undefined;
+}
+
+/**
+ * The callback inbox, registered under `/callbacks`: `GET|POST /<inbox>` receives a gateway
+ * callback and answers 200 `OK`; `GET /<inbox>/events` streams the callbacks as server-sent
+ * events; `GET /<inbox>/list` returns the kept ones. The server never sees the control key:
+ * checking a callback's `control` is the console's job.
+ */
+export const callbackInbox: FastifyPluginAsync<CallbackInboxOptions> = async (app, opts) => {
+  const { store } = opts;
+  const maxStreams = opts.maxStreams ?? 32;
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 64 * 1024 },
+    (_req, body, done) => done(null, new URLSearchParams(body as string)),
+  );
+  // Any other body is accepted and ignored: the gateway's callbacks carry their fields in the query.
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_req, _body, done) =>
+    done(null, undefined),
+  );
+
+  const receive = async (request: FastifyRequest, reply: FastifyReply) => {
+    const name = inboxParam(request, reply);
+    if (name === undefined) return reply;
+    const fields: Record<string, string> = {};
+    const q = (request.raw.url ?? '').indexOf('?');
+    const query = q >= 0 ? new URLSearchParams((request.raw.url ?? '').slice(q + 1)) : new URLSearchParams();
+    fieldsOf(query, fields);
+    const hasQuery = [...query.keys()].length > 0;
+    const body = request.body instanceof URLSearchParams ? request.body : undefined;
+    if (body) fieldsOf(body, fields);
+    const hasBody = body !== undefined && [...body.keys()].length > 0;
+    store.add(name, request.method, fields, hasQuery && hasBody ? 'query+body' : hasBody ? 'body' : 'query');
+    return reply.code(200).type('text/plain; charset=utf-8').send('OK');
+  };
+  app.get('/:inbox', receive);
+  app.post('/:inbox', receive);
+
+  app.delete('/:inbox', async (request, reply) => {
+    const name = inboxParam(request, reply);
+    if (name === undefined) return reply;
+    store.clear(name);
+    return reply.code(204).send();
+  });
+
+  app.get('/:inbox/list', async (request, reply) => {
+    const name = inboxParam(request, reply);
+    if (name === undefined) return reply;
+    return reply.header('cache-control', 'no-store').send(store.list(name));
+  });
+
+  app.get('/:inbox/events', async (request, reply) => {
+    const name = inboxParam(request, reply);
+    if (name === undefined) return reply;
+    const box = store.inbox(name);
+    if (box.streams.size >= maxStreams) {
+      return reply
+        .code(429)
+        .send(
+          errorBody(
+            'TOO_MANY_STREAMS',
+            `Inbox "${name}" already has ${maxStreams} open event streams; close some tabs.`,
+          ),
+        );
+    }
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store, no-transform',
+      // The stream holds the connection; when it ends (server shutdown), the socket goes too.
+      connection: 'close',
+      'x-accel-buffering': 'no',
+      ...consoleHeaders(),
+    });
+    res.write('retry: 3000\n: connected\n\n');
+    const lastId = Number(request.headers['last-event-id']);
+    if (Number.isSafeInteger(lastId) && lastId > 0) {
+      for (const e of box.events) if (e.id > lastId) res.write(sseFrame(e));
+    }
+    box.streams.add(res);
+    const timer = setInterval(() => res.write(': keep-alive\n\n'), opts.keepAliveMs);
+    const stop = () => {
+      clearInterval(timer);
+      box.streams.delete(res);
+    };
+    res.on('close', stop);
+    res.on('error', stop);
+    return reply;
+  });
+
+  app.addHook('preClose', async () => {
+    store.closeAll();
+  });
+
+  app.setNotFoundHandler(async (_request, reply) =>
+    reply
+      .code(404)
+      .send(
+        errorBody(
+          'NOT_FOUND',
+          'Unknown callback address. Use /callbacks/<inbox> (GET or POST), /callbacks/<inbox>/events or /callbacks/<inbox>/list.',
+        ),
+      ),
+  );
+};

@@ -1,0 +1,162 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ProxyTarget } from './config.ts';
+import { upstreamUrl } from './forward-path.ts';
+import { classifyUpstreamError, errorBody, ProxyError } from './upstream-errors.ts';
+
+/** The request headers the proxy forwards, unchanged; nothing else from the browser goes upstream. */
+export const FORWARDED_HEADERS = ['accept', 'content-type', 'authorization'] as const;
+
+/** Response headers never handed to the console. */
+const DROPPED_RESPONSE_HEADERS = new Set(['set-cookie', 'set-cookie2']);
+
+/** Largest upstream answer the proxy reads (a gateway reply is a few kilobytes). */
+export const RESPONSE_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * What `POST /proxy/<target>/<path>` answers (HTTP 200) when the upstream answered at all,
+ * whatever its status: the console shows it as the raw response.
+ */
+export interface ProxyEnvelope {
+  status: number;
+  statusText: string;
+  /** Upstream response headers, lowercase names, `Set-Cookie` removed. */
+  headers: Record<string, string>;
+  /** The body decoded as UTF-8 text. */
+  body: string;
+  /** From sending the request to the last body byte, in milliseconds. */
+  elapsedMs: number;
+  /** The upstream URL the request went to. */
+  url: string;
+}
+
+export interface ProxyRoutesOptions {
+  /** The configured targets, `local` first (computed per request: the port may be picked at listen). */
+  targets: () => ProxyTarget[];
+  bodyLimit: number;
+  timeoutMs: number;
+}
+
+async function readLimited(response: Response, limit: number): Promise<Uint8Array> {
+  if (!response.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.byteLength;
+    if (size > limit) {
+      await response.body.cancel().catch(() => undefined);
+      throw new ProxyError(
+        502,
+        'UPSTREAM_TOO_LARGE',
+        `The upstream answer is larger than ${limit} bytes; the proxy stopped reading it. Check the target's base URL.`,
+      );
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The proxy, registered under `/proxy`: `GET /targets` lists the targets; `POST /<target>/<path>`
+ * forwards the raw body and the `Accept`, `Content-Type` and `Authorization` headers to
+ * `<baseUrl>/<path>` and answers a {@link ProxyEnvelope}. Redirects are not followed. Nothing
+ * of the request or the answer is logged.
+ */
+export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, opts) => {
+  // Bodies are forwarded as raw bytes whatever their type.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: opts.bodyLimit }, (_req, body, done) => {
+    done(null, body);
+  });
+
+  app.get('/targets', async () => opts.targets().map(({ name, baseUrl, kind }) => ({ name, baseUrl, kind })));
+
+  app.post('/:target/*', async (request, reply) => {
+    const raw = request.raw.url ?? '';
+    const match = /^\/proxy\/([^/?#]*)(?:\/([^#]*))?$/.exec(raw);
+    const name = match?.[1] ?? '';
+    const targets = opts.targets();
+    const target = targets.find((t) => t.name === name);
+    if (!target) {
+      const known = targets.map((t) => t.name).join(', ');
+      throw new ProxyError(
+        404,
+        'TARGET_UNKNOWN',
+        `No proxy target is named ${JSON.stringify(name.slice(0, 64))}. Known targets: ${known}. Add yours in PROXY_TARGETS or PROXY_TARGETS_FILE.`,
+      );
+    }
+    const url = upstreamUrl(target.baseUrl, match?.[2] ?? '');
+
+    const headers: Record<string, string> = {};
+    for (const h of FORWARDED_HEADERS) {
+      const v = request.headers[h];
+      if (typeof v === 'string') headers[h] = v;
+    }
+    const body = Buffer.isBuffer(request.body) ? new Uint8Array(request.body) : undefined;
+
+    const clientGone = new AbortController();
+    const onClose = () => {
+      if (!reply.raw.writableEnded) clientGone.abort();
+    };
+    reply.raw.on('close', onClose);
+    const started = performance.now();
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.any([AbortSignal.timeout(opts.timeoutMs), clientGone.signal]),
+      });
+      const bytes = await readLimited(response, RESPONSE_LIMIT);
+      const elapsedMs = Math.round((performance.now() - started) * 100) / 100;
+      const outHeaders: Record<string, string> = {};
+      response.headers.forEach((value, key) => {
+        if (!DROPPED_RESPONSE_HEADERS.has(key)) outHeaders[key] = value;
+      });
+      const envelope: ProxyEnvelope = {
+        status: response.status,
+        statusText: response.statusText,
+        headers: outHeaders,
+        body: new TextDecoder('utf-8').decode(bytes),
+        elapsedMs,
+        url: url.href,
+      };
+      return envelope;
+    } catch (err) {
+      if (err instanceof ProxyError) throw err;
+      if (clientGone.signal.aborted) {
+        throw new ProxyError(
+          499,
+          'CLIENT_CLOSED',
+          'The console closed the request before the upstream answered.',
+        );
+      }
+      throw classifyUpstreamError(err, url.host, opts.timeoutMs);
+    } finally {
+      reply.raw.off('close', onClose);
+    }
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const known = /^\/proxy\/[^/?#]+\/./.test(request.url);
+    if (known && request.method !== 'POST') {
+      return reply
+        .code(405)
+        .header('allow', 'POST')
+        .send(
+          errorBody(
+            'METHOD_NOT_ALLOWED',
+            'The proxy forwards POST requests only (every gateway operation is a POST).',
+          ),
+        );
+    }
+    return reply
+      .code(404)
+      .send(
+        errorBody(
+          'NOT_FOUND',
+          'Unknown proxy address. Use GET /proxy/targets, or POST /proxy/<target>/<path> with the operation path.',
+        ),
+      );
+  });
+};

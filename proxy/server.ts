@@ -1,0 +1,138 @@
+import type { Server } from 'node:http';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import type { ViteDevServer } from 'vite';
+import { sandboxOptionsFromEnv, type SandboxOptions } from '../sandbox/options.ts';
+import { sandboxPlugin } from '../sandbox/plugin.ts';
+import { callbackInbox, CallbackStore } from './callback-inbox.ts';
+import { localTarget, type ProxyTarget, type ServerConfig } from './config.ts';
+import { installGuards, listeningPort } from './guards.ts';
+import { proxyRoutes } from './proxy-routes.ts';
+import { CONSOLE_CSP, DEV_CSP, installSecurityHeaders } from './security-headers.ts';
+import { registerStaticConsole, registerViteConsole } from './static-console.ts';
+import { errorBody, ProxyError } from './upstream-errors.ts';
+
+export interface BuildServerOptions {
+  /** Environment the sandbox reads its settings from (SANDBOX_DB, SANDBOX_MERCHANTS...). */
+  env?: NodeJS.ProcessEnv;
+  /** Sandbox settings that win over the environment (tests). */
+  sandbox?: Partial<SandboxOptions>;
+  /**
+   * `npm run dev`: makes Vite's dev server (given this server's HTTP server for the hot-reload
+   * WebSocket); it then answers the console pages instead of the built files.
+   */
+  vite?: (httpServer: Server) => Promise<ViteDevServer>;
+}
+
+export type ConsoleServer = FastifyInstance & {
+  /** Proxy targets with the built-in `local` one first (its port is the listening one). */
+  proxyTargets(): ProxyTarget[];
+  /** The local sandbox's base URL, like http://127.0.0.1:4173/sandbox/paynet. */
+  sandboxBaseUrl(): string;
+  callbackStore: CallbackStore;
+};
+
+function bodyLimitMessage(url: string, limit: number): string {
+  return url.startsWith('/proxy/')
+    ? `The request body is larger than the proxy's limit of ${limit} bytes. Send a smaller body, or raise PROXY_BODY_LIMIT.`
+    : `The request body is larger than this address accepts (${limit} bytes). Send a smaller body.`;
+}
+
+/**
+ * The one Node server behind `npm start`: the console's pages, the proxy under /proxy, the callback
+ * inbox under /callbacks and the local sandbox under /sandbox. Returned ready but not listening.
+ */
+export async function buildServer(
+  config: ServerConfig,
+  options: BuildServerOptions = {},
+): Promise<ConsoleServer> {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: config.bodyLimit,
+    routerOptions: { maxParamLength: 2048 },
+    trustProxy: false,
+    // A local tool: closing ends open event streams and idle keep-alive sockets at once.
+    forceCloseConnections: true,
+    frameworkErrors: (err, _request, reply) => {
+      void (reply as FastifyReply)
+        .code(400)
+        .send(
+          errorBody(
+            'PATH_INVALID',
+            err.code === 'FST_ERR_BAD_URL'
+              ? 'The URL has a malformed percent-escape; encode "%" as %25.'
+              : 'The request could not be routed; check the URL.',
+          ),
+        );
+    },
+  });
+
+  const proxyTargets = (): ProxyTarget[] => [
+    localTarget(config.host, listeningPort(app, config)),
+    ...config.targets,
+  ];
+  const callbackStore = new CallbackStore();
+
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof ProxyError) return reply.code(err.statusCode).send(errorBody(err.code, err.message));
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      const limit = request.url.startsWith('/proxy/')
+        ? config.bodyLimit
+        : (request.routeOptions.bodyLimit ?? config.bodyLimit);
+      return reply.code(413).send(errorBody('BODY_TOO_LARGE', bodyLimitMessage(request.url, limit)));
+    }
+    const status =
+      typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 600
+        ? err.statusCode
+        : 500;
+    if (status < 500) {
+      return reply.code(status).send(errorBody(err.code ?? 'BAD_REQUEST', err.message));
+    }
+    // Only the stack: never the request, its headers or its body.
+    console.error(
+      `pay-console: internal error on ${request.method} ${request.url.split('?')[0]}: ${err.stack ?? err.message}`,
+    );
+    return reply
+      .code(500)
+      .send(
+        errorBody(
+          'INTERNAL',
+          'The server failed on this request. See the server console for the cause, and retry.',
+        ),
+      );
+  });
+
+  installGuards(app, config);
+  installSecurityHeaders(app, options.vite ? DEV_CSP : CONSOLE_CSP);
+
+  await app.register(proxyRoutes, {
+    prefix: '/proxy',
+    targets: proxyTargets,
+    bodyLimit: config.bodyLimit,
+    timeoutMs: config.timeoutMs,
+  });
+  await app.register(callbackInbox, {
+    prefix: '/callbacks',
+    store: callbackStore,
+    keepAliveMs: config.keepAliveMs,
+  });
+  await app.register(sandboxPlugin, {
+    prefix: '/sandbox',
+    ...sandboxOptionsFromEnv(options.env ?? process.env),
+    ...options.sandbox,
+  });
+
+  if (options.vite) {
+    const vite = await options.vite(app.server);
+    app.addHook('onClose', async () => vite.close());
+    registerViteConsole(app, vite);
+  } else await registerStaticConsole(app, config.distDir);
+
+  await app.ready();
+  // Typed without fastify's PromiseLike side: once ready, the instance is no longer a thenable.
+  const server: ConsoleServer = Object.assign(app, {
+    proxyTargets,
+    sandboxBaseUrl: () => localTarget(config.host, listeningPort(app, config)).baseUrl,
+    callbackStore,
+  });
+  return server;
+}

@@ -1,0 +1,73 @@
+import { ConfigError, loadConfig, urlHost, type ServerConfig } from './config.ts';
+import { buildServer, type BuildServerOptions, type ConsoleServer } from './server.ts';
+
+function describeListenError(err: unknown, config: ServerConfig): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') {
+    return `port ${config.port} on ${config.host} is already in use: stop the other server, or start with PORT=<another port>`;
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return `cannot listen on HOST=${config.host}: it is not an address of this machine; use 127.0.0.1`;
+  }
+  if (code === 'EACCES') return `no permission to listen on port ${config.port}: use a port above 1023`;
+  return `cannot start the server (${code ?? (err as Error).message})`;
+}
+
+/** Loads the configuration, builds the server and listens; prints where everything is. */
+export async function startServer(
+  label: string,
+  options: (config: ServerConfig) => Promise<BuildServerOptions> | BuildServerOptions = () => ({}),
+): Promise<ConsoleServer> {
+  let config: ServerConfig;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`pay-console: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  let app: ConsoleServer;
+  try {
+    app = await buildServer(config, await options(config));
+  } catch (err) {
+    // The sandbox's settings (SANDBOX_*, its merchants file) are checked here; their message names the fix.
+    console.error(`pay-console: ${(err as Error).message.split('\n')[0]}`);
+    process.exit(1);
+  }
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (err) {
+    console.error(`pay-console: ${describeListenError(err, config)}`);
+    process.exit(1);
+  }
+  const addr = app.server.address();
+  const port = addr && typeof addr === 'object' ? addr.port : config.port;
+  const targets = app.proxyTargets();
+  const width = Math.max(...targets.map((t) => t.name.length));
+  console.log(
+    [
+      `pay-console ${label}`,
+      `  console:  http://${urlHost(config.host)}:${port}/`,
+      `  sandbox:  ${app.sandboxBaseUrl()}   (e.g. POST ${app.sandboxBaseUrl()}/api/v2/sale/<endpointId>)`,
+      `  inbox:    http://${urlHost(config.host)}:${port}/callbacks/<inbox>`,
+      '  proxy targets:',
+      ...targets.map((t) => `    ${t.name.padEnd(width)}  ${t.kind.padEnd(10)}  ${t.baseUrl}`),
+      '',
+    ].join('\n'),
+  );
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) process.exit(1);
+    closing = true;
+    console.log(`pay-console: ${signal}, closing`);
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  return app;
+}

@@ -1,0 +1,106 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ViteDevServer } from 'vite';
+import { consoleHeaders, DEV_CSP } from './security-headers.ts';
+import { errorBody } from './upstream-errors.ts';
+
+/** Path prefixes that belong to the server, never to the console's pages. */
+export const API_PREFIXES = ['/proxy', '/sandbox', '/callbacks'] as const;
+
+export function isApiPath(url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  return API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
+}
+
+/** A missing file (the last segment has an extension) gets a 404, not the page: see stack-notes G12. */
+function looksLikeFile(url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  return /\.[A-Za-z0-9]{1,8}$/.test(last) && !last.endsWith('.html');
+}
+
+const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>pay-console is not built</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; line-height: 1.5">
+<h1>The console is not built yet</h1>
+<p>The server is running (the proxy under <code>/proxy/</code>, the sandbox under <code>/sandbox/</code>),
+but the directory with the built console pages was not found.</p>
+<p>Run <code>npm run build</code> and reload this page, or start with <code>npm start</code>, which builds first.
+For development with hot reload, use <code>npm run dev</code>.</p>
+</body></html>
+`;
+
+function notFoundJson(reply: FastifyReply, request: FastifyRequest) {
+  return reply
+    .code(404)
+    .type('application/json; charset=utf-8')
+    .send(
+      errorBody('NOT_FOUND', `Nothing is at ${request.method} ${request.url.split('?')[0]?.slice(0, 200)}.`),
+    );
+}
+
+/**
+ * Serves the built console from `distDir` with a single-page fallback: any GET that is not an API
+ * path or an existing file answers index.html, so /ops/v2/sale opens the console on that page.
+ * Without a build, a page says to run `npm run build`.
+ */
+export async function registerStaticConsole(app: FastifyInstance, distDir: string): Promise<void> {
+  const built = existsSync(join(distDir, 'index.html'));
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      prefix: '/',
+      wildcard: false,
+      index: ['index.html'],
+      setHeaders: (reply, path) => {
+        reply.header(
+          'cache-control',
+          /[/\\]assets[/\\]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
+  app.setNotFoundHandler(async (request, reply) => {
+    if (
+      (request.method !== 'GET' && request.method !== 'HEAD') ||
+      isApiPath(request.url) ||
+      looksLikeFile(request.url)
+    ) {
+      return notFoundJson(reply, request);
+    }
+    if (!built)
+      return reply
+        .code(503)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(NOT_BUILT_PAGE);
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}
+
+/**
+ * `npm run dev`: Vite's dev server in middleware mode answers every console page and module
+ * (with hot reload over a WebSocket on the same port); the API routes stay fastify's.
+ */
+export function registerViteConsole(app: FastifyInstance, vite: ViteDevServer): void {
+  app.setNotFoundHandler(async (request, reply) => {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || isApiPath(request.url)) {
+      return notFoundJson(reply, request);
+    }
+    reply.hijack();
+    const res = reply.raw;
+    for (const [name, value] of Object.entries(consoleHeaders(DEV_CSP))) res.setHeader(name, value);
+    vite.middlewares(request.raw, res, () => {
+      if (!res.headersSent) {
+        res.statusCode = 404;
+        res.setHeader('content-type', 'application/json; charset=utf-8');
+      }
+      res.end(
+        JSON.stringify(errorBody('NOT_FOUND', `Nothing is at ${request.url.split('?')[0]?.slice(0, 200)}.`)),
+      );
+    });
+    return reply;
+  });
+}

@@ -1,0 +1,68 @@
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import { sandboxPlugin } from './plugin.ts';
+import { resolveSandboxOptions, type SandboxOptions } from './options.ts';
+import { PAY_JSON } from './replies.ts';
+
+export const SANDBOX_PREFIX = '/sandbox';
+
+function sendPayJson(reply: FastifyReply, code: number, body: Record<string, unknown>): FastifyReply {
+  return reply
+    .code(code)
+    .headers({ 'content-type': PAY_JSON, 'cache-control': 'no-store' })
+    .send(Buffer.from(JSON.stringify(body)));
+}
+
+/**
+ * A stand-alone fastify server with only the sandbox, under `/sandbox` (as in the console's server),
+ * so its base URL is `http://<host>:<port>/sandbox/paynet`. Used by `npm run sandbox` and the tests.
+ */
+export async function createSandboxApp(
+  options: SandboxOptions = {},
+  server: { logger?: boolean } = {},
+): Promise<FastifyInstance> {
+  const resolved = resolveSandboxOptions(options);
+  const app = Fastify({
+    // Never log requests: bodies and headers carry card data and signatures.
+    logger: server.logger ? { level: 'warn' } : false,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: resolved.bodyLimit,
+    routerOptions: { maxParamLength: 256 },
+    frameworkErrors: (err: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+      void sendPayJson(reply, 400, {
+        type: 'validation-error',
+        'error-message': `The request line cannot be read: ${err.message}`,
+        'error-code': 'BODY_INVALID',
+      });
+    },
+  });
+  // Outside the sandbox's own routes too, every body is read as bytes and every error answered as JSON.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.setErrorHandler((err: FastifyError, _request, reply) => {
+    const status =
+      err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    return sendPayJson(reply, status, {
+      type: status === 400 ? 'validation-error' : 'error',
+      'error-message':
+        status === 500
+          ? 'The sandbox server failed on this request.'
+          : `The request could not be read: ${err.message}`,
+      'error-code': status === 413 ? 'BODY_TOO_LARGE' : status === 500 ? 'INTERNAL' : 'BODY_INVALID',
+    });
+  });
+  app.setNotFoundHandler((_request, reply) =>
+    sendPayJson(reply, 404, {
+      type: 'error',
+      'error-message': `Nothing here: the sandbox's base URL is ${SANDBOX_PREFIX}/paynet, e.g. POST ${SANDBOX_PREFIX}/paynet/api/v2/sale/1111.`,
+      'error-code': 'NOT_FOUND',
+    }),
+  );
+  await app.register(sandboxPlugin, { ...options, prefix: SANDBOX_PREFIX });
+  return app;
+}

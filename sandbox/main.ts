@@ -1,0 +1,52 @@
+import { createSandboxApp, SANDBOX_PREFIX } from './app.ts';
+import { sandboxOptionsFromEnv } from './options.ts';
+
+/** `npm run sandbox`: the local gateway sandbox alone, for a merchant's own back end and test suite. */
+async function main(): Promise<void> {
+  const options = sandboxOptionsFromEnv(process.env);
+  const host = process.env.HOST?.trim() || '127.0.0.1';
+  const portText = process.env.SANDBOX_PORT?.trim() || '4174';
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) {
+    throw new Error(`SANDBOX_PORT "${portText}" is not a port number (1-65535).`);
+  }
+  const app = await createSandboxApp(options, { logger: true });
+  await app.listen({ host, port: Number(portText) });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : Number(portText);
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const base = `http://${shownHost}:${port}${SANDBOX_PREFIX}/paynet`;
+  const demo = await app.inject({
+    method: 'GET',
+    url: `${SANDBOX_PREFIX}/demo-merchant`,
+    headers: { host: `127.0.0.1:${port}` },
+  });
+  const merchant = JSON.parse(demo.body) as {
+    login?: string;
+    endpointIds?: string[];
+    endpointGroupIds?: string[];
+  };
+  const lines = [
+    `Local gateway sandbox listening: ${base}`,
+    `  e.g. POST ${base}/api/v2/sale/${merchant.endpointIds?.[0] ?? '{endpointId}'}  (Accept: application/vnd.pay+json)`,
+    `  merchant login: ${merchant.login ?? '?'}; endpoint ids: ${(merchant.endpointIds ?? []).join(', ')}; group ids: ${(merchant.endpointGroupIds ?? []).join(', ') || 'none'}`,
+    `  control key and key pair: GET http://127.0.0.1:${port}${SANDBOX_PREFIX}/demo-merchant (this machine only)`,
+    `  transactions: ${options.dbPath}; final status after ${options.finalizeDelayMs} ms`,
+  ];
+  if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
+    lines.push(`  warning: HOST=${host} exposes the sandbox beyond this machine.`);
+  }
+  console.log(lines.join('\n'));
+  const stop = () => {
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((e: unknown) => {
+  console.error(`The sandbox could not start: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});

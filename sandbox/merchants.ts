@@ -1,0 +1,265 @@
+import { randomUUID } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import {
+  generateKeyPair,
+  importVerifyingKey,
+  isPayError,
+  type CryptoPort,
+  type EndpointRef,
+} from '../src/core/index.ts';
+import { merchantConfigSchema, type ParsedMerchantConfig, type ResolvedSandboxOptions } from './options.ts';
+import type { SandboxStore } from './store.ts';
+
+export interface Merchant {
+  login: string;
+  controlKey: string;
+  endpointIds: readonly string[];
+  endpointGroupIds: readonly string[];
+  /** The public key the sandbox verifies RSA-SHA256 signatures with (SPKI PEM as given). */
+  publicKeyPem: string;
+  verifyKey: CryptoKey;
+  keyFingerprint: string;
+  keyBits: number;
+  /** The matching private key when the sandbox knows it (the demo merchant), for the console's default profile. */
+  privateKeyPkcs8Pem: string | null;
+  /** Fingerprint of the key pair `privateKeyPkcs8Pem` belongs to. */
+  privateKeyFingerprint: string | null;
+  demo: boolean;
+}
+
+export const DEMO_LOGIN = 'demo-merchant';
+export const DEMO_ENDPOINT_ID = '1111';
+export const DEMO_GROUP_ID = '2222';
+export const DEMO_FILE_NAME = 'sandbox-demo-merchant.json';
+
+const demoFileSchema = z.object({
+  version: z.literal(1),
+  login: z.string().min(1),
+  controlKey: z.string().min(8),
+  endpointIds: z.array(z.string().regex(/^\d+$/)).min(1),
+  endpointGroupIds: z.array(z.string().regex(/^\d+$/)),
+  privateKeyPkcs8Pem: z.string().min(1),
+  publicKeyPem: z.string().min(1),
+});
+
+/** The merchants the sandbox knows, looked up by login or by the endpoint in a request path. */
+export class MerchantRegistry {
+  private readonly list: Merchant[];
+
+  constructor(list: Merchant[]) {
+    this.list = list;
+  }
+
+  all(): readonly Merchant[] {
+    return this.list;
+  }
+
+  first(): Merchant {
+    return this.list[0]!;
+  }
+
+  byLogin(login: string): Merchant | undefined {
+    return this.list.find((m) => m.login === login);
+  }
+
+  byEndpoint(ref: EndpointRef): Merchant | undefined {
+    return this.list.find((m) =>
+      (ref.kind === 'group' ? m.endpointGroupIds : m.endpointIds).includes(ref.id),
+    );
+  }
+
+  /** The endpoint id a request is booked on: the path's own, or for a group the merchant's first endpoint. */
+  endPointIdFor(merchant: Merchant, ref: EndpointRef): string {
+    return ref.kind === 'endpoint' ? ref.id : merchant.endpointIds[0]!;
+  }
+
+  replace(
+    login: string,
+    update: Pick<Merchant, 'publicKeyPem' | 'verifyKey' | 'keyFingerprint' | 'keyBits'>,
+  ): Merchant {
+    const i = this.list.findIndex((m) => m.login === login);
+    if (i === -1) throw new Error(`no merchant ${login}`);
+    const next = { ...this.list[i]!, ...update };
+    this.list[i] = next;
+    return next;
+  }
+}
+
+function describe(e: unknown): string {
+  return isPayError(e) ? e.message : e instanceof Error ? e.message : String(e);
+}
+
+async function toMerchant(
+  cfg: ParsedMerchantConfig,
+  crypto: CryptoPort,
+  extra: { privateKeyPkcs8Pem: string | null; demo: boolean },
+): Promise<Merchant> {
+  let imported: Awaited<ReturnType<typeof importVerifyingKey>>;
+  try {
+    imported = await importVerifyingKey(cfg.publicKeyPem, crypto);
+  } catch (e) {
+    throw new Error(`Merchant "${cfg.login}": its publicKeyPem cannot be used: ${describe(e)}`, { cause: e });
+  }
+  let privateFingerprint: string | null = null;
+  if (extra.privateKeyPkcs8Pem) {
+    try {
+      privateFingerprint = (await importVerifyingKey(extra.privateKeyPkcs8Pem, crypto)).fingerprint;
+    } catch (e) {
+      throw new Error(`Merchant "${cfg.login}": its private key cannot be read: ${describe(e)}`, {
+        cause: e,
+      });
+    }
+  }
+  return {
+    login: cfg.login,
+    controlKey: cfg.controlKey,
+    endpointIds: cfg.endpointIds,
+    endpointGroupIds: cfg.endpointGroupIds,
+    publicKeyPem: cfg.publicKeyPem,
+    verifyKey: imported.key,
+    keyFingerprint: imported.fingerprint,
+    keyBits: imported.bits,
+    privateKeyPkcs8Pem: extra.privateKeyPkcs8Pem,
+    privateKeyFingerprint: privateFingerprint,
+    demo: extra.demo,
+  };
+}
+
+function readMerchantsFile(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new Error(
+      `SANDBOX_MERCHANTS names ${file}, which cannot be read (${describe(e)}): check the path.`,
+      { cause: e },
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new Error(`SANDBOX_MERCHANTS file ${file} is not valid JSON (${describe(e)}).`, { cause: e });
+  }
+}
+
+/** Reads the demo merchant from the data directory, creating it (and its key pair) on first start. */
+async function loadOrCreateDemo(
+  dataDir: string,
+  crypto: CryptoPort,
+): Promise<z.output<typeof demoFileSchema>> {
+  const file = path.join(dataDir, DEMO_FILE_NAME);
+  let text: string | undefined;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new Error(`The demo merchant file ${file} cannot be read (${describe(e)}).`, { cause: e });
+    }
+  }
+  if (text !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      throw new Error(
+        `The demo merchant file ${file} is not valid JSON: delete it and a new demo merchant is created.`,
+        {
+          cause: e,
+        },
+      );
+    }
+    const r = demoFileSchema.safeParse(parsed);
+    if (!r.success) {
+      throw new Error(
+        `The demo merchant file ${file} is damaged (${r.error.issues[0]?.message}): delete it to create a new one.`,
+      );
+    }
+    try {
+      chmodSync(file, 0o600);
+    } catch {
+      // Best effort: a read-only mount keeps its own permissions.
+    }
+    return r.data;
+  }
+  const pair = await generateKeyPair(2048, crypto);
+  const demo = {
+    version: 1 as const,
+    login: DEMO_LOGIN,
+    controlKey: randomUUID().toUpperCase(),
+    endpointIds: [DEMO_ENDPOINT_ID],
+    endpointGroupIds: [DEMO_GROUP_ID],
+    privateKeyPkcs8Pem: pair.pkcs8Pem,
+    publicKeyPem: pair.spkiPem,
+  };
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    writeFileSync(file, JSON.stringify(demo, null, 2) + '\n', { mode: 0o600, flag: 'wx' });
+  } catch (e) {
+    // Another process created it first: use theirs.
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return loadOrCreateDemo(dataDir, crypto);
+    throw new Error(`Cannot write the demo merchant file ${file} (${describe(e)}): check DATA_DIR.`, {
+      cause: e,
+    });
+  }
+  return demo;
+}
+
+/**
+ * The sandbox's merchants: the `merchants` option, else the `SANDBOX_MERCHANTS` file, else the demo
+ * merchant; then any public key registered at run time (kept in the database) replaces the configured one.
+ */
+export async function loadMerchants(
+  opts: ResolvedSandboxOptions,
+  crypto: CryptoPort,
+  store: SandboxStore,
+): Promise<MerchantRegistry> {
+  const list: Merchant[] = [];
+  const source = opts.merchants ?? (opts.merchantsFile ? readMerchantsFile(opts.merchantsFile) : undefined);
+  if (source !== undefined) {
+    const where = opts.merchants ? 'the merchants option' : `SANDBOX_MERCHANTS file ${opts.merchantsFile}`;
+    const r = z.array(merchantConfigSchema).min(1, 'list at least one merchant').safeParse(source);
+    if (!r.success) {
+      const issue = r.error.issues[0]!;
+      throw new Error(`${where}: ${issue.path.join('.') || 'the list'}: ${issue.message}.`);
+    }
+    const seenLogins = new Set<string>();
+    const seenEndpoints = new Set<string>();
+    for (const cfg of r.data) {
+      if (seenLogins.has(cfg.login)) throw new Error(`${where}: the login "${cfg.login}" appears twice.`);
+      seenLogins.add(cfg.login);
+      for (const id of [
+        ...cfg.endpointIds.map((i) => `endpoint ${i}`),
+        ...cfg.endpointGroupIds.map((i) => `group ${i}`),
+      ]) {
+        if (seenEndpoints.has(id)) throw new Error(`${where}: ${id} belongs to two merchants.`);
+        seenEndpoints.add(id);
+      }
+      list.push(
+        await toMerchant(cfg, crypto, { privateKeyPkcs8Pem: cfg.privateKeyPem ?? null, demo: false }),
+      );
+    }
+  } else {
+    const demo = await loadOrCreateDemo(opts.dataDir, crypto);
+    list.push(
+      await toMerchant({ ...demo }, crypto, { privateKeyPkcs8Pem: demo.privateKeyPkcs8Pem, demo: true }),
+    );
+  }
+  const registry = new MerchantRegistry(list);
+  for (const row of store.merchantKeys()) {
+    if (!registry.byLogin(row.login)) continue;
+    try {
+      const k = await importVerifyingKey(row.public_key_pem, crypto);
+      registry.replace(row.login, {
+        publicKeyPem: row.public_key_pem,
+        verifyKey: k.key,
+        keyFingerprint: k.fingerprint,
+        keyBits: k.bits,
+      });
+    } catch {
+      // A stored key that no longer imports is ignored; the configured one stays.
+    }
+  }
+  return registry;
+}

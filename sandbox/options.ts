@@ -1,0 +1,206 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** A merchant of the sandbox, as `SANDBOX_MERCHANTS` lists it. */
+export const merchantConfigSchema = z.object({
+  login: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[\x21-\x7e]+$/, 'a login is printable ASCII without spaces'),
+  controlKey: z.string().min(8, 'a control key has at least 8 characters').max(256),
+  endpointIds: z
+    .array(z.union([z.string(), z.number().int().nonnegative()]).transform(String))
+    .min(1, 'give at least one endpoint id')
+    .refine((ids) => ids.every((id) => /^\d{1,19}$/.test(id)), 'endpoint ids are whole numbers'),
+  endpointGroupIds: z
+    .array(z.union([z.string(), z.number().int().nonnegative()]).transform(String))
+    .default([])
+    .refine((ids) => ids.every((id) => /^\d{1,19}$/.test(id)), 'endpoint group ids are whole numbers'),
+  publicKeyPem: z.string().min(1),
+  /** Optional: lets `GET /demo-merchant` hand the console a ready signing key for this merchant. */
+  privateKeyPem: z.string().optional(),
+});
+export type MerchantConfig = z.input<typeof merchantConfigSchema>;
+export type ParsedMerchantConfig = z.output<typeof merchantConfigSchema>;
+
+export interface CallbackRetryOptions {
+  /** Delivery attempts in all, the first included (default 8). */
+  attempts: number;
+  /** Delay before the second attempt; it doubles after each failure (default 1000 ms). */
+  baseDelayMs: number;
+}
+
+/**
+ * Options of the sandbox plugin. Every field has a default; {@link sandboxOptionsFromEnv} fills
+ * them from the environment.
+ */
+export interface SandboxOptions {
+  /** Directory for the demo merchant file and the default database (env `DATA_DIR`, default `.data`). */
+  dataDir?: string;
+  /** SQLite file (env `SANDBOX_DB`; `:memory:` for tests; default `<dataDir>/sandbox.sqlite`). */
+  dbPath?: string;
+  /** JSON list of merchants (env `SANDBOX_MERCHANTS`); without it a demo merchant is created. */
+  merchantsFile?: string;
+  /** Merchants given directly (tests, embedding); takes precedence over `merchantsFile`. */
+  merchants?: MerchantConfig[];
+  /** Delay between the acknowledgement and the final status (env `SANDBOX_FINALIZE_DELAY_MS`, default 2000). */
+  finalizeDelayMs?: number;
+  /** Signature failures carry a `debug` part with the sandbox's own signing input (env `SANDBOX_DEBUG`, default on). */
+  debug?: boolean;
+  /** Accepted OAuth clock skew, seconds either way (env `SANDBOX_TIMESTAMP_WINDOW_SEC`, default 600). */
+  timestampWindowSec?: number;
+  /** Callbacks to any host, not only loopback (env `SANDBOX_CALLBACKS_ANY_HOST`, default false). */
+  callbackAllowAnyHost?: boolean;
+  callbackRetry?: Partial<CallbackRetryOptions>;
+  /** Timeout of one callback delivery (env `SANDBOX_CALLBACK_TIMEOUT_MS`, default 5000). */
+  callbackTimeoutMs?: number;
+  /** Largest accepted request body in bytes (default 256 KiB). */
+  bodyLimit?: number;
+  /** Milliseconds since the epoch; injectable for tests. */
+  clock?: () => number;
+}
+
+export interface ResolvedSandboxOptions {
+  dataDir: string;
+  dbPath: string;
+  merchantsFile: string | undefined;
+  merchants: MerchantConfig[] | undefined;
+  finalizeDelayMs: number;
+  debug: boolean;
+  timestampWindowSec: number;
+  callbackAllowAnyHost: boolean;
+  callbackRetry: CallbackRetryOptions;
+  callbackTimeoutMs: number;
+  bodyLimit: number;
+  clock: () => number;
+}
+
+export const DEFAULTS = {
+  dataDir: '.data',
+  finalizeDelayMs: 2000,
+  debug: true,
+  timestampWindowSec: 600,
+  callbackAllowAnyHost: false,
+  callbackRetry: { attempts: 8, baseDelayMs: 1000 },
+  callbackTimeoutMs: 5000,
+  bodyLimit: 256 * 1024,
+} as const;
+
+/** Applies the defaults to partial options. */
+export function resolveSandboxOptions(opts: SandboxOptions = {}): ResolvedSandboxOptions {
+  const dataDir = opts.dataDir ?? DEFAULTS.dataDir;
+  const int = (name: string, v: number | undefined, def: number, min: number, max: number): number => {
+    const n = v ?? def;
+    if (!Number.isInteger(n) || n < min || n > max) {
+      throw new Error(
+        `Sandbox option ${name} must be a whole number from ${min} to ${max} (got ${String(v)}).`,
+      );
+    }
+    return n;
+  };
+  return {
+    dataDir,
+    dbPath: opts.dbPath ?? path.join(dataDir, 'sandbox.sqlite'),
+    merchantsFile: opts.merchantsFile,
+    merchants: opts.merchants,
+    finalizeDelayMs: int('finalizeDelayMs', opts.finalizeDelayMs, DEFAULTS.finalizeDelayMs, 0, 86_400_000),
+    debug: opts.debug ?? DEFAULTS.debug,
+    timestampWindowSec: int(
+      'timestampWindowSec',
+      opts.timestampWindowSec,
+      DEFAULTS.timestampWindowSec,
+      1,
+      86_400,
+    ),
+    callbackAllowAnyHost: opts.callbackAllowAnyHost ?? DEFAULTS.callbackAllowAnyHost,
+    callbackRetry: {
+      attempts: int(
+        'callbackRetry.attempts',
+        opts.callbackRetry?.attempts,
+        DEFAULTS.callbackRetry.attempts,
+        1,
+        100,
+      ),
+      baseDelayMs: int(
+        'callbackRetry.baseDelayMs',
+        opts.callbackRetry?.baseDelayMs,
+        DEFAULTS.callbackRetry.baseDelayMs,
+        0,
+        86_400_000,
+      ),
+    },
+    callbackTimeoutMs: int(
+      'callbackTimeoutMs',
+      opts.callbackTimeoutMs,
+      DEFAULTS.callbackTimeoutMs,
+      1,
+      600_000,
+    ),
+    bodyLimit: int('bodyLimit', opts.bodyLimit, DEFAULTS.bodyLimit, 1024, 64 * 1024 * 1024),
+    clock: opts.clock ?? Date.now,
+  };
+}
+
+const flag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine(
+    (v) => ['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''].includes(v),
+    'use 1 or 0 (true/false)',
+  )
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+const whole = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'a whole number')
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `from ${min} to ${max}`);
+
+const envSchema = z.object({
+  DATA_DIR: z.string().trim().min(1).optional(),
+  SANDBOX_DB: z.string().trim().min(1).optional(),
+  SANDBOX_MERCHANTS: z.string().trim().min(1).optional(),
+  SANDBOX_FINALIZE_DELAY_MS: whole(0, 86_400_000).optional(),
+  SANDBOX_DEBUG: flag.optional(),
+  SANDBOX_TIMESTAMP_WINDOW_SEC: whole(1, 86_400).optional(),
+  SANDBOX_CALLBACKS_ANY_HOST: flag.optional(),
+  SANDBOX_CALLBACK_ATTEMPTS: whole(1, 100).optional(),
+  SANDBOX_CALLBACK_BASE_DELAY_MS: whole(0, 86_400_000).optional(),
+  SANDBOX_CALLBACK_TIMEOUT_MS: whole(1, 600_000).optional(),
+});
+
+/**
+ * Reads the sandbox's options from the environment (zod-checked).
+ * @throws Error naming the variable and what it expects.
+ */
+export function sandboxOptionsFromEnv(env: Record<string, string | undefined> = process.env): SandboxOptions {
+  const picked: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') picked[key] = v;
+  }
+  const parsed = envSchema.safeParse(picked);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid sandbox environment: ${lines.join('; ')}.`);
+  }
+  const e = parsed.data;
+  const dataDir = e.DATA_DIR ?? DEFAULTS.dataDir;
+  return {
+    dataDir,
+    dbPath: e.SANDBOX_DB ?? path.join(dataDir, 'sandbox.sqlite'),
+    ...(e.SANDBOX_MERCHANTS ? { merchantsFile: e.SANDBOX_MERCHANTS } : {}),
+    finalizeDelayMs: e.SANDBOX_FINALIZE_DELAY_MS ?? DEFAULTS.finalizeDelayMs,
+    debug: e.SANDBOX_DEBUG ?? DEFAULTS.debug,
+    timestampWindowSec: e.SANDBOX_TIMESTAMP_WINDOW_SEC ?? DEFAULTS.timestampWindowSec,
+    callbackAllowAnyHost: e.SANDBOX_CALLBACKS_ANY_HOST ?? DEFAULTS.callbackAllowAnyHost,
+    callbackRetry: {
+      attempts: e.SANDBOX_CALLBACK_ATTEMPTS ?? DEFAULTS.callbackRetry.attempts,
+      baseDelayMs: e.SANDBOX_CALLBACK_BASE_DELAY_MS ?? DEFAULTS.callbackRetry.baseDelayMs,
+    },
+    callbackTimeoutMs: e.SANDBOX_CALLBACK_TIMEOUT_MS ?? DEFAULTS.callbackTimeoutMs,
+  };
+}

@@ -1,0 +1,392 @@
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+} from 'fastify';
+import { z } from 'zod';
+import {
+  importVerifyingKey,
+  isPayError,
+  matchOperationPath,
+  webCryptoPort,
+  type EndpointRef,
+} from '../src/core/index.ts';
+import { findOperation, OPERATION_PATHS, requestSchema, type Operation } from '../src/catalog/index.ts';
+import { authenticate } from './authenticate.ts';
+import { Engine } from './engine.ts';
+import {
+  acceptsPayJson,
+  decodeUtf8,
+  hostnameOf,
+  isFormContentType,
+  isLoopbackAddress,
+  isLoopbackHostname,
+  isValidHost,
+  readFormBody,
+} from './http-input.ts';
+import { loadMerchants, type MerchantRegistry } from './merchants.ts';
+import { resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxOptions } from './options.ts';
+import { registerPages } from './pages.ts';
+import { errorReply, PAY_JSON, validationError, type ApiReply } from './replies.ts';
+import { Scheduler } from './scheduler.ts';
+import { SandboxStore } from './store.ts';
+
+export type { SandboxOptions } from './options.ts';
+
+function sendJson(reply: FastifyReply, r: ApiReply, type = PAY_JSON): FastifyReply {
+  return reply
+    .code(r.code)
+    .headers({
+      ...(r.headers ?? {}),
+      'content-type': type,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    })
+    .send(Buffer.from(JSON.stringify(r.body)));
+}
+
+function shorten(text: string, max = 120): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** Formats zod issues of the catalog's request schema: each sentence names its field. */
+function describeIssues(
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+): string {
+  return issues
+    .map((i) => {
+      const field = i.path.map(String).join('.');
+      return field && !i.message.startsWith(field) ? `${field}: ${i.message}` : i.message;
+    })
+    .join(' ');
+}
+
+function isLoopbackOrigin(origin: string): boolean {
+  try {
+    return isLoopbackHostname(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** Requests from this machine only: loopback peer, loopback `Host` (no DNS rebinding), loopback or no `Origin`. */
+function localOnly(request: FastifyRequest): ApiReply | undefined {
+  const host = request.headers.host;
+  const origin = request.headers.origin;
+  const ok =
+    isLoopbackAddress(request.socket.remoteAddress) &&
+    isValidHost(host) &&
+    isLoopbackHostname(hostnameOf(host)) &&
+    (origin === undefined || isLoopbackOrigin(origin));
+  return ok
+    ? undefined
+    : errorReply(
+        403,
+        'This address answers only requests made on this machine (loopback host and origin): it hands out merchant keys.',
+        'FORBIDDEN',
+      );
+}
+
+const publicKeyBody = z.object({ publicKeyPem: z.string().min(1).max(20_000) });
+
+interface Context {
+  options: ResolvedSandboxOptions;
+  engine: Engine;
+  scheduler: Scheduler;
+  merchants: MerchantRegistry;
+  crypto: ReturnType<typeof webCryptoPort>;
+  schemas: Map<string, ReturnType<typeof requestSchema>>;
+  /** `<plugin prefix>/paynet`: the path part of the sandbox's base URL. */
+  basePath: string;
+}
+
+async function answerOperation(request: FastifyRequest, ctx: Context): Promise<ApiReply> {
+  if (request.method !== 'POST') {
+    return {
+      ...errorReply(405, `Operations are called with POST (got ${request.method}).`, 'METHOD_NOT_ALLOWED'),
+      headers: { allow: 'POST' },
+    };
+  }
+  if (!acceptsPayJson(request.headers.accept)) {
+    return validationError(
+      'Send the header "Accept: application/vnd.pay+json": every operation requires it, and the sandbox answers only JSON of that type.',
+      'ACCEPT_REQUIRED',
+    );
+  }
+  const rawPath = (request.raw.url ?? request.url).split('?')[0]!;
+  let match: ReturnType<typeof matchOperationPath>;
+  try {
+    match = matchOperationPath(rawPath, OPERATION_PATHS);
+  } catch {
+    match = undefined;
+  }
+  const op: Operation | undefined =
+    match && match.prefix === ctx.basePath ? findOperation(match.path) : undefined;
+  if (!match || !op) {
+    return errorReply(
+      404,
+      `No operation at ${shorten(rawPath)}: use POST <base>/api/<operation>/<endpointId> (or …/group/<endpointGroupId>), e.g. /paynet/api/v2/sale/1111.`,
+      'UNKNOWN_OPERATION',
+    );
+  }
+  const endpoint: EndpointRef = match.endpoint;
+  const endpointText = endpoint.kind === 'group' ? 'endpoint group' : 'endpoint';
+  if (!/^\d{1,19}$/.test(endpoint.id)) {
+    return validationError(
+      `The ${endpointText} id "${shorten(endpoint.id, 40)}" in the path must be a whole number, e.g. 1111.`,
+      'ENDPOINT_INVALID',
+    );
+  }
+  const merchant = ctx.merchants.byEndpoint(endpoint);
+  if (!merchant) {
+    return validationError(
+      `${endpointText[0]!.toUpperCase()}${endpointText.slice(1)} ${endpoint.id} is not configured in this sandbox: use one of your merchant's endpoints (the demo merchant has endpoint 1111 and group 2222).`,
+      'ENDPOINT_UNKNOWN',
+    );
+  }
+  if (!isFormContentType(request.headers['content-type'])) {
+    return validationError(
+      `Send the body as Content-Type: application/x-www-form-urlencoded (got ${request.headers['content-type'] ? `"${shorten(request.headers['content-type'], 60)}"` : 'none'}).`,
+      'CONTENT_TYPE',
+    );
+  }
+  const host = request.headers.host;
+  if (!isValidHost(host)) {
+    return validationError(
+      'The Host header is missing or not a host name: the signed URL is rebuilt from it.',
+      'HOST_INVALID',
+    );
+  }
+  const read = readFormBody(request.body);
+  if (!read.ok) return read.reply;
+  const { params, text } = read.body;
+
+  let schema = ctx.schemas.get(op.id);
+  if (!schema) {
+    schema = requestSchema(op, () => new Date(ctx.options.clock()));
+    ctx.schemas.set(op.id, schema);
+  }
+  const checked = schema.safeParse(Object.fromEntries(params));
+  if (!checked.success) return validationError(describeIssues(checked.error.issues), 'VALIDATION');
+
+  const login = params.get('login');
+  if (login !== undefined && login !== '' && login !== merchant.login) {
+    return validationError(
+      `login "${shorten(login, 64)}" is not the merchant that owns ${endpointText} ${endpoint.id}: send your own login, to one of your own endpoints.`,
+      'LOGIN_MISMATCH',
+    );
+  }
+
+  const now = ctx.options.clock();
+  const refused = await authenticate(
+    {
+      op,
+      merchant,
+      endpoint,
+      url: `http://${host}${rawPath}`,
+      bodyText: text,
+      params,
+      authorization: request.headers.authorization,
+    },
+    {
+      crypto: ctx.crypto,
+      store: ctx.engine.store,
+      now,
+      timestampWindowSec: ctx.options.timestampWindowSec,
+      debug: ctx.options.debug,
+    },
+  );
+  if (refused) return refused;
+  if (ctx.engine.store.isClosed)
+    return errorReply(503, 'The sandbox is shutting down: retry in a moment.', 'INTERNAL');
+  ctx.scheduler.finalizeDue();
+  return ctx.engine.run({
+    op,
+    merchant,
+    endpoint,
+    endPointId: ctx.merchants.endPointIdFor(merchant, endpoint),
+    params,
+    now: ctx.options.clock(),
+    pageBase: `http://${host}${match.prefix}`,
+  });
+}
+
+/**
+ * The local gateway sandbox as a fastify plugin. Register it under a prefix (the console uses
+ * `/sandbox`); its base URL is then `http://<host><prefix>/paynet`.
+ */
+export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
+  app: FastifyInstance,
+  opts: SandboxOptions,
+) => {
+  const options = resolveSandboxOptions(opts);
+  const crypto = webCryptoPort();
+  const store = new SandboxStore(options.dbPath);
+  let merchants: MerchantRegistry;
+  try {
+    merchants = await loadMerchants(options, crypto, store);
+  } catch (e) {
+    store.close();
+    throw e;
+  }
+  const engine = new Engine(store, options);
+  const scheduler = new Scheduler(engine, merchants, crypto, (message) => app.log.error(message));
+  scheduler.start();
+  app.addHook('onClose', async () => {
+    await scheduler.stop();
+    store.close();
+  });
+  const ctx: Context = {
+    options,
+    engine,
+    scheduler,
+    merchants,
+    crypto,
+    schemas: new Map(),
+    basePath: `${app.prefix}/paynet`,
+  };
+
+  // Every body arrives as raw bytes: the signature is checked over the exact text that was sent.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.bodyLimit }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const status = err.statusCode ?? 500;
+    if (status === 413) {
+      return sendJson(
+        reply,
+        errorReply(
+          413,
+          `The body is larger than ${options.bodyLimit} bytes: send less data.`,
+          'BODY_TOO_LARGE',
+        ),
+      );
+    }
+    if (status === 415 || err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return sendJson(
+        reply,
+        validationError(
+          'The Content-Type header cannot be read: send application/x-www-form-urlencoded.',
+          'CONTENT_TYPE',
+        ),
+      );
+    }
+    if (status >= 400 && status < 500)
+      return sendJson(
+        reply,
+        errorReply(status, `The request could not be read: ${err.message}`, 'BODY_INVALID'),
+      );
+    request.log.error({ code: err.code }, `sandbox: ${err.message}`);
+    return sendJson(
+      reply,
+      errorReply(
+        500,
+        'The sandbox failed on this request. This is a bug in the sandbox: please report it with the operation name.',
+        'INTERNAL',
+      ),
+    );
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendJson(
+      reply,
+      errorReply(
+        404,
+        `Nothing at ${request.method} ${shorten(request.url.split('?')[0]!)}: operations are POST <base>/paynet/api/<operation>/<endpointId>.`,
+        'NOT_FOUND',
+      ),
+    ),
+  );
+
+  app.all('/paynet/api/*', async (request, reply) => {
+    scheduler.finalizeDue();
+    return sendJson(reply, await answerOperation(request, ctx));
+  });
+
+  registerPages(app, { engine, scheduler, merchants, crypto });
+
+  app.get('/demo-merchant', async (request, reply) => {
+    const refused = localOnly(request);
+    if (refused) return sendJson(reply, refused, 'application/json');
+    const m = merchants.first();
+    const pairMatches = m.privateKeyPkcs8Pem !== null && m.privateKeyFingerprint === m.keyFingerprint;
+    return sendJson(
+      reply,
+      {
+        code: 200,
+        body: {
+          login: m.login,
+          controlKey: m.controlKey,
+          endpointIds: m.endpointIds,
+          endpointGroupIds: m.endpointGroupIds,
+          privateKeyPkcs8Pem: pairMatches ? m.privateKeyPkcs8Pem : null,
+          publicKeyPem: m.publicKeyPem,
+          keyFingerprint: m.keyFingerprint,
+          keyBits: m.keyBits,
+          demo: m.demo,
+        },
+      },
+      'application/json',
+    );
+  });
+
+  app.put<{ Params: { login: string } }>('/merchants/:login/public-key', async (request, reply) => {
+    const refused = localOnly(request);
+    if (refused) return sendJson(reply, refused, 'application/json');
+    const json = (code: number, body: Record<string, unknown>) =>
+      sendJson(reply, { code, body }, 'application/json');
+    const merchant = merchants.byLogin(request.params.login);
+    if (!merchant)
+      return json(404, {
+        type: 'error',
+        'error-message': `No merchant "${shorten(request.params.login, 64)}" in this sandbox.`,
+        'error-code': 'NOT_FOUND',
+      });
+    const text = Buffer.isBuffer(request.body) ? decodeUtf8(request.body) : undefined;
+    let parsed: unknown;
+    try {
+      parsed = text === undefined ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    const body = publicKeyBody.safeParse(parsed);
+    if (!body.success) {
+      return json(400, {
+        type: 'validation-error',
+        'error-message': 'Send a JSON body {"publicKeyPem": "-----BEGIN PUBLIC KEY-----…"}.',
+        'error-code': 'VALIDATION',
+      });
+    }
+    let key: Awaited<ReturnType<typeof importVerifyingKey>>;
+    try {
+      key = await importVerifyingKey(body.data.publicKeyPem, crypto);
+    } catch (e) {
+      const message = isPayError(e)
+        ? e.message
+        : 'The key cannot be read: paste a PEM public key (BEGIN PUBLIC KEY).';
+      return json(400, {
+        type: 'validation-error',
+        'error-message': `publicKeyPem: ${message}`,
+        'error-code': 'VALIDATION',
+      });
+    }
+    if (store.isClosed)
+      return json(503, {
+        type: 'error',
+        'error-message': 'The sandbox is shutting down.',
+        'error-code': 'INTERNAL',
+      });
+    store.setMerchantKey(merchant.login, body.data.publicKeyPem, options.clock());
+    merchants.replace(merchant.login, {
+      publicKeyPem: body.data.publicKeyPem,
+      verifyKey: key.key,
+      keyFingerprint: key.fingerprint,
+      keyBits: key.bits,
+    });
+    return json(200, { login: merchant.login, keyBits: key.bits, keyFingerprint: key.fingerprint });
+  });
+};

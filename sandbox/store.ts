@@ -1,0 +1,435 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+/** What an order is: the operation that created it. Hosted-form orders have the kind of their operation. */
+export type OrderKind =
+  | 'sale'
+  | 'preauth'
+  | 'account-verification'
+  | 'rebill'
+  | 'payout'
+  | 'payout-check'
+  | 'transfer'
+  | 'recurring'
+  | 'pan-eligibility';
+
+/** One request on an order: the creating one, then captures, returns, voids, payout-pay. */
+export type RequestKind = OrderKind | 'capture' | 'return' | 'void' | 'payout-pay';
+
+export type TransactionStatus = 'approved' | 'declined' | 'error' | 'filtered' | 'processing' | 'unknown';
+export const FINAL: readonly TransactionStatus[] = ['approved', 'declined', 'error', 'filtered'];
+
+export interface OrderRow {
+  id: number;
+  merchant: string;
+  endpoint_kind: 'endpoint' | 'group';
+  endpoint_ref: string;
+  end_point_id: string;
+  op_path: string;
+  kind: OrderKind;
+  client_orderid: string;
+  params_hash: string;
+  ack_json: string;
+  amount_minor: number;
+  currency: string | null;
+  captured_minor: number;
+  refunded_minor: number;
+  cancelled_minor: number;
+  voided: number;
+  card_bin: string | null;
+  card_last4: string | null;
+  card_exp_month: string | null;
+  card_exp_year: string | null;
+  card_name: string | null;
+  card_brand: string | null;
+  card_hash: string | null;
+  card_ref_id: number | null;
+  redirect_url: string | null;
+  callback_url: string | null;
+  /** `1.0.2` or `2` for a 3-D Secure order. */
+  tds_version: string | null;
+  /** `method` → `challenge` → `cres` (3DS 2); `acs` → `pares` (3DS 1.0.2); `done`. */
+  tds_stage: string | null;
+  tds_trans_id: string | null;
+  tds_started_at: number | null;
+  tds_comp_ind: string | null;
+  tds_method_loaded_at: number | null;
+  /** Hosted forms: `awaiting-card` → `awaiting-3ds` → `done`. Null for API orders. */
+  form_state: string | null;
+  page_token: string | null;
+  extra_json: string | null;
+  created_at: number;
+}
+
+export interface RequestRow {
+  id: number;
+  serial: string;
+  order_id: number;
+  kind: RequestKind;
+  amount_minor: number;
+  currency: string | null;
+  status: TransactionStatus;
+  pending_status: TransactionStatus | null;
+  pending_error_message: string | null;
+  pending_error_code: string | null;
+  finalize_at: number | null;
+  error_message: string | null;
+  error_code: string | null;
+  approval_code: string | null;
+  rrn: string | null;
+  /** Returns: `cancel` (releases a preauth hold) or `refund`. */
+  refund_mode: string | null;
+  created_at: number;
+}
+
+export interface CardRefRow {
+  id: number;
+  merchant: string;
+  order_id: number;
+  bin: string;
+  last4: string;
+  exp_month: string;
+  exp_year: string;
+  name: string;
+  brand: string;
+  card_hash: string;
+  pan_length: number;
+  created_at: number;
+}
+
+export interface CallbackRow {
+  id: number;
+  request_id: number;
+  url: string;
+  attempts: number;
+  next_at: number;
+  state: 'pending' | 'delivered' | 'failed';
+  last_result: string | null;
+}
+
+const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS orders (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  merchant TEXT NOT NULL, endpoint_kind TEXT NOT NULL, endpoint_ref TEXT NOT NULL, end_point_id TEXT NOT NULL,
+  op_path TEXT NOT NULL, kind TEXT NOT NULL, client_orderid TEXT NOT NULL, params_hash TEXT NOT NULL, ack_json TEXT NOT NULL,
+  amount_minor INTEGER NOT NULL DEFAULT 0, currency TEXT,
+  captured_minor INTEGER NOT NULL DEFAULT 0, refunded_minor INTEGER NOT NULL DEFAULT 0,
+  cancelled_minor INTEGER NOT NULL DEFAULT 0, voided INTEGER NOT NULL DEFAULT 0,
+  card_bin TEXT, card_last4 TEXT, card_exp_month TEXT, card_exp_year TEXT, card_name TEXT, card_brand TEXT, card_hash TEXT,
+  card_ref_id INTEGER,
+  redirect_url TEXT, callback_url TEXT,
+  tds_version TEXT, tds_stage TEXT, tds_trans_id TEXT, tds_started_at INTEGER, tds_comp_ind TEXT, tds_method_loaded_at INTEGER,
+  form_state TEXT, page_token TEXT UNIQUE, extra_json TEXT,
+  created_at INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS orders_idempotency ON orders (merchant, endpoint_kind, endpoint_ref, op_path, client_orderid);
+CREATE INDEX IF NOT EXISTS orders_client ON orders (merchant, client_orderid);
+CREATE TABLE IF NOT EXISTS requests (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  serial TEXT NOT NULL UNIQUE, order_id INTEGER NOT NULL REFERENCES orders(id), kind TEXT NOT NULL,
+  amount_minor INTEGER NOT NULL DEFAULT 0, currency TEXT,
+  status TEXT NOT NULL, pending_status TEXT, pending_error_message TEXT, pending_error_code TEXT, finalize_at INTEGER,
+  error_message TEXT, error_code TEXT, approval_code TEXT, rrn TEXT, refund_mode TEXT,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS requests_order ON requests (order_id);
+CREATE INDEX IF NOT EXISTS requests_due ON requests (finalize_at) WHERE finalize_at IS NOT NULL;
+CREATE TABLE IF NOT EXISTS card_refs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  merchant TEXT NOT NULL, order_id INTEGER NOT NULL UNIQUE REFERENCES orders(id),
+  bin TEXT NOT NULL, last4 TEXT NOT NULL, exp_month TEXT NOT NULL, exp_year TEXT NOT NULL, name TEXT NOT NULL,
+  brand TEXT NOT NULL, card_hash TEXT NOT NULL, pan_length INTEGER NOT NULL, created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS recurring_payments (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  merchant TEXT NOT NULL, order_id INTEGER NOT NULL REFERENCES orders(id),
+  card_type TEXT NOT NULL, amount_minor INTEGER NOT NULL, currency TEXT NOT NULL, period TEXT NOT NULL, interval INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS nonces (
+  consumer TEXT NOT NULL, nonce TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (consumer, nonce)
+);
+CREATE TABLE IF NOT EXISTS callbacks (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  request_id INTEGER NOT NULL REFERENCES requests(id), url TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL, state TEXT NOT NULL, last_result TEXT
+);
+CREATE INDEX IF NOT EXISTS callbacks_due ON callbacks (next_at) WHERE state = 'pending';
+CREATE TABLE IF NOT EXISTS merchant_keys (login TEXT PRIMARY KEY, public_key_pem TEXT NOT NULL, updated_at INTEGER NOT NULL);
+`;
+
+type Patch<T> = Partial<Omit<T, 'id'>>;
+
+/** The sandbox's persistent state: orders, their requests, card references, nonces and callbacks. */
+export class SandboxStore {
+  readonly db: Database.Database;
+  private closed = false;
+
+  constructor(dbPath: string) {
+    if (dbPath !== ':memory:')
+      mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true, mode: 0o700 });
+    this.db = new Database(dbPath);
+    try {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      this.db.pragma('foreign_keys = ON');
+      this.db.pragma('busy_timeout = 2000');
+      this.db.exec(SCHEMA);
+      const version = this.getMeta('schema_version');
+      if (version === undefined) this.setMeta('schema_version', String(SCHEMA_VERSION));
+      else if (Number(version) > SCHEMA_VERSION) {
+        throw new Error(
+          `The sandbox database ${dbPath} has schema version ${version}, newer than this sandbox (${SCHEMA_VERSION}): update the project or point SANDBOX_DB at another file.`,
+        );
+      }
+      // Readable, gateway-like ids: orders from 5000001, card references from 1000001, subscriptions from 700001.
+      const seed = this.db.prepare(
+        `INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)`,
+      );
+      for (const [table, start] of [
+        ['orders', 5_000_000],
+        ['card_refs', 1_000_000],
+        ['recurring_payments', 700_000],
+      ] as const) {
+        seed.run(table, start, table);
+      }
+      if (this.getMeta('card_hash_secret') === undefined)
+        this.setMeta('card_hash_secret', randomBytes(32).toString('hex'));
+    } catch (e) {
+      this.db.close();
+      throw e;
+    }
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  tx<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  getMeta(key: string): string | undefined {
+    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as
+      { value: string } | undefined;
+    return row?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db
+      .prepare(
+        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+      )
+      .run(key, value);
+  }
+
+  // Orders
+
+  insertOrder(
+    o: Omit<Patch<OrderRow>, 'id'> & Pick<OrderRow, 'merchant' | 'client_orderid' | 'kind' | 'op_path'>,
+  ): number {
+    const keys = Object.keys(o).filter((k) => (o as Record<string, unknown>)[k] !== undefined);
+    const sql = `INSERT INTO orders (${keys.join(', ')}) VALUES (${keys.map((k) => `@${k}`).join(', ')})`;
+    const values: Record<string, unknown> = {};
+    for (const k of keys) values[k] = (o as Record<string, unknown>)[k];
+    return Number(this.db.prepare(sql).run(values).lastInsertRowid);
+  }
+
+  updateOrder(id: number, patch: Patch<OrderRow>): void {
+    this.update('orders', id, patch);
+  }
+
+  getOrder(id: number): OrderRow | undefined {
+    return this.db.prepare('SELECT * FROM orders WHERE id = ?').get(id) as OrderRow | undefined;
+  }
+
+  findOrderByKey(
+    merchant: string,
+    endpointKind: string,
+    endpointRef: string,
+    opPath: string,
+    clientOrderId: string,
+  ): OrderRow | undefined {
+    return this.db
+      .prepare(
+        'SELECT * FROM orders WHERE merchant = ? AND endpoint_kind = ? AND endpoint_ref = ? AND op_path = ? AND client_orderid = ?',
+      )
+      .get(merchant, endpointKind, endpointRef, opPath, clientOrderId) as OrderRow | undefined;
+  }
+
+  latestOrderByClientId(merchant: string, clientOrderId: string): OrderRow | undefined {
+    return this.db
+      .prepare('SELECT * FROM orders WHERE merchant = ? AND client_orderid = ? ORDER BY id DESC LIMIT 1')
+      .get(merchant, clientOrderId) as OrderRow | undefined;
+  }
+
+  orderByToken(token: string): OrderRow | undefined {
+    return this.db.prepare('SELECT * FROM orders WHERE page_token = ?').get(token) as OrderRow | undefined;
+  }
+
+  // Requests
+
+  insertRequest(r: Omit<RequestRow, 'id'>): RequestRow {
+    const keys = Object.keys(r);
+    const sql = `INSERT INTO requests (${keys.join(', ')}) VALUES (${keys.map((k) => `@${k}`).join(', ')})`;
+    const id = Number(this.db.prepare(sql).run(r).lastInsertRowid);
+    return { id, ...r };
+  }
+
+  updateRequest(id: number, patch: Patch<RequestRow>): void {
+    this.update('requests', id, patch);
+  }
+
+  getRequest(id: number): RequestRow | undefined {
+    return this.db.prepare('SELECT * FROM requests WHERE id = ?').get(id) as RequestRow | undefined;
+  }
+
+  requestsOf(orderId: number): RequestRow[] {
+    return this.db
+      .prepare('SELECT * FROM requests WHERE order_id = ? ORDER BY id')
+      .all(orderId) as RequestRow[];
+  }
+
+  requestBySerial(orderId: number, serial: string): RequestRow | undefined {
+    return this.db
+      .prepare('SELECT * FROM requests WHERE order_id = ? AND serial = ?')
+      .get(orderId, serial) as RequestRow | undefined;
+  }
+
+  dueRequests(now: number, limit = 200): RequestRow[] {
+    return this.db
+      .prepare(
+        'SELECT * FROM requests WHERE finalize_at IS NOT NULL AND finalize_at <= ? ORDER BY finalize_at, id LIMIT ?',
+      )
+      .all(now, limit) as RequestRow[];
+  }
+
+  // Card references and subscriptions
+
+  insertCardRef(c: Omit<CardRefRow, 'id'>): CardRefRow {
+    const keys = Object.keys(c);
+    const sql = `INSERT INTO card_refs (${keys.join(', ')}) VALUES (${keys.map((k) => `@${k}`).join(', ')})`;
+    const id = Number(this.db.prepare(sql).run(c).lastInsertRowid);
+    return { id, ...c };
+  }
+
+  cardRef(merchant: string, id: number): CardRefRow | undefined {
+    return this.db.prepare('SELECT * FROM card_refs WHERE merchant = ? AND id = ?').get(merchant, id) as
+      CardRefRow | undefined;
+  }
+
+  cardRefOfOrder(orderId: number): CardRefRow | undefined {
+    return this.db.prepare('SELECT * FROM card_refs WHERE order_id = ?').get(orderId) as
+      CardRefRow | undefined;
+  }
+
+  insertRecurring(r: {
+    merchant: string;
+    order_id: number;
+    card_type: string;
+    amount_minor: number;
+    currency: string;
+    period: string;
+    interval: number;
+    created_at: number;
+  }): number {
+    return Number(
+      this.db
+        .prepare(
+          `INSERT INTO recurring_payments (merchant, order_id, card_type, amount_minor, currency, period, interval, created_at)
+           VALUES (@merchant, @order_id, @card_type, @amount_minor, @currency, @period, @interval, @created_at)`,
+        )
+        .run(r).lastInsertRowid,
+    );
+  }
+
+  // OAuth nonces
+
+  /** Records a nonce; false when the same consumer already used it and it has not expired. */
+  useNonce(consumer: string, nonce: string, now: number, expiresAt: number): boolean {
+    this.db
+      .prepare('DELETE FROM nonces WHERE consumer = ? AND nonce = ? AND expires_at <= ?')
+      .run(consumer, nonce, now);
+    const r = this.db
+      .prepare('INSERT OR IGNORE INTO nonces (consumer, nonce, expires_at) VALUES (?, ?, ?)')
+      .run(consumer, nonce, expiresAt);
+    return r.changes === 1;
+  }
+
+  purgeNonces(now: number): void {
+    this.db.prepare('DELETE FROM nonces WHERE expires_at <= ?').run(now);
+  }
+
+  // Callbacks
+
+  insertCallback(requestId: number, url: string, nextAt: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO callbacks (request_id, url, attempts, next_at, state) VALUES (?, ?, 0, ?, 'pending')`,
+      )
+      .run(requestId, url, nextAt);
+  }
+
+  dueCallbacks(now: number, limit = 20): CallbackRow[] {
+    return this.db
+      .prepare(
+        `SELECT * FROM callbacks WHERE state = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?`,
+      )
+      .all(now, limit) as CallbackRow[];
+  }
+
+  callbacksOfOrder(orderId: number): CallbackRow[] {
+    return this.db
+      .prepare(
+        'SELECT c.* FROM callbacks c JOIN requests r ON r.id = c.request_id WHERE r.order_id = ? ORDER BY c.id',
+      )
+      .all(orderId) as CallbackRow[];
+  }
+
+  updateCallback(id: number, patch: Patch<CallbackRow>): void {
+    this.update('callbacks', id, patch);
+  }
+
+  // Merchant keys registered at run time
+
+  merchantKeys(): Array<{ login: string; public_key_pem: string }> {
+    return this.db.prepare('SELECT login, public_key_pem FROM merchant_keys').all() as Array<{
+      login: string;
+      public_key_pem: string;
+    }>;
+  }
+
+  setMerchantKey(login: string, pem: string, now: number): void {
+    this.db
+      .prepare(
+        'INSERT INTO merchant_keys (login, public_key_pem, updated_at) VALUES (?, ?, ?) ON CONFLICT(login) DO UPDATE SET public_key_pem = excluded.public_key_pem, updated_at = excluded.updated_at',
+      )
+      .run(login, pem, now);
+  }
+
+  private update(
+    table: 'orders' | 'requests' | 'callbacks',
+    id: number,
+    patch: Record<string, unknown>,
+  ): void {
+    const keys = Object.keys(patch).filter((k) => patch[k] !== undefined);
+    if (keys.length === 0) return;
+    for (const k of keys) if (!/^[a-z_0-9]+$/.test(k)) throw new Error(`bad column ${k}`);
+    const values: Record<string, unknown> = { id };
+    for (const k of keys) values[k] = patch[k];
+    this.db
+      .prepare(`UPDATE ${table} SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`)
+      .run(values);
+  }
+}
