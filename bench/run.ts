@@ -11,6 +11,7 @@ import type { BenchSection } from './lib/section.ts';
 
 const SECTIONS: ReadonlyArray<readonly [file: string, load: () => Promise<BenchSection>]> = [
   ['sign.bench.ts', () => import('./sign.bench.ts')],
+  ['console.bench.ts', () => import('./console.bench.ts')],
   ['sandbox.bench.ts', () => import('./sandbox.bench.ts')],
   ['proxy.bench.ts', () => import('./proxy.bench.ts')],
 ];

@@ -1,0 +1,202 @@
+import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { answer, expect, test } from './support/fixtures.ts';
+
+const DEMO_LOGIN = 'demo-merchant';
+
+function spkiFingerprint(pem: string): string {
+  return createHash('sha256')
+    .update(createPublicKey(pem).export({ type: 'spki', format: 'der' }))
+    .digest('hex');
+}
+
+async function gotoSection(page: Page, name: 'Keys' | 'History' | 'Workbench') {
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name }).click();
+}
+
+async function openOperation(page: Page, path: string) {
+  await page
+    .getByRole('navigation', { name: 'Operations' })
+    .getByRole('link', { name: new RegExp(path.replace(/\//g, '\\/')) })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`/ops/${path}$`));
+}
+
+/** Fills the form with fresh test data, sends it and returns the HTTP status shown. */
+async function sendWithTestData(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Fill with test data' }).click();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(answer(page)).toContainText(/HTTP \d{3}/);
+  return /HTTP \d{3}/.exec((await answer(page).textContent()) ?? '')?.[0] ?? '';
+}
+
+test('a key pair generated in the page signs a v4 request the sandbox accepts once its public key is registered', async ({
+  page,
+  request,
+}) => {
+  const demo = (await (await request.get('/sandbox/demo-merchant')).json()) as {
+    publicKeyPem: string;
+    privateKeyPkcs8Pem: string | null;
+  };
+  expect(demo.privateKeyPkcs8Pem, 'the sandbox starts with the demo key pair registered').not.toBeNull();
+
+  try {
+    await page.goto('/keys');
+    await expect(page.getByLabel('Login', { exact: true })).toHaveValue(DEMO_LOGIN);
+
+    const generated = await test.step('generate a 2048-bit pair in the page', async () => {
+      await page.getByRole('radio', { name: '2048 bits' }).check();
+      const button = page.getByRole('button', { name: 'Generate key pair' });
+      await button.click();
+      await expect(
+        page.getByRole('status').filter({ hasText: /Generated a 2048-bit key pair in \d+ ms/ }),
+      ).toBeVisible({ timeout: 30_000 });
+      await expect(button).toBeEnabled();
+      const pkcs8 = await page.getByLabel('Generated PKCS#8').inputValue();
+      const pkcs1 = await page.getByLabel('Generated PKCS#1').inputValue();
+      const spki = await page.getByLabel('Generated public key (SPKI)').inputValue();
+      expect(pkcs8).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
+      expect(pkcs1).toMatch(/^-----BEGIN RSA PRIVATE KEY-----\n/);
+      expect(spki).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
+      const fingerprint = spkiFingerprint(spki);
+      await expect(page.getByLabel('Generated key fingerprint')).toHaveText(fingerprint);
+      expect(spkiFingerprint(pkcs8)).toBe(fingerprint);
+      expect(spkiFingerprint(pkcs1)).toBe(fingerprint);
+      expect(createPrivateKey(pkcs8).asymmetricKeyDetails?.modulusLength).toBe(2048);
+      return { pkcs8, spki, fingerprint };
+    });
+
+    await test.step('use it in the active profile', async () => {
+      await page.getByRole('button', { name: 'Use this key in the active profile' }).click();
+      await expect(
+        page.getByText(`The active profile now signs with this key (fingerprint ${generated.fingerprint}).`),
+      ).toBeVisible();
+      await expect(
+        page
+          .getByRole('status')
+          .filter({ hasText: `fingerprint ${generated.fingerprint}` })
+          .first(),
+      ).toBeVisible();
+    });
+
+    await test.step('before registration the sandbox refuses its signature (403)', async () => {
+      await gotoSection(page, 'Workbench');
+      await openOperation(page, 'v4/payout-check');
+      expect(await sendWithTestData(page)).toContain('403');
+    });
+
+    await test.step('register the public key with the local sandbox', async () => {
+      await gotoSection(page, 'Keys');
+      await expect(page.getByLabel('Generated public key (SPKI)')).toHaveValue(generated.spki);
+      await page.getByRole('button', { name: 'Register with the local sandbox' }).click();
+      await expect(page.getByText('Registered: the sandbox answered HTTP 200')).toBeVisible();
+      await expect(page.getByText(`${generated.fingerprint} (this pair).`, { exact: false })).toBeVisible();
+    });
+
+    await test.step('now the v4 payout-check is accepted (200 async-response)', async () => {
+      await gotoSection(page, 'Workbench');
+      await openOperation(page, 'v4/payout-check');
+      expect(await sendWithTestData(page)).toContain('200');
+      await expect(answer(page)).toContainText('async-response');
+    });
+
+    await test.step('the old demo key is now refused (403)', async () => {
+      await page.getByLabel('Private key', { exact: true }).fill(demo.privateKeyPkcs8Pem!);
+      await expect(
+        page.getByRole('status').filter({ hasText: `fingerprint ${spkiFingerprint(demo.publicKeyPem)}` }),
+      ).toBeVisible();
+      expect(await sendWithTestData(page)).toContain('403');
+    });
+  } finally {
+    const restored = await request.put(`/sandbox/merchants/${DEMO_LOGIN}/public-key`, {
+      data: { publicKeyPem: demo.publicKeyPem },
+    });
+    expect(restored.status()).toBe(200);
+  }
+});
+
+test('4096-bit generation keeps the page responsive and is timed; pasted keys are inspected and converted', async ({
+  page,
+}) => {
+  await page.goto('/keys');
+
+  await test.step('generate 4096 bits with a progress indicator and a disabled button', async () => {
+    await page.getByRole('radio', { name: '4096 bits' }).check();
+    await page.evaluate(() => {
+      const w = window as unknown as { __frames: number[] };
+      w.__frames = [];
+      const tick = (t: number) => {
+        w.__frames.push(t);
+        if (w.__frames.length < 100_000) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    await page.waitForTimeout(1000);
+    const clickedAt = await page.evaluate(() => performance.now());
+    const button = page.getByRole('button', { name: 'Generate key pair' });
+    await button.click();
+    await expect(page.getByRole('progressbar', { name: 'Generating the key pair' })).toBeVisible();
+    await expect(button).toBeDisabled();
+    const done = page.getByRole('status').filter({ hasText: /Generated a 4096-bit key pair in \d+ ms/ });
+    await expect(done).toBeVisible({ timeout: 60_000 });
+    const ms = Number(/in (\d+) ms/.exec((await done.textContent()) ?? '')?.[1]);
+    const gaps = await page.evaluate((split) => {
+      const f = (window as unknown as { __frames: number[] }).__frames;
+      let idle = 0;
+      let busy = 0;
+      for (let i = 1; i < f.length; i++) {
+        const gap = f[i]! - f[i - 1]!;
+        if (f[i]! < split) idle = Math.max(idle, gap);
+        else busy = Math.max(busy, gap);
+      }
+      return { idle: Math.round(idle), busy: Math.round(busy) };
+    }, clickedAt);
+    test.info().annotations.push({
+      type: 'measured',
+      description: `RSA-4096 generation ${ms} ms; longest frame gap while generating ${gaps.busy} ms (idle page before: ${gaps.idle} ms)`,
+    });
+    expect(
+      createPrivateKey(await page.getByLabel('Generated PKCS#8').inputValue()).asymmetricKeyDetails
+        ?.modulusLength,
+    ).toBe(4096);
+  });
+
+  const pkcs1 = await page.getByLabel('Generated PKCS#1').inputValue();
+  const fingerprint = await page.getByLabel('Generated key fingerprint').textContent();
+
+  await test.step('inspect a pasted PKCS#1 key and convert it', async () => {
+    await page.getByLabel('Key to inspect').fill(pkcs1);
+    const facts = page.getByRole('definition');
+    await expect(facts.filter({ hasText: 'PKCS#1 RSA private key' })).toBeVisible();
+    await expect(facts.filter({ hasText: '4096 bits' })).toBeVisible();
+    await expect(facts.filter({ hasText: fingerprint! })).toBeVisible();
+    await page.getByRole('button', { name: 'Convert to PKCS#8' }).click();
+    const pkcs8 = await page.getByLabel('Converted PKCS#8 private key').inputValue();
+    expect(pkcs8).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+    expect(spkiFingerprint(pkcs8)).toBe(fingerprint);
+    await page.getByRole('button', { name: 'Convert to PKCS#1 public key' }).click();
+    const rsaPub = await page.getByLabel('Converted PKCS#1 public key').inputValue();
+    expect(rsaPub).toMatch(/^-----BEGIN RSA PUBLIC KEY-----/);
+    expect(
+      createHash('sha256')
+        .update(createPublicKey(rsaPub).export({ type: 'spki', format: 'der' }))
+        .digest('hex'),
+    ).toBe(fingerprint);
+    await page.getByRole('button', { name: 'Convert to SPKI public key' }).click();
+    expect(spkiFingerprint(await page.getByLabel('Converted public key (SPKI)').inputValue())).toBe(
+      fingerprint,
+    );
+  });
+
+  await test.step('encrypted and garbage keys get the core message', async () => {
+    await page
+      .getByLabel('Key to inspect')
+      .fill(
+        '-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIFHDBOBgkqhkiG9w0BBQ0wQTApBgkqhkiG9w0BBQwwHAQI\n-----END ENCRYPTED PRIVATE KEY-----\n',
+      );
+    await expect(page.getByText(/This private key is encrypted with a passphrase/)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Convert to PKCS#8' })).toHaveCount(0);
+    await page.getByLabel('Key to inspect').fill('hello');
+    await expect(page.getByText(/This is not a PEM key/)).toBeVisible();
+  });
+});

@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Page } from '@playwright/test';
+import {
+  answer,
+  expect,
+  field,
+  fillTestData,
+  openOperation,
+  pollUntilFinal,
+  send,
+  test,
+} from './support/fixtures.ts';
+
+test.use({ colorScheme: 'light', viewport: { width: 1280, height: 800 } });
+
+function shotPath(configFile: string | undefined, name: string): string {
+  const dir = join(configFile ? dirname(configFile) : process.cwd(), 'docs', 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, name);
+}
+
+/** Waits until Monaco has replaced the plain text of a code view (it loads when the page is idle). */
+async function monacoReady(page: Page, label: string): Promise<void> {
+  await expect(page.getByRole('textbox', { name: label })).toBeAttached({ timeout: 20_000 });
+}
+
+test('README screenshots: control workbench, OAuth workbench, an answer', async ({ page }, testInfo) => {
+  const configFile = testInfo.config.configFile;
+  await test.step('workbench-control.png: a sale with its control terms', async () => {
+    await openOperation(page, 'v2/sale');
+    await fillTestData(page, '123');
+    await field(page, 'client_orderid').fill('inv-10042');
+    await monacoReady(page, 'Raw HTTP request');
+    await page.screenshot({ path: shotPath(configFile, 'workbench-control.png') });
+  });
+  await test.step('workbench-oauth.png: payout-check with its base string', async () => {
+    await openOperation(page, 'v4/payout-check');
+    await fillTestData(page);
+    await field(page, 'client_orderid').fill('po-20001');
+    await page.getByLabel('Pin nonce and timestamp (to reproduce a ticket)').check();
+    await monacoReady(page, 'Raw HTTP request');
+    await page.getByRole('heading', { name: /Signing input/ }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shotPath(configFile, 'workbench-oauth.png') });
+  });
+  await test.step('answer.png: a sale approved after status polling', async () => {
+    await openOperation(page, 'v2/sale');
+    await fillTestData(page, '123');
+    await send(page);
+    await pollUntilFinal(page);
+    await monacoReady(page, 'Response body');
+    await answer(page).scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, -8));
+    await page.screenshot({ path: shotPath(configFile, 'answer.png') });
+  });
+});

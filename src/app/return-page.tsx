@@ -1,0 +1,108 @@
+import { useEffect, useState } from 'react';
+import { callbackControl, constantTimeEqual, webCryptoPort } from '../core/index.ts';
+import type { FormPreset } from '../shared/contracts.ts';
+import { useSigningContext } from '../features/profiles/index.ts';
+import { navigate, opHref } from './router.ts';
+
+function uploadPreset(q: URLSearchParams): { title: string; preset: FormPreset } | null {
+  const ids = { 'client-order-id': q.get('client_orderid') ?? '', orderid: q.get('orderid') ?? '' };
+  const cres = q.get('cres');
+  if (cres) {
+    return {
+      title: 'Upload the CRes (upload-cres-result)',
+      preset: { operationPath: '3ds/v1/upload-cres-result', values: { ...ids, cRes: cres } },
+    };
+  }
+  const pares = q.get('PaRes');
+  if (pares) {
+    return {
+      title: 'Upload the PaRes (upload-pares-result)',
+      preset: { operationPath: '3ds/v1/upload-pares-result', values: { ...ids, paRes: pares } },
+    };
+  }
+  return null;
+}
+
+function useReturnCheck(q: URLSearchParams): 'ok' | 'bad' | 'no-key' | null {
+  const { context } = useSigningContext();
+  const key = context?.credentials.controlKey;
+  const [result, setResult] = useState<'ok' | 'bad' | 'no-key' | null>(null);
+  const control = q.get('control');
+  const status = q.get('status');
+  const orderid = q.get('orderid');
+  const merchantOrder = q.get('merchant_order') ?? q.get('client_orderid');
+  useEffect(() => {
+    if (!control || status === null) return;
+    if (!key) {
+      setResult('no-key');
+      return;
+    }
+    let live = true;
+    void callbackControl(
+      { status, orderid: orderid ?? '', merchantOrder: merchantOrder ?? '' },
+      key,
+      webCryptoPort(),
+    ).then((expected) => {
+      if (live) setResult(constantTimeEqual(control.toLowerCase(), expected) ? 'ok' : 'bad');
+    });
+    return () => {
+      live = false;
+    };
+  }, [control, status, orderid, merchantOrder, key]);
+  return control && status !== null ? result : null;
+}
+
+export function ReturnPage() {
+  const [q] = useState(() => new URLSearchParams(location.search));
+  const fields = [...q];
+  const upload = uploadPreset(q);
+  const check = useReturnCheck(q);
+  return (
+    <section aria-labelledby="return-title">
+      <h1 id="return-title">The customer is back</h1>
+      <p>
+        This page is the <code>redirect_url</code> the test data uses: the gateway sends the customer here
+        after a hosted form or a 3-D Secure step. Confirm the outcome with the status operation: a redirect
+        can be lost or forged.
+      </p>
+      {upload ? (
+        <p>
+          <button
+            type="button"
+            className="ui-btn ui-btn-primary"
+            onClick={() => navigate(opHref(upload.preset.operationPath), { preset: upload.preset })}
+          >
+            {upload.title}
+          </button>
+        </p>
+      ) : null}
+      {check ? (
+        <p role="status" className={check === 'ok' ? 'wb-good' : check === 'bad' ? 'wb-bad' : undefined}>
+          {check === 'ok'
+            ? '✓ control matches: sha1(status + orderid + merchant_order + control key)'
+            : check === 'bad'
+              ? '✗ control does not match the profile’s control key'
+              : 'Enter the control key in the profile to check control.'}
+        </p>
+      ) : null}
+      {fields.length > 0 ? (
+        <table className="wb-table" aria-label="Fields the customer came back with">
+          <tbody>
+            {fields.map(([k, v], i) => (
+              <tr key={i}>
+                <th scope="row">
+                  <code>{k}</code>
+                </th>
+                <td>
+                  <code className="wb-value">{v}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p>No fields came with the return.</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,105 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { callbackControl, constantTimeEqual } from '../../core/index.ts';
+import { cryptoPort } from './build.ts';
+import {
+  callbacksSnapshot,
+  callbackUrl,
+  clearCallbacks,
+  subscribeCallbacks,
+  type CallbackEvent,
+} from './callbacks-store.ts';
+
+type Check = 'ok' | 'bad' | 'no-control' | 'no-key';
+
+function useControlChecks(events: CallbackEvent[], controlKey: string | undefined): Map<number, Check> {
+  const [checks, setChecks] = useState<Map<number, Check>>(new Map());
+  useEffect(() => {
+    let live = true;
+    void Promise.all(
+      events.map(async (e): Promise<[number, Check]> => {
+        const q = e.query;
+        if (!q.control) return [e.id, 'no-control'];
+        if (!controlKey) return [e.id, 'no-key'];
+        const expected = await callbackControl(
+          {
+            status: q.status ?? '',
+            orderid: q.orderid ?? '',
+            merchantOrder: q.merchant_order ?? q.client_orderid ?? '',
+          },
+          controlKey,
+          cryptoPort,
+        );
+        return [e.id, constantTimeEqual(q.control.toLowerCase(), expected) ? 'ok' : 'bad'];
+      }),
+    ).then((pairs) => {
+      if (live) setChecks(new Map(pairs));
+    });
+    return () => {
+      live = false;
+    };
+  }, [events, controlKey]);
+  return checks;
+}
+
+const CHECK_TEXT: Record<Check, string> = {
+  ok: '✓ control valid',
+  bad: '✗ control does not match',
+  'no-control': 'no control field',
+  'no-key': 'enter the control key to check',
+};
+
+export function CallbacksPanel({ controlKey }: { controlKey: string | undefined }) {
+  const snap = useSyncExternalStore(subscribeCallbacks, callbacksSnapshot);
+  const checks = useControlChecks(snap.events, controlKey);
+  return (
+    <section className="wb-pane wb-callbacks" aria-labelledby="cb-title">
+      <div className="wb-pane-head">
+        <h3 id="cb-title">Callbacks this session</h3>
+        <span
+          className={`wb-dot wb-dot-${snap.state}`}
+          role="img"
+          aria-label={`Callback stream ${snap.state}`}
+        />
+        {snap.events.length > 0 ? (
+          <button type="button" className="ui-btn ui-btn-small" onClick={clearCallbacks}>
+            Clear list
+          </button>
+        ) : null}
+      </div>
+      <p className="wb-hint">
+        Inbox: <code>{callbackUrl()}</code> (the test data puts it in <code>server_callback_url</code>).
+      </p>
+      {snap.events.length === 0 ? (
+        <p className="wb-empty">No callback yet.</p>
+      ) : (
+        <table className="wb-table" aria-label="Callbacks received">
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">status</th>
+              <th scope="col">orderid</th>
+              <th scope="col">client_orderid</th>
+              <th scope="col">control</th>
+            </tr>
+          </thead>
+          <tbody>
+            {snap.events.map((e) => {
+              const c = checks.get(e.id);
+              return (
+                <tr key={e.id}>
+                  <td>{new Date(e.receivedAt).toLocaleTimeString()}</td>
+                  <td>{e.query.status ?? ''}</td>
+                  <td>{e.query.orderid ?? ''}</td>
+                  <td>{e.query.client_orderid ?? e.query.merchant_order ?? ''}</td>
+                  <td className={c === 'ok' ? 'wb-good' : c === 'bad' ? 'wb-bad' : undefined}>
+                    {c ? CHECK_TEXT[c] : '…'}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,1 @@
+export { Workbench, type WorkbenchNavigation, type WorkbenchProps } from './workbench.tsx';

@@ -1,0 +1,308 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { encodeFormBody } from '../../core/index.ts';
+import type { FormPreset } from '../../shared/contracts.ts';
+import { matchesSearch, toFormPreset } from './build-entry.ts';
+import { clearEntries, deleteEntry, listEntries, onHistoryChange } from './history-db.ts';
+import type { HistoryEntry } from './history-schema.ts';
+import './history.css';
+
+const QUERY_KEY = ['history'] as const;
+
+function plural(n: number): string {
+  return n === 1 ? '1 entry' : `${n} entries`;
+}
+
+function formatTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+}
+
+function prettyBody(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+export function HistoryPage({ onReopen }: { onReopen: (preset: FormPreset) => void }) {
+  const queryClient = useQueryClient();
+  const searchId = useId();
+  const [search, setSearch] = useState('');
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [confirmClear, setConfirmClear] = useState(false);
+
+  const history = useQuery({ queryKey: QUERY_KEY, queryFn: listEntries });
+  useEffect(
+    () => onHistoryChange(() => void queryClient.invalidateQueries({ queryKey: QUERY_KEY })),
+    [queryClient],
+  );
+
+  const remove = useMutation({
+    mutationFn: deleteEntry,
+    onSuccess: (_v, id) => {
+      if (id === selectedId) setSelectedId(null);
+      return queryClient.invalidateQueries({ queryKey: QUERY_KEY });
+    },
+  });
+  const clear = useMutation({
+    mutationFn: clearEntries,
+    onSuccess: () => {
+      setSelectedId(null);
+      setConfirmClear(false);
+      return queryClient.invalidateQueries({ queryKey: QUERY_KEY });
+    },
+  });
+
+  const entries = useMemo(() => history.data?.entries ?? [], [history.data]);
+  const shown = useMemo(() => entries.filter((e) => matchesSearch(e, search)), [entries, search]);
+  const selected = entries.find((e) => e.id === selectedId) ?? null;
+  const failure = history.error ?? remove.error ?? clear.error;
+
+  return (
+    <section className="hy-page" aria-labelledby={`${searchId}-title`}>
+      <header className="hy-header">
+        <h1 id={`${searchId}-title`}>History</h1>
+        <p className="hy-note">
+          Every request sent from this browser and its answer, kept in this browser only. Card numbers are
+          masked to the first six and last four digits and CVVs are dropped before anything is stored; keys
+          are never stored.
+        </p>
+        <div className="hy-toolbar">
+          <label htmlFor={searchId}>Search history</label>
+          <input
+            id={searchId}
+            type="search"
+            placeholder="operation, client_orderid, status, target…"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+          <span role="status" className="hy-count">
+            {history.isPending
+              ? 'Loading…'
+              : search
+                ? `${shown.length} of ${plural(entries.length)}`
+                : plural(entries.length)}
+          </span>
+          {confirmClear ? (
+            <span role="group" aria-label="Confirm clearing the history" className="hy-inline">
+              <span>Delete all {plural(entries.length)}? This cannot be undone.</span>
+              <button
+                type="button"
+                className="hy-button hy-button--danger"
+                disabled={clear.isPending}
+                onClick={() => clear.mutate()}
+              >
+                Yes, clear all
+              </button>
+              <button type="button" className="hy-button" onClick={() => setConfirmClear(false)}>
+                Cancel
+              </button>
+            </span>
+          ) : (
+            <button
+              type="button"
+              className="hy-button"
+              disabled={entries.length === 0}
+              onClick={() => setConfirmClear(true)}
+            >
+              Clear all history
+            </button>
+          )}
+        </div>
+        {failure && (
+          <p role="alert" className="hy-error">
+            The history could not be read or changed: {failure.message}. Reload the page; if it persists, the
+            browser may block IndexedDB (private mode?).
+          </p>
+        )}
+        {(history.data?.unreadable ?? 0) > 0 && (
+          <p className="hy-note">
+            {history.data!.unreadable} stored entries are in an unknown format and are not shown.
+          </p>
+        )}
+      </header>
+
+      <div className="hy-layout">
+        {entries.length === 0 && !history.isPending ? (
+          <p className="hy-empty">
+            Nothing sent yet. Requests you send from an operation&apos;s page appear here.
+          </p>
+        ) : (
+          <div className="hy-table-wrap">
+            <table className="hy-table">
+              <caption className="hy-visually-hidden">Requests sent, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Operation</th>
+                  <th scope="col">client_orderid</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Target</th>
+                  <th scope="col">
+                    <span className="hy-visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.map((e) => (
+                  <tr key={e.id} className={e.id === selectedId ? 'hy-row--selected' : undefined}>
+                    <td>
+                      <time dateTime={e.sentAt}>{formatTime(e.sentAt)}</time>
+                    </td>
+                    <td className="hy-mono">{e.operationPath}</td>
+                    <td className="hy-mono">{e.clientOrderId ?? '—'}</td>
+                    <td>
+                      <StatusBadge entry={e} />
+                    </td>
+                    <td>{e.targetName}</td>
+                    <td>
+                      <div className="hy-actions">
+                        <button
+                          type="button"
+                          className="hy-button"
+                          aria-expanded={e.id === selectedId}
+                          onClick={() => setSelectedId(e.id === selectedId ? null : e.id)}
+                        >
+                          {e.id === selectedId ? 'Hide details' : 'Details'}
+                        </button>
+                        <button type="button" className="hy-button" onClick={() => onReopen(toFormPreset(e))}>
+                          Reopen
+                        </button>
+                        <button
+                          type="button"
+                          className="hy-button"
+                          disabled={remove.isPending}
+                          onClick={() => remove.mutate(e.id)}
+                        >
+                          Delete
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {selected && (
+          <EntryDetails entry={selected} onReopen={onReopen} onClose={() => setSelectedId(null)} />
+        )}
+      </div>
+    </section>
+  );
+}
+
+function StatusBadge({ entry }: { entry: HistoryEntry }) {
+  const http = entry.response?.status;
+  const label = entry.outcome ?? (http !== undefined ? `HTTP ${http}` : 'no answer');
+  const tone =
+    entry.error || (http !== undefined && http >= 400) || /declin|error|forbidden|filtered/.test(label)
+      ? 'bad'
+      : /approved/.test(label)
+        ? 'good'
+        : 'neutral';
+  return (
+    <span className={`hy-badge hy-badge--${tone}`}>
+      {label}
+      {http !== undefined && entry.outcome ? <span className="hy-badge__http"> · {http}</span> : null}
+    </span>
+  );
+}
+
+function EntryDetails({
+  entry,
+  onReopen,
+  onClose,
+}: {
+  entry: HistoryEntry;
+  onReopen: (p: FormPreset) => void;
+  onClose: () => void;
+}) {
+  const titleId = useId();
+  return (
+    <article className="hy-details" aria-labelledby={titleId}>
+      <header className="hy-details__header">
+        <h2 id={titleId}>
+          {entry.operationPath} <span className="hy-muted">· {formatTime(entry.sentAt)}</span>
+        </h2>
+        <div className="hy-inline">
+          <button
+            type="button"
+            className="hy-button hy-button--primary"
+            onClick={() => onReopen(toFormPreset(entry))}
+          >
+            Reopen in the form
+          </button>
+          <button type="button" className="hy-button" onClick={onClose}>
+            Close details
+          </button>
+        </div>
+      </header>
+      <dl className="hy-facts">
+        <dt>Profile</dt>
+        <dd>{entry.profileName}</dd>
+        <dt>Target</dt>
+        <dd>{entry.targetName}</dd>
+        <dt>client_orderid</dt>
+        <dd className="hy-mono">{entry.clientOrderId ?? '—'}</dd>
+        <dt>Gateway order id</dt>
+        <dd className="hy-mono">{entry.orderId ?? '—'}</dd>
+        {entry.request.pinned && (
+          <>
+            <dt>Pinned</dt>
+            <dd className="hy-mono">
+              {entry.request.pinned.nonce && `nonce ${entry.request.pinned.nonce} `}
+              {entry.request.pinned.timestamp && `timestamp ${entry.request.pinned.timestamp}`}
+            </dd>
+          </>
+        )}
+      </dl>
+      {entry.masked.length > 0 && (
+        <p className="hy-note">
+          Masked or dropped before storage: {entry.masked.join(', ')}. Reopening leaves these fields empty for
+          you to fill in.
+        </p>
+      )}
+      <h3>Request</h3>
+      <pre className="hy-pre" aria-label="Stored request">
+        {`${entry.request.method} ${entry.request.url}\n${entry.request.headers.map((h) => `${h.name}: ${h.value}`).join('\n')}\n\n${encodeFormBody(entry.request.body).replace(/%2A/g, '*')}`}
+      </pre>
+      <table className="hy-table hy-table--pairs">
+        <caption>Body parameters as stored</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Value</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entry.request.body.map((p, i) => (
+            <tr key={`${p.name}-${i}`}>
+              <td className="hy-mono">{p.name}</td>
+              <td className="hy-mono">{p.value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h3>Answer</h3>
+      {entry.response ? (
+        <>
+          <p>
+            HTTP {entry.response.status} in {Math.round(entry.response.elapsedMs)} ms
+          </p>
+          <pre className="hy-pre" aria-label="Stored answer">
+            {Object.entries(entry.response.headers)
+              .map(([k, v]) => `${k}: ${v}`)
+              .join('\n')}
+            {'\n\n'}
+            {prettyBody(entry.response.body)}
+          </pre>
+        </>
+      ) : (
+        <p className="hy-error">{entry.error ?? 'No answer was received.'}</p>
+      )}
+    </article>
+  );
+}

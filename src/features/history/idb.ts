@@ -1,0 +1,35 @@
+export function idbRequest<T>(req: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
+  });
+}
+
+export function openDatabase(
+  name: string,
+  version: number,
+  upgrade: (db: IDBDatabase) => void,
+): Promise<IDBDatabase> {
+  if (typeof indexedDB === 'undefined')
+    return Promise.reject(new Error('This browser has no IndexedDB: history cannot be kept.'));
+  const req = indexedDB.open(name, version);
+  req.onupgradeneeded = () => upgrade(req.result);
+  return idbRequest(req);
+}
+
+export async function withStore<T>(
+  db: IDBDatabase,
+  store: string,
+  mode: IDBTransactionMode,
+  run: (s: IDBObjectStore) => IDBRequest<T>,
+): Promise<T> {
+  const tx = db.transaction(store, mode);
+  const done = new Promise<void>((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
+    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
+  });
+  const result = await idbRequest(run(tx.objectStore(store)));
+  await done;
+  return result;
+}

@@ -1,0 +1,2 @@
+export { recordExchange } from './record-exchange.ts';
+export { HistoryPage } from './history-page.tsx';

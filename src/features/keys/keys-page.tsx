@@ -1,0 +1,414 @@
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useId, useState, type ChangeEvent } from 'react';
+import {
+  GENERATABLE_BITS,
+  generateKeyPair,
+  inspectKey,
+  isPayError,
+  toPkcs1Pem,
+  toPkcs1PublicPem,
+  toPkcs8Pem,
+  toSpkiPem,
+  webCryptoPort,
+  type GeneratedKeyPair,
+  type KeyInspection,
+} from '../../core/index.ts';
+import { PemOutput } from './pem-output.tsx';
+import { answerMessage, registeredFingerprint, registerPublicKey } from './register-key.ts';
+import './keys.css';
+
+const crypto = webCryptoPort();
+
+/** The last generated pair, kept in memory for the session so that leaving the page does not lose it. */
+let lastGenerated: { keys: GeneratedKeyPair; ms: number } | null = null;
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+interface KeysPageProps {
+  activeLogin: string | null;
+  onUseKey: (pkcs8Pem: string) => Promise<void>;
+}
+
+export function KeysPage({ activeLogin, onUseKey }: KeysPageProps) {
+  const titleId = useId();
+  return (
+    <section className="ky-page" aria-labelledby={titleId}>
+      <h1 id={titleId}>Keys</h1>
+      <p className="ky-note">
+        RSA key pairs for the v4 operations (OAuth RSA-SHA256). Everything here runs in this browser: the
+        private key never leaves it unless you copy or download it.
+      </p>
+      <GenerateSection activeLogin={activeLogin} onUseKey={onUseKey} />
+      <InspectSection />
+    </section>
+  );
+}
+
+function GenerateSection({ activeLogin, onUseKey }: KeysPageProps) {
+  const headingId = useId();
+  const [bits, setBits] = useState<number>(lastGenerated?.keys.bits ?? 4096);
+  const [pair, setPair] = useState(lastGenerated);
+  const [useResult, setUseState] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+
+  const generate = useMutation({
+    mutationFn: async (size: number) => {
+      const started = performance.now();
+      const keys = await generateKeyPair(size, crypto);
+      return { keys, ms: performance.now() - started };
+    },
+    onSuccess: (result) => {
+      lastGenerated = result;
+      setPair(result);
+      setUseState(null);
+      register.reset();
+    },
+  });
+  const register = useMutation({
+    mutationFn: ({ login, pem }: { login: string; pem: string }) => registerPublicKey(login, pem),
+  });
+  const elapsed = useElapsed(generate.isPending);
+
+  async function applyToProfile(pem: string) {
+    setUseState(null);
+    try {
+      await onUseKey(pem);
+      setUseState({
+        kind: 'ok',
+        text: `The active profile now signs with this key (fingerprint ${pair?.keys.fingerprint}).`,
+      });
+    } catch (e) {
+      setUseState({ kind: 'error', text: message(e) });
+    }
+  }
+
+  return (
+    <section className="ky-card" aria-labelledby={headingId}>
+      <h2 id={headingId}>Generate a key pair</h2>
+      <fieldset className="ky-bits" disabled={generate.isPending}>
+        <legend>Key size</legend>
+        {GENERATABLE_BITS.map((b) => (
+          <label key={b} className="ky-radio">
+            <input type="radio" name="ky-bits" value={b} checked={bits === b} onChange={() => setBits(b)} />
+            {b} bits
+          </label>
+        ))}
+      </fieldset>
+      <div className="ky-inline">
+        <button
+          type="button"
+          className="ky-button ky-button--primary"
+          disabled={generate.isPending}
+          onClick={() => generate.mutate(bits)}
+        >
+          Generate key pair
+        </button>
+        <span role="status" className="ky-status">
+          {generate.isPending ? (
+            <>
+              <span className="ky-spinner" aria-hidden="true" />
+              Generating a {bits}-bit key pair… {(elapsed / 1000).toFixed(1)} s
+            </>
+          ) : pair ? (
+            `Generated a ${pair.keys.bits}-bit key pair in ${Math.round(pair.ms)} ms.`
+          ) : null}
+        </span>
+      </div>
+      {generate.isPending && <progress className="ky-progress" aria-label="Generating the key pair" />}
+      {generate.error && (
+        <p role="alert" className="ky-error">
+          The key pair could not be generated: {message(generate.error)}
+        </p>
+      )}
+      {pair && (
+        <div className="ky-result">
+          <p>
+            Fingerprint (SHA-256 of the public key, as{' '}
+            <code>openssl pkey -pubin -outform DER | sha256sum</code> prints it):{' '}
+            <code className="ky-mono" aria-label="Generated key fingerprint">
+              {pair.keys.fingerprint}
+            </code>
+          </p>
+          <div className="ky-pems">
+            <PemOutput
+              label="Generated PKCS#8"
+              short="PKCS#8"
+              pem={pair.keys.pkcs8Pem}
+              filename="private-pkcs8.pem"
+              note="The private key for signing libraries and Web Crypto (BEGIN PRIVATE KEY). Keep it secret."
+            />
+            <PemOutput
+              label="Generated PKCS#1"
+              short="PKCS#1"
+              pem={pair.keys.pkcs1Pem}
+              filename="private-pkcs1.pem"
+              note="The same private key as PKCS#1 (BEGIN RSA PRIVATE KEY), for the gateway's in-page request builders."
+            />
+            <PemOutput
+              label="Generated public key (SPKI)"
+              short="public key"
+              pem={pair.keys.spkiPem}
+              filename="public.pem"
+              note="The public key to send to the gateway's support (BEGIN PUBLIC KEY)."
+            />
+          </div>
+          <div className="ky-inline">
+            <button
+              type="button"
+              className="ky-button"
+              disabled={!activeLogin || register.isPending}
+              onClick={() => activeLogin && register.mutate({ login: activeLogin, pem: pair.keys.spkiPem })}
+            >
+              Register with the local sandbox
+            </button>
+            <button
+              type="button"
+              className="ky-button"
+              onClick={() => void applyToProfile(pair.keys.pkcs8Pem)}
+            >
+              Use this key in the active profile
+            </button>
+          </div>
+          {!activeLogin && (
+            <p className="ky-note">
+              Enter a login in the active profile to register the key for that merchant.
+            </p>
+          )}
+          {activeLogin && !register.data && !register.error && (
+            <p className="ky-note">
+              Registering sends the public key for merchant <code>{activeLogin}</code> to the local sandbox,
+              as a merchant sends it to the gateway&apos;s support. The sandbox then verifies v4 signatures
+              with it instead of the previous key.
+            </p>
+          )}
+          {register.isPending && (
+            <p role="status" className="ky-status">
+              <span className="ky-spinner" aria-hidden="true" />
+              Registering…
+            </p>
+          )}
+          {register.error && (
+            <p role="alert" className="ky-error">
+              {message(register.error)}
+            </p>
+          )}
+          {register.data && (
+            <div role="status" className={register.data.ok ? 'ky-answer' : 'ky-answer ky-error'}>
+              <p>
+                {register.data.ok ? 'Registered' : 'Refused'}: the sandbox answered HTTP{' '}
+                {register.data.status}
+                {answerMessage(register.data) ? ` — ${answerMessage(register.data)}` : '.'}
+              </p>
+              {registeredFingerprint(register.data) && (
+                <p>
+                  The sandbox now verifies this merchant&apos;s v4 signatures with the key of fingerprint{' '}
+                  <code className="ky-mono">{registeredFingerprint(register.data)}</code>
+                  {registeredFingerprint(register.data) === pair.keys.fingerprint
+                    ? ' (this pair).'
+                    : ' (not this pair!).'}
+                </p>
+              )}
+              <pre className="ky-mono ky-pre" aria-label="Sandbox answer">
+                {register.data.body !== undefined
+                  ? JSON.stringify(register.data.body, null, 2)
+                  : register.data.text}
+              </pre>
+            </div>
+          )}
+          {useResult && (
+            <p
+              role={useResult.kind === 'error' ? 'alert' : 'status'}
+              className={useResult.kind === 'error' ? 'ky-error' : 'ky-ok'}
+            >
+              {useResult.text}
+            </p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function useElapsed(running: boolean): number {
+  const [elapsed, setElapsed] = useState(0);
+  useEffect(() => {
+    if (!running) return;
+    const started = performance.now();
+    setElapsed(0);
+    const t = setInterval(() => setElapsed(performance.now() - started), 100);
+    return () => clearInterval(t);
+  }, [running]);
+  return elapsed;
+}
+
+type Conversion = 'pkcs8' | 'pkcs1' | 'spki' | 'pkcs1-public';
+const CONVERSIONS: Array<{
+  id: Conversion;
+  button: string;
+  label: string;
+  filename: string;
+  run: (t: string) => string;
+}> = [
+  {
+    id: 'pkcs8',
+    button: 'Convert to PKCS#8',
+    label: 'PKCS#8 private key',
+    filename: 'private-pkcs8.pem',
+    run: toPkcs8Pem,
+  },
+  {
+    id: 'pkcs1',
+    button: 'Convert to PKCS#1',
+    label: 'PKCS#1 private key',
+    filename: 'private-pkcs1.pem',
+    run: toPkcs1Pem,
+  },
+  {
+    id: 'spki',
+    button: 'Convert to SPKI public key',
+    label: 'public key (SPKI)',
+    filename: 'public.pem',
+    run: toSpkiPem,
+  },
+  {
+    id: 'pkcs1-public',
+    button: 'Convert to PKCS#1 public key',
+    label: 'PKCS#1 public key',
+    filename: 'public-pkcs1.pem',
+    run: toPkcs1PublicPem,
+  },
+];
+
+function InspectSection() {
+  const headingId = useId();
+  const inputId = useId();
+  const fileId = useId();
+  const [text, setText] = useState('');
+  const [inspected, setInspected] = useState<{ text: string; result: KeyInspection } | null>(null);
+  const [converted, setConverted] = useState<{ id: Conversion; pem: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (text.trim() === '') return;
+    let current = true;
+    void inspectKey(text, crypto).then((result) => current && setInspected({ text, result }));
+    return () => {
+      current = false;
+    };
+  }, [text]);
+  const inspection = text.trim() !== '' && inspected?.text === text ? inspected.result : null;
+
+  function convert(c: (typeof CONVERSIONS)[number]) {
+    setError(null);
+    try {
+      setConverted({ id: c.id, pem: c.run(text) });
+    } catch (e) {
+      setConverted(null);
+      setError(isPayError(e) ? e.message : `The conversion failed: ${message(e)}`);
+    }
+  }
+
+  async function readFile(e: ChangeEvent<HTMLInputElement>) {
+    const file = e.target.files?.[0];
+    e.target.value = '';
+    if (!file) return;
+    if (file.size > 64 * 1024) {
+      setError(
+        `${file.name} is ${file.size} bytes: a PEM key is a few kilobytes. Choose the key file itself.`,
+      );
+      return;
+    }
+    setError(null);
+    setConverted(null);
+    setText(await file.text());
+  }
+
+  const conversion = converted && CONVERSIONS.find((c) => c.id === converted.id);
+  return (
+    <section className="ky-card" aria-labelledby={headingId}>
+      <h2 id={headingId}>Inspect and convert a key</h2>
+      <label htmlFor={inputId}>Key to inspect</label>
+      <textarea
+        id={inputId}
+        rows={6}
+        spellCheck={false}
+        className="ky-mono"
+        placeholder="Paste a PEM key or certificate: BEGIN PRIVATE KEY, BEGIN RSA PRIVATE KEY, BEGIN PUBLIC KEY, BEGIN RSA PUBLIC KEY, BEGIN CERTIFICATE"
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          setConverted(null);
+          setError(null);
+        }}
+      />
+      <div className="ky-inline">
+        <label htmlFor={fileId} className="ky-button">
+          Open a key file to inspect
+        </label>
+        <input
+          id={fileId}
+          type="file"
+          className="ky-visually-hidden"
+          accept=".pem,.key,.pub,.crt,.cer,.txt,text/plain"
+          onChange={(e) => void readFile(e)}
+        />
+      </div>
+      {inspection && (
+        <dl className="ky-facts" aria-label="Key inspection">
+          <dt>Kind</dt>
+          <dd>{inspection.label}</dd>
+          {inspection.bits !== undefined && (
+            <>
+              <dt>Size</dt>
+              <dd>{inspection.bits} bits</dd>
+            </>
+          )}
+          {inspection.fingerprint && (
+            <>
+              <dt>Fingerprint</dt>
+              <dd className="ky-mono">{inspection.fingerprint}</dd>
+            </>
+          )}
+          <dt>Problems</dt>
+          <dd className={inspection.problem ? 'ky-error' : undefined}>
+            {inspection.problem ? inspection.problem.message : 'None: usable for RSA-SHA256.'}
+          </dd>
+          {inspection.warnings.length > 0 && (
+            <>
+              <dt>Warnings</dt>
+              <dd>{inspection.warnings.join(' ')}</dd>
+            </>
+          )}
+        </dl>
+      )}
+      {inspection &&
+        inspection.kind !== 'garbage' &&
+        inspection.kind !== 'unsupported' &&
+        inspection.kind !== 'encrypted-private' && (
+          <div className="ky-inline" role="group" aria-label="Convert">
+            {CONVERSIONS.filter(
+              (c) => inspection.isPrivate || c.id === 'spki' || c.id === 'pkcs1-public',
+            ).map((c) => (
+              <button key={c.id} type="button" className="ky-button" onClick={() => convert(c)}>
+                {c.button}
+              </button>
+            ))}
+          </div>
+        )}
+      {error && (
+        <p role="alert" className="ky-error">
+          {error}
+        </p>
+      )}
+      {converted && conversion && (
+        <PemOutput
+          label={`Converted ${conversion.label}`}
+          short="converted key"
+          pem={converted.pem}
+          filename={conversion.filename}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,2 @@
+export { ProfilesProvider, useProfileActions, useSigningContext } from './profiles-provider.tsx';
+export { ProfileBar } from './profile-bar.tsx';

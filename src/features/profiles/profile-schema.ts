@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+export const ProfileSchema = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  targetName: z.string(),
+  endpointKind: z.enum(['endpoint', 'group']),
+  endpointId: z.string(),
+  endpointGroupId: z.string(),
+  login: z.string(),
+  origin: z.enum(['user', 'sandbox-demo']).default('user'),
+});
+export type Profile = z.infer<typeof ProfileSchema>;
+
+export const StoredProfilesSchema = z.object({
+  version: z.literal(1),
+  activeId: z.string().nullable(),
+  profiles: z.array(ProfileSchema),
+});
+export type StoredProfiles = z.infer<typeof StoredProfilesSchema>;
+
+const idText = z.union([z.string(), z.number()]).transform(String);
+
+export const DemoMerchantSchema = z.looseObject({
+  login: z.string().min(1),
+  controlKey: z.string().min(1),
+  endpointIds: z.array(idText).default([]),
+  endpointGroupIds: z.array(idText).default([]),
+  /** null when the merchant's registered public key no longer matches the demo private key. */
+  privateKeyPkcs8Pem: z.string().min(1).nullable(),
+  publicKeyPem: z.string().optional(),
+});
+export type DemoMerchant = z.infer<typeof DemoMerchantSchema>;
+
+export const DEMO_PROFILE_NAME = 'Local sandbox (demo)';
+
+export function newProfileId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+export function blankProfile(name: string, targetName: string): Profile {
+  return {
+    id: newProfileId(),
+    name,
+    targetName,
+    endpointKind: 'endpoint',
+    endpointId: '',
+    endpointGroupId: '',
+    login: '',
+    origin: 'user',
+  };
+}
+
+export function demoProfile(demo: DemoMerchant, targetName: string): Profile {
+  return {
+    id: newProfileId(),
+    name: DEMO_PROFILE_NAME,
+    targetName,
+    endpointKind: 'endpoint',
+    endpointId: demo.endpointIds[0] ?? '',
+    endpointGroupId: demo.endpointGroupIds[0] ?? '',
+    login: demo.login,
+    origin: 'sandbox-demo',
+  };
+}
+
+/** A name not yet used: the base itself, else "base 2", "base 3"… */
+export function uniqueName(base: string, taken: readonly string[]): string {
+  if (!taken.includes(base)) return base;
+  for (let i = 2; ; i++) if (!taken.includes(`${base} ${i}`)) return `${base} ${i}`;
+}

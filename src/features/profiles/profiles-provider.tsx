@@ -1,0 +1,537 @@
+import {
+  QueryClient,
+  QueryClientContext,
+  QueryClientProvider,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { ProxyTargetsSchema, type ProxyTarget, type SigningContext } from '../../shared/contracts.ts';
+import { fetchJson } from './fetch-json.ts';
+import { createKeyImporter, type KeyImport } from './key-import.ts';
+import {
+  blankProfile,
+  DemoMerchantSchema,
+  demoProfile,
+  uniqueName,
+  type DemoMerchant,
+  type Profile,
+} from './profile-schema.ts';
+import { loadStoredProfiles, saveStoredProfiles } from './profile-storage.ts';
+import {
+  deriveVaultKey,
+  openVault,
+  sealVault,
+  VaultError,
+  type ProfileSecrets,
+  type VaultKey,
+} from './vault-crypto.ts';
+import { deleteVault, readVault, writeVault } from './vault-store.ts';
+
+export type VaultStatus =
+  | { kind: 'checking' }
+  | { kind: 'off' }
+  | { kind: 'locked' }
+  | { kind: 'unlocked'; updatedAt: string }
+  | { kind: 'damaged'; message: string }
+  | { kind: 'unavailable'; message: string };
+
+export type KeyState = { status: 'none' } | { status: 'importing' } | ({ status: 'done' } & KeyImport);
+
+type EditableField = 'name' | 'targetName' | 'endpointKind' | 'endpointId' | 'endpointGroupId' | 'login';
+
+export interface ProfilesValue {
+  profiles: Profile[];
+  active: Profile | null;
+  secrets: ProfileSecrets;
+  key: KeyState;
+  targets: { data: ProxyTarget[] | undefined; error: string | null; loading: boolean; retry: () => void };
+  setupError: string | null;
+  vault: VaultStatus;
+  vaultWriteError: string | null;
+  selectProfile(id: string): void;
+  addProfile(): void;
+  duplicateProfile(): void;
+  deleteProfile(): void;
+  updateProfile<K extends EditableField>(field: K, value: Profile[K]): void;
+  setSecret(field: keyof ProfileSecrets, value: string): void;
+  setPrivateKeyPem(pem: string): Promise<void>;
+  remember(passphrase: string): Promise<void>;
+  unlock(passphrase: string): Promise<void>;
+  lock(): Promise<void>;
+  forget(): Promise<void>;
+  signing: { context: SigningContext | null; problems: string[] };
+}
+
+const ProfilesContext = createContext<ProfilesValue | null>(null);
+const SigningStateContext = createContext<ProfilesValue['signing'] | null>(null);
+const ActionsContext = createContext<{
+  setPrivateKeyPem(pem: string): Promise<void>;
+  activeLogin: string | null;
+} | null>(null);
+
+const DEMO_QUERY_KEY = ['sandbox-demo-merchant'] as const;
+const EMPTY_SECRETS: ProfileSecrets = { controlKey: '', privateKeyPem: '' };
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function preferredTarget(targets: readonly ProxyTarget[]): string {
+  return (targets.find((t) => t.kind === 'local') ?? targets[0])?.name ?? '';
+}
+
+export function ProfilesProvider({ children }: { children: ReactNode }) {
+  const existing = use(QueryClientContext);
+  const [fallback] = useState(() => (existing ? null : new QueryClient()));
+  if (existing || !fallback) return <ProfilesState>{children}</ProfilesState>;
+  return (
+    <QueryClientProvider client={fallback}>
+      <ProfilesState>{children}</ProfilesState>
+    </QueryClientProvider>
+  );
+}
+
+function ProfilesState({ children }: { children: ReactNode }) {
+  const stored = useState(() => loadStoredProfiles())[0];
+  const [profiles, setProfiles] = useState<Profile[]>(() => stored?.profiles ?? []);
+  const [activeId, setActiveId] = useState<string | null>(
+    () => stored?.activeId ?? stored?.profiles[0]?.id ?? null,
+  );
+  const [secretsById, setSecretsById] = useState<Record<string, ProfileSecrets>>({});
+  const [vault, setVault] = useState<VaultStatus>({ kind: 'checking' });
+  const [vaultWriteError, setVaultWriteError] = useState<string | null>(null);
+  const [setupError, setSetupError] = useState<string | null>(null);
+  const [importer] = useState(() => createKeyImporter());
+  const queryClient = useQueryClient();
+  const vaultKey = useRef<VaultKey | null>(null);
+  const writeChain = useRef<Promise<void>>(Promise.resolve());
+  const demoFilled = useRef(new Set<string>());
+  const secretsRef = useRef(secretsById);
+  secretsRef.current = secretsById;
+
+  const targetsQuery = useQuery({
+    queryKey: ['proxy-targets'],
+    queryFn: () => fetchJson('/proxy/targets', ProxyTargetsSchema, 'the list of targets'),
+    staleTime: Infinity,
+    retry: 1,
+  });
+  const targets = targetsQuery.data;
+
+  const secretsWritable = vault.kind !== 'checking' && vault.kind !== 'locked';
+  const needsDemo =
+    profiles.length === 0 ||
+    (secretsWritable && profiles.some((p) => p.origin === 'sandbox-demo' && !demoFilled.current.has(p.id)));
+  const demoQuery = useQuery({
+    queryKey: DEMO_QUERY_KEY,
+    queryFn: () => fetchJson('/sandbox/demo-merchant', DemoMerchantSchema, 'the local sandbox demo merchant'),
+    enabled: needsDemo,
+    staleTime: Infinity,
+    retry: 1,
+  });
+
+  useEffect(() => {
+    let cancelled = false;
+    readVault().then(
+      (v) => {
+        if (cancelled) return;
+        if (v.state === 'none') setVault({ kind: 'off' });
+        else if (v.state === 'present') setVault({ kind: 'locked' });
+        else setVault({ kind: 'damaged', message: v.message });
+      },
+      (e: unknown) => !cancelled && setVault({ kind: 'unavailable', message: errorText(e) }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (profiles.length > 0 || !targets) return;
+    if (demoQuery.data) {
+      const p = demoProfile(demoQuery.data, preferredTarget(targets));
+      setProfiles([p]);
+      setActiveId(p.id);
+    } else if (demoQuery.isError) {
+      const p = blankProfile('Profile 1', preferredTarget(targets));
+      setProfiles([p]);
+      setActiveId(p.id);
+      setSetupError(`No demo profile: ${demoQuery.error.message} Fill this profile in by hand.`);
+    }
+  }, [profiles.length, targets, demoQuery.data, demoQuery.isError, demoQuery.error]);
+
+  useEffect(() => {
+    const demo: DemoMerchant | undefined = demoQuery.data;
+    if (!demo || !secretsWritable) return;
+    const toFill = profiles.filter((p) => p.origin === 'sandbox-demo' && !demoFilled.current.has(p.id));
+    if (toFill.length === 0) return;
+    for (const p of toFill) demoFilled.current.add(p.id);
+    if (demo.privateKeyPkcs8Pem === null) {
+      setSetupError(
+        'The local sandbox no longer holds the demo private key (another public key was registered for the demo merchant): paste the matching private key, or restart the sandbox.',
+      );
+    }
+    setSecretsById((prev) => {
+      const next = { ...prev };
+      for (const p of toFill) {
+        const cur = prev[p.id];
+        if (!cur?.controlKey && !cur?.privateKeyPem)
+          next[p.id] = { controlKey: demo.controlKey, privateKeyPem: demo.privateKeyPkcs8Pem ?? '' };
+      }
+      return next;
+    });
+  }, [demoQuery.data, profiles, secretsWritable]);
+
+  useEffect(() => {
+    if (profiles.length > 0) saveStoredProfiles({ version: 1, activeId, profiles });
+  }, [profiles, activeId]);
+
+  const persistSecrets = useCallback(
+    (secrets: Record<string, ProfileSecrets>, profileIds: readonly string[]) => {
+      const key = vaultKey.current;
+      if (!key) return writeChain.current;
+      const kept = Object.fromEntries(Object.entries(secrets).filter(([id]) => profileIds.includes(id)));
+      writeChain.current = writeChain.current
+        .then(async () => {
+          const record = await sealVault(
+            globalThis.crypto.subtle,
+            key,
+            { version: 1, profiles: kept },
+            new Date(),
+          );
+          await writeVault(record);
+          setVaultWriteError(null);
+          setVault((v) => (v.kind === 'unlocked' ? { kind: 'unlocked', updatedAt: record.updatedAt } : v));
+        })
+        .catch((e: unknown) =>
+          setVaultWriteError(`The secrets could not be saved on this device: ${errorText(e)}`),
+        );
+      return writeChain.current;
+    },
+    [],
+  );
+
+  const profileIds = useMemo(() => profiles.map((p) => p.id), [profiles]);
+  useEffect(() => {
+    if (vault.kind !== 'unlocked') return;
+    const t = setTimeout(() => void persistSecrets(secretsById, profileIds), 300);
+    return () => clearTimeout(t);
+  }, [secretsById, profileIds, vault.kind, persistSecrets]);
+
+  const active = profiles.find((p) => p.id === activeId) ?? profiles[0] ?? null;
+  const secrets = (active && secretsById[active.id]) || EMPTY_SECRETS;
+  const pem = secrets.privateKeyPem.trim() === '' ? '' : secrets.privateKeyPem;
+
+  const [loadedKey, setLoadedKey] = useState<{ pem: string; result: KeyImport } | null>(null);
+  useEffect(() => {
+    if (pem === '') return;
+    let current = true;
+    void importer.get(pem).then((result) => current && setLoadedKey({ pem, result }));
+    return () => {
+      current = false;
+    };
+  }, [pem, importer]);
+  const key = useMemo<KeyState>(
+    () =>
+      pem === ''
+        ? { status: 'none' }
+        : loadedKey && loadedKey.pem === pem
+          ? { status: 'done', ...loadedKey.result }
+          : { status: 'importing' },
+    [pem, loadedKey],
+  );
+
+  const locked = vault.kind === 'locked';
+
+  const updateProfile = useCallback(
+    <K extends EditableField>(field: K, value: Profile[K]) => {
+      setProfiles((ps) => ps.map((p) => (p.id === active?.id ? { ...p, [field]: value } : p)));
+    },
+    [active?.id],
+  );
+
+  const setSecret = useCallback(
+    (field: keyof ProfileSecrets, value: string) => {
+      if (!active) return;
+      setSecretsById((prev) => ({
+        ...prev,
+        [active.id]: { ...(prev[active.id] ?? EMPTY_SECRETS), [field]: value },
+      }));
+    },
+    [active],
+  );
+
+  const lockedRef = useRef(locked);
+  lockedRef.current = locked;
+  const activeRef = useRef(active);
+  activeRef.current = active;
+
+  const setPrivateKeyPem = useCallback(
+    async (text: string) => {
+      const target = activeRef.current;
+      if (!target) throw new Error('There is no active profile yet: wait for the profile bar to load.');
+      if (lockedRef.current)
+        throw new Error(
+          'The remembered secrets are locked: unlock them (or forget them on this device) before setting a key.',
+        );
+      setSecretsById((prev) => ({
+        ...prev,
+        [target.id]: { ...(prev[target.id] ?? EMPTY_SECRETS), privateKeyPem: text },
+      }));
+      const result = await importer.get(text);
+      if (result.error) throw new Error(result.error);
+    },
+    [importer],
+  );
+
+  const selectProfile = useCallback((id: string) => setActiveId(id), []);
+
+  const addProfile = useCallback(() => {
+    const p = blankProfile(
+      uniqueName(
+        'New profile',
+        profiles.map((x) => x.name),
+      ),
+      active?.targetName ?? preferredTarget(targets ?? []),
+    );
+    setProfiles((ps) => [...ps, p]);
+    setActiveId(p.id);
+  }, [profiles, active, targets]);
+
+  const duplicateProfile = useCallback(() => {
+    if (!active) return;
+    const copy: Profile = {
+      ...active,
+      id: globalThis.crypto.randomUUID(),
+      name: uniqueName(
+        `${active.name} (copy)`,
+        profiles.map((x) => x.name),
+      ),
+      origin: 'user',
+    };
+    const s = secretsRef.current[active.id];
+    if (s) setSecretsById((prev) => ({ ...prev, [copy.id]: { ...s } }));
+    setProfiles((ps) => [...ps, copy]);
+    setActiveId(copy.id);
+  }, [active, profiles]);
+
+  const deleteProfile = useCallback(() => {
+    if (!active || profiles.length <= 1) return;
+    const rest = profiles.filter((p) => p.id !== active.id);
+    setProfiles(rest);
+    setSecretsById((prev) => {
+      const next = { ...prev };
+      delete next[active.id];
+      return next;
+    });
+    setActiveId(rest[0]?.id ?? null);
+  }, [active, profiles]);
+
+  const remember = useCallback(
+    async (passphrase: string) => {
+      const key = await deriveVaultKey(globalThis.crypto.subtle, passphrase);
+      vaultKey.current = key;
+      setVault({ kind: 'unlocked', updatedAt: new Date().toISOString() });
+      await persistSecrets(secretsRef.current, profileIds);
+    },
+    [persistSecrets, profileIds],
+  );
+
+  const unlock = useCallback(async (passphrase: string) => {
+    const stored = await readVault();
+    if (stored.state === 'none') {
+      setVault({ kind: 'off' });
+      throw new VaultError(
+        'RECORD_DAMAGED',
+        'Nothing is remembered on this device any more (it was forgotten in another tab?).',
+      );
+    }
+    if (stored.state === 'damaged') throw new VaultError('RECORD_DAMAGED', stored.message);
+    const { vaultKey: key, plaintext } = await openVault(globalThis.crypto.subtle, stored.record, passphrase);
+    vaultKey.current = key;
+    setSecretsById((prev) => ({ ...prev, ...plaintext.profiles }));
+    setVault({ kind: 'unlocked', updatedAt: stored.record.updatedAt });
+  }, []);
+
+  const lock = useCallback(async () => {
+    await persistSecrets(secretsRef.current, profileIds);
+    vaultKey.current = null;
+    importer.clear();
+    queryClient.removeQueries({ queryKey: DEMO_QUERY_KEY });
+    setLoadedKey(null);
+    setSecretsById({});
+    setVault({ kind: 'locked' });
+  }, [persistSecrets, profileIds, importer, queryClient]);
+
+  const forget = useCallback(async () => {
+    await writeChain.current;
+    await deleteVault();
+    vaultKey.current = null;
+    setVaultWriteError(null);
+    setVault({ kind: 'off' });
+  }, []);
+
+  const signing = useSigningState(active, secrets, key, targets, targetsQuery.isError, locked);
+
+  const retryTargets = targetsQuery.refetch;
+  const value = useMemo<ProfilesValue>(
+    () => ({
+      profiles,
+      active,
+      secrets,
+      key,
+      targets: {
+        data: targets,
+        error: targetsQuery.error ? targetsQuery.error.message : null,
+        loading: targetsQuery.isPending,
+        retry: () => void retryTargets(),
+      },
+      setupError,
+      vault,
+      vaultWriteError,
+      selectProfile,
+      addProfile,
+      duplicateProfile,
+      deleteProfile,
+      updateProfile,
+      setSecret,
+      setPrivateKeyPem,
+      remember,
+      unlock,
+      lock,
+      forget,
+      signing,
+    }),
+    [
+      profiles,
+      active,
+      secrets,
+      key,
+      targets,
+      targetsQuery.error,
+      targetsQuery.isPending,
+      retryTargets,
+      setupError,
+      vault,
+      vaultWriteError,
+      selectProfile,
+      addProfile,
+      duplicateProfile,
+      deleteProfile,
+      updateProfile,
+      setSecret,
+      setPrivateKeyPem,
+      remember,
+      unlock,
+      lock,
+      forget,
+      signing,
+    ],
+  );
+  const activeLogin = active && active.login.trim() !== '' ? active.login.trim() : null;
+  const actions = useMemo(() => ({ setPrivateKeyPem, activeLogin }), [setPrivateKeyPem, activeLogin]);
+  return (
+    <ProfilesContext value={value}>
+      <SigningStateContext value={signing}>
+        <ActionsContext value={actions}>{children}</ActionsContext>
+      </SigningStateContext>
+    </ProfilesContext>
+  );
+}
+
+function useSigningState(
+  active: Profile | null,
+  secrets: ProfileSecrets,
+  key: KeyState,
+  targets: ProxyTarget[] | undefined,
+  targetsFailed: boolean,
+  locked: boolean,
+): { context: SigningContext | null; problems: string[] } {
+  const signingKey = key.status === 'done' ? key.signingKey?.key : undefined;
+  const keyError = key.status === 'done' ? key.error : undefined;
+  const target = active && targets ? targets.find((t) => t.name === active.targetName) : undefined;
+  const endpointKind = active?.endpointKind ?? 'endpoint';
+  const endpointValue = active
+    ? (endpointKind === 'group' ? active.endpointGroupId : active.endpointId).trim()
+    : '';
+
+  const context = useMemo<SigningContext | null>(() => {
+    if (!active || !target) return null;
+    return {
+      profileId: active.id,
+      profileName: active.name,
+      target,
+      endpoint: { kind: endpointKind, id: endpointValue },
+      credentials: {
+        login: active.login.trim(),
+        ...(secrets.controlKey ? { controlKey: secrets.controlKey } : {}),
+        ...(signingKey ? { privateKey: signingKey } : {}),
+      },
+    };
+  }, [active, target, endpointKind, endpointValue, secrets.controlKey, signingKey]);
+
+  const problems = useMemo(() => {
+    const out: string[] = [];
+    if (targetsFailed)
+      out.push(
+        'The list of targets could not be loaded: check that the console server is running, then retry.',
+      );
+    if (!active) return out;
+    if (targets && !target)
+      out.push(`The profile's target "${active.targetName}" is not offered by this server: pick a target.`);
+    if (active.login.trim() === '') out.push('No login: enter the merchant login in the profile.');
+    const idName = endpointKind === 'group' ? 'endpoint group id' : 'endpoint id';
+    if (endpointValue === '') out.push(`No ${idName}: enter it in the profile.`);
+    else if (!/^\d+$/.test(endpointValue))
+      out.push(`The ${idName} "${endpointValue}" must be a whole number, e.g. 1111.`);
+    if (locked) out.push('The remembered secrets are locked: press Unlock and enter your passphrase.');
+    else {
+      if (!secrets.controlKey)
+        out.push(
+          'No control key: control and HMAC-SHA1 operations cannot be signed until you enter it in the profile.',
+        );
+      if (key.status === 'none')
+        out.push(
+          'No private key: v4 (RSA-SHA256) operations cannot be signed until you paste or load it in the profile.',
+        );
+      else if (key.status === 'importing') out.push('The private key is being imported…');
+      else if (keyError) out.push(`The private key is unusable: ${keyError}`);
+    }
+    return out;
+  }, [
+    targetsFailed,
+    active,
+    targets,
+    target,
+    endpointKind,
+    endpointValue,
+    locked,
+    secrets.controlKey,
+    key.status,
+    keyError,
+  ]);
+
+  return useMemo(() => ({ context, problems }), [context, problems]);
+}
+
+export function useProfiles(): ProfilesValue {
+  const v = use(ProfilesContext);
+  if (!v) throw new Error('useProfiles must be used inside <ProfilesProvider>.');
+  return v;
+}
+
+/** The active profile resolved for signing (null until the targets are loaded) and what stops it from signing. */
+export function useSigningContext(): { context: SigningContext | null; problems: string[] } {
+  const v = use(SigningStateContext);
+  if (!v) throw new Error('useSigningContext must be used inside <ProfilesProvider>.');
+  return v;
+}
+
+export function useProfileActions(): {
+  setPrivateKeyPem(pem: string): Promise<void>;
+  activeLogin: string | null;
+} {
+  const v = use(ActionsContext);
+  if (!v) throw new Error('useProfileActions must be used inside <ProfilesProvider>.');
+  return v;
+}
