@@ -50,7 +50,15 @@ export default tseslint.config(
             },
             {
               target: './src/catalog',
-              from: ['./src/exports', './src/features', './src/app', './src/cli', './src/ui', './proxy', './sandbox'],
+              from: [
+                './src/exports',
+                './src/features',
+                './src/app',
+                './src/cli',
+                './src/ui',
+                './proxy',
+                './sandbox',
+              ],
               message: 'The catalog depends on the core only.',
             },
             {

@@ -51,7 +51,7 @@ export function collectSignatureParameters(
     (source: ParameterSource) =>
     (p: { name: string; value: string }): SignatureParameter => {
       // RFC 5849 §3.4.1.3.1: oauth_signature is excluded from every source; realm only from the header.
-    const reason = source === 'oauth' || p.name === 'oauth_signature' ? EXCLUDED[p.name] : undefined;
+      const reason = source === 'oauth' || p.name === 'oauth_signature' ? EXCLUDED[p.name] : undefined;
       return {
         name: p.name,
         value: p.value,
