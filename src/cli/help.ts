@@ -85,15 +85,20 @@ ${operationList()}`;
 
 export const VERIFY_HELP = `Usage: paysign verify [FILE] [options]
 
-Checks the signature of a captured raw HTTP request, read from FILE or, without FILE (or with -),
-from stdin. The operation and endpoint come from the request path (anything may precede /api/, e.g.
-/paynet/api/v2/sale/1111). Prints "signature OK" or "signature MISMATCH"; on a mismatch it prints
-what was expected: the expected control and the term-by-term signing input (key masked), the
-expected HMAC-SHA1 signature and the base string rebuilt from the capture, or, for RSA-SHA256, the
-base string the signature was checked against.
+Runs the signature debugger on a captured request, read from FILE or, without FILE (or with -),
+from stdin. The capture may be raw HTTP, a curl command, a HAR file or entry, or a log line of
+key=value pairs; paysign tells them apart by their shape. The operation and endpoint come from the
+request path (anything may precede /api/, e.g. /paynet/api/v2/sale/1111).
 
-The OAuth base string contains the URL, whose scheme (http or https) the capture does not carry.
-Without --scheme or --base-url, paysign tries https:// and then http:// and says which one matched.
+Prints "signature OK", "signature MISMATCH", "signature OK, but the request would be refused" (a
+stale timestamp, the wrong signature method) or "signature NOT CHECKED" (no key given); then the
+likely causes from the catalogue of known mistakes (each confirmed when re-signing the capture's own
+values that way reproduces its signature), the first difference, the structural checks that need no
+secret, and on a mismatch what was expected: the term-by-term control input (key masked) or the
+OAuth base string.
+
+The OAuth base string contains the URL. A raw HTTP request line without scheme does not say http or
+https: without --scheme or --base-url, paysign tries https:// and then http:// and says which matched.
 
 Options:
   --login L                Merchant login (default: the body's login field; for OAuth the header's
@@ -102,20 +107,31 @@ Options:
   --control-key K          The control key itself (visible in the process list; see Secrets).
   --public-key-file F      The merchant's RSA public key, PEM (a private key or certificate works too),
                            for RSA-SHA256 (v4) operations.
+  --private-key-file F     The private key the merchant signs with: inspected for PKCS#1/PKCS#8
+                           confusion and checked against the public key (never printed).
   --scheme http|https      The URL scheme the request was signed with.
   --base-url URL           The base URL the request was signed with: the signed URL is URL followed by
                            the /api/... part of the captured path.
-  --json                   Print one JSON object with the verdict and the expected signing input.
+  --format F               Read the capture as raw-http, curl, har or log-line instead of guessing.
+  --expected-base-string F A file with the gateway's own expected base string (OAuth) or
+                           concatenation (control; "<merchant_control_key>" at its end is ignored):
+                           shown against ours, difference marked.
+  --now EPOCH_SECONDS      The time to judge oauth_timestamp against (a capture more than 600 s away
+                           is stale). Without it the timestamp is not judged.
+  --json                   Print one JSON object with the verdict, the causes and the expected input.
   -h, --help               This help.
 
-Exit codes: 0 signature OK, 1 signature MISMATCH (or no signature in the request), 2 bad input
-(unparseable request, unknown operation, missing or unusable key).
+Exit codes: 0 signature OK, 1 signature MISMATCH or a request the gateway would refuse, 2 bad input
+(unparseable request, unknown operation, unusable key) or no key to check the signature with (the
+report is printed all the same).
 
 ${SECRETS}
 
-Example:
+Examples:
   paysign sign v2/payout --endpoint-id 1111 --login demo --control-key-file key.txt amount=1.00 --raw \\
-    | paysign verify --control-key-file key.txt`;
+    | paysign verify --control-key-file key.txt
+  paysign verify capture.har --public-key-file public.pem --now 1767225600
+  pbpaste | paysign verify --control-key-file key.txt --expected-base-string gateway-said.txt`;
 
 export const KEYS_HELP = `Usage:
   paysign keys generate [--bits 2048|3072|4096] [--out-dir DIR] [--force]

@@ -1,18 +1,16 @@
 import { findOperation, OPERATION_PATHS, type Operation } from '../../catalog/index.ts';
 import {
   decodeFormBody,
+  diagnose,
   importVerifyingKey,
   matchOperationPath,
   normalizeUrl,
   parseAuthorizationHeader,
-  parseRawHttp,
+  parseCapture,
   webCryptoPort,
+  type CaptureFormat,
   type CapturedRequest,
-  type ControlVerification,
-  type EndpointRef,
-  type OAuthVerification,
-  type Verification,
-  verifySignature,
+  type ParsedCapture,
 } from '../../core/index.ts';
 import {
   CliError,
@@ -26,34 +24,34 @@ import {
   str,
 } from '../args.ts';
 import { VERIFY_HELP } from '../help.ts';
-import { fields, heading, json, type Io } from '../output.ts';
-import {
-  describeOperation,
-  renderBaseString,
-  renderControlInput,
-  renderOAuthParameters,
-  schemeLine,
-} from '../render-signing.ts';
+import { json, type Io } from '../output.ts';
+import { diagnosisJson, renderDiagnosis, type VerifyContext } from '../render-diagnosis.ts';
 
 const OPTIONS = {
   login: { type: 'string' },
   'control-key': { type: 'string' },
   'control-key-file': { type: 'string' },
   'public-key-file': { type: 'string' },
+  'private-key-file': { type: 'string' },
   'base-url': { type: 'string' },
   scheme: { type: 'string' },
+  format: { type: 'string' },
+  'expected-base-string': { type: 'string' },
+  now: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+const FORMATS: readonly CaptureFormat[] = ['raw-http', 'curl', 'har', 'log-line'];
+
 type Values = Record<string, unknown>;
 
-/** One way the URL may have been signed, and what checking it gave. */
-interface Attempt {
-  url: string;
-  result: OAuthVerification;
-}
-
+/**
+ * `paysign verify`: reads a captured request (raw HTTP, curl, HAR or a key=value log line, told
+ * apart by their shape), runs the signature debugger on it and prints the verdict, the likely causes,
+ * the first difference and the structural checks.
+ * Exit codes: 0 OK, 1 mismatch (or refused), 2 bad input or no key to check with.
+ */
 export async function runVerify(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs('verify', args, OPTIONS);
   if (values.help) {
@@ -71,25 +69,29 @@ export async function runVerify(args: readonly string[], io: Io): Promise<number
   if (scheme !== undefined && str(values, 'base-url') !== undefined) {
     throw new CliError('give either --scheme or --base-url, not both: the base URL already has a scheme.');
   }
+  const format = str(values, 'format');
+  if (format !== undefined && !(FORMATS as readonly string[]).includes(format)) {
+    throw new CliError(`--format "${format}" is not one of ${FORMATS.join(', ')}.`);
+  }
+  const now = readNow(values);
+  const expectedBaseString = await readExpected(values);
 
   const text = await readFileOrStdin(
     positionals[0],
     'request',
-    'give a FILE holding the raw HTTP request, or pipe it on stdin',
+    'give a FILE holding the captured request (raw HTTP, a curl command, a HAR entry or a log line), or pipe it on stdin',
   );
   if (text.trim() === '')
     throw new CliError(
-      'the request is empty: give the raw HTTP text, starting with e.g. "POST /paynet/api/v2/sale/1111 HTTP/1.1".',
+      'the request is empty: give the raw HTTP text, starting with e.g. "POST /paynet/api/v2/sale/1111 HTTP/1.1", a curl command, a HAR entry or a log line.',
     );
-  let captured: CapturedRequest;
-  let absoluteTarget: boolean;
+  let parsed: ParsedCapture;
   try {
-    captured = parseRawHttp(text, 'https');
-    absoluteTarget = parseRawHttp(text, 'http').url === captured.url;
+    parsed = parseCapture(text, { scheme: 'https', ...(format ? { format: format as CaptureFormat } : {}) });
   } catch (e) {
     rethrowAbout('cannot read the request', e);
   }
-  const pathname = new URL(captured.url).pathname;
+  const pathname = new URL(parsed.request.url).pathname;
   const match = matchOperationPath(pathname, OPERATION_PATHS);
   const op = match && findOperation(match.path);
   if (!match || !op) {
@@ -97,89 +99,92 @@ export async function runVerify(args: readonly string[], io: Io): Promise<number
       `the path "${pathname}" names no known operation: expected .../api/<operation>/<endpoint id>, e.g. /paynet/api/v2/sale/1111 ("paysign sign --help" lists the operations).`,
     );
   }
-  const crypto = webCryptoPort();
-  const body = decodeFormBody(captured.body);
+
+  const body = decodeFormBody(parsed.request.body);
   const bodyLogin = body.find((p) => p.name === 'login')?.value;
   const optionLogin = str(values, 'login');
-
-  if (op.scheme === 'control') {
-    const controlKey = await requireControlKey(op, values, io);
-    const login = optionLogin ?? bodyLogin;
-    if (login === undefined && (op.formula ?? []).some((t) => t.kind === 'login')) {
-      throw new CliError(
-        `the control formula of ${op.path} signs the merchant login, but the request has no login field: pass --login L.`,
-      );
-    }
-    const result = await verifySignature({
-      request: captured,
-      operation: op,
-      endpoint: match.endpoint,
-      ...(login !== undefined ? { login } : {}),
-      controlKey,
-      crypto,
-    }).then(asControl);
-    if (flag(values, 'json')) io.out(json(controlJson(op, match.endpoint, result, login)));
-    else io.out(renderControl(op, match.endpoint, result, login, optionLogin !== undefined));
-    return result.ok ? 0 : 1;
-  }
-
-  const verifyKey =
-    op.scheme === 'oauth-hmac-sha1'
-      ? { controlKey: await requireControlKey(op, values, io) }
-      : { publicKey: await requirePublicKey(op, values) };
-  const urls = candidateUrls(captured, pathname, match.prefix, values, absoluteTarget);
-  const attempts: Attempt[] = [];
-  for (const url of urls) {
-    const result = await verifySignature({
-      request: { ...captured, url },
-      operation: op,
-      endpoint: match.endpoint,
-      ...verifyKey,
-      crypto,
-    }).then(asOAuth);
-    attempts.push({ url, result });
-    if (result.ok) break;
-  }
-  const consumerKey = consumerKeyOf(captured);
+  const consumerKey = op.scheme === 'control' ? undefined : consumerKeyOf(parsed.request);
   const login = optionLogin ?? bodyLogin ?? consumerKey;
-  const loginNote =
-    login !== undefined && consumerKey !== undefined && login !== consumerKey
-      ? `oauth_consumer_key is "${consumerKey}", not the merchant login "${login}": the gateway looks the merchant up by it.`
-      : undefined;
-  const autoScheme = urls.length > 1;
-  if (flag(values, 'json'))
-    io.out(json(oauthJson(op, match.endpoint, attempts, autoScheme, login, loginNote)));
-  else io.out(renderOAuth(op, match.endpoint, attempts, autoScheme, loginNote));
-  return attempts.some((a) => a.result.ok) ? 0 : 1;
-}
-
-function asControl(v: Verification): ControlVerification {
-  if (v.scheme !== 'control') throw new Error(`expected a control verification, got ${v.scheme}`);
-  return v;
-}
-
-function asOAuth(v: Verification): OAuthVerification {
-  if (v.scheme === 'control') throw new Error('expected an OAuth verification, got control');
-  return v;
-}
-
-async function requireControlKey(op: Operation, values: Values, io: Io): Promise<string> {
-  const key = await resolveControlKey(values, io.env);
-  if (key === undefined) {
+  if (op.scheme === 'control' && login === undefined && (op.formula ?? []).some((t) => t.kind === 'login')) {
     throw new CliError(
-      `${op.path} is signed with the merchant control key: pass --control-key-file FILE, set ${ENV.controlKey}, or pass --control-key KEY.`,
+      `the control formula of ${op.path} signs the merchant login, but the request has no login field: pass --login L.`,
     );
   }
-  return key;
+  const controlKey = await resolveControlKey(values, io.env);
+  const publicKey = await readPublicKey(values);
+  const privateKeyFile = str(values, 'private-key-file');
+  const privateKeyText =
+    privateKeyFile === undefined ? undefined : await readTextFile(privateKeyFile, '--private-key-file');
+
+  const { capture, urlSchemeKnown } = signedUrl(parsed, pathname, match.prefix, values);
+  const crypto = webCryptoPort();
+  const d = await diagnose({
+    capture,
+    operation: op,
+    endpoint: match.endpoint,
+    ...(login !== undefined ? { login } : {}),
+    ...(controlKey !== undefined ? { controlKey } : {}),
+    ...(publicKey ? { publicKey } : {}),
+    ...(privateKeyText !== undefined ? { privateKeyText } : {}),
+    ...(expectedBaseString !== undefined ? { expectedBaseString } : {}),
+    ...(now !== undefined ? { now } : {}),
+    urlSchemeKnown,
+    headersComplete: parsed.headersComplete,
+    crypto,
+  });
+  const ctx: VerifyContext = {
+    op,
+    format: parsed.format,
+    login,
+    loginSource:
+      optionLogin !== undefined
+        ? 'option'
+        : bodyLogin !== undefined
+          ? 'body'
+          : login !== undefined
+            ? 'header'
+            : undefined,
+    autoScheme: !urlSchemeKnown && op.scheme !== 'control',
+    parseNotes: parsed.notes,
+  };
+  io.out(flag(values, 'json') ? json(diagnosisJson(d, ctx)) : renderDiagnosis(d, ctx));
+  if (d.verdict === 'cannot-check') throw new CliError(missingKeyAdvice(op, d.scheme));
+  return d.verdict === 'ok' ? 0 : 1;
 }
 
-async function requirePublicKey(op: Operation, values: Values): Promise<CryptoKey> {
+function missingKeyAdvice(op: Operation, scheme: string): string {
+  return scheme === 'oauth-rsa-sha256'
+    ? `the signature was not checked: ${op.path} is signed with RSA-SHA256; pass --public-key-file FILE (the merchant's RSA public key, PEM). The structural checks above ran.`
+    : `the signature was not checked: ${op.path} is signed with the merchant control key; pass --control-key-file FILE, set ${ENV.controlKey}, or pass --control-key KEY. The structural checks above ran.`;
+}
+
+function readNow(values: Values): number | undefined {
+  const text = str(values, 'now');
+  if (text === undefined) return undefined;
+  if (!/^\d{1,11}$/.test(text.trim())) {
+    throw new CliError(
+      /^\d{12,}$/.test(text.trim())
+        ? `--now "${text}" looks like milliseconds: give whole seconds since 1970, e.g. ${text.trim().slice(0, -3)}.`
+        : `--now "${text}" is not whole seconds since 1970: give e.g. --now ${Math.floor(Date.now() / 1000)}.`,
+    );
+  }
+  return Number(text.trim()) * 1000;
+}
+
+async function readExpected(values: Values): Promise<string | undefined> {
+  const file = str(values, 'expected-base-string');
+  if (file === undefined) return undefined;
+  const text = (await readTextFile(file, '--expected-base-string')).replace(/\r?\n$/, '');
+  if (text.trim() === '')
+    throw new CliError(
+      `--expected-base-string "${file}" is empty: put the gateway's expected base string (or concatenation) in it.`,
+    );
+  return text;
+}
+
+async function readPublicKey(values: Values): Promise<CryptoKey | undefined> {
   const file = str(values, 'public-key-file');
-  if (file === undefined) {
-    throw new CliError(
-      `${op.path} is signed with RSA-SHA256: pass --public-key-file FILE (the merchant's RSA public key, PEM).`,
-    );
-  }
+  if (file === undefined) return undefined;
   const text = await readTextFile(file, '--public-key-file');
   try {
     return (await importVerifyingKey(text, webCryptoPort())).key;
@@ -189,16 +194,16 @@ async function requirePublicKey(op: Operation, values: Values): Promise<CryptoKe
 }
 
 /**
- * The URLs the OAuth signature may have been computed over: the one given by --base-url or
- * --scheme, the absolute URL of the request line, or else https and then http.
+ * The URL the OAuth signature covers: --base-url followed by the /api/… part of the path, the
+ * capture's URL with --scheme's scheme, or the capture's own; a raw HTTP request with a path-only
+ * request line does not say http or https, so both are tried.
  */
-function candidateUrls(
-  captured: CapturedRequest,
+function signedUrl(
+  parsed: ParsedCapture,
   pathname: string,
   prefix: string,
   values: Values,
-  absoluteTarget: boolean,
-): string[] {
+): { capture: CapturedRequest; urlSchemeKnown: boolean } {
   const baseUrl = str(values, 'base-url');
   if (baseUrl !== undefined) {
     try {
@@ -206,17 +211,19 @@ function candidateUrls(
     } catch (e) {
       rethrowAbout('--base-url', e);
     }
-    return [`${baseUrl.replace(/\/+$/, '')}${pathname.slice(prefix.length)}`];
+    return {
+      capture: { ...parsed.request, url: `${baseUrl.replace(/\/+$/, '')}${pathname.slice(prefix.length)}` },
+      urlSchemeKnown: true,
+    };
   }
-  const u = new URL(captured.url);
   const scheme = str(values, 'scheme');
-  if (scheme !== undefined) return [withScheme(u, scheme)];
-  if (absoluteTarget) return [captured.url];
-  return [withScheme(u, 'https'), withScheme(u, 'http')];
-}
-
-function withScheme(u: URL, scheme: string): string {
-  return `${scheme}://${u.host}${u.pathname}${u.search}`;
+  if (scheme !== undefined) {
+    return {
+      capture: { ...parsed.request, url: parsed.request.url.replace(/^https?:/i, `${scheme}:`) },
+      urlSchemeKnown: true,
+    };
+  }
+  return { capture: parsed.request, urlSchemeKnown: parsed.schemeKnown };
 }
 
 function consumerKeyOf(captured: CapturedRequest): string | undefined {
@@ -227,164 +234,4 @@ function consumerKeyOf(captured: CapturedRequest): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function header(op: Operation, endpoint: EndpointRef): Array<[string, string]> {
-  return [
-    ['operation', describeOperation(op)],
-    ['scheme', schemeLine(op)],
-    ['endpoint', endpoint.kind === 'group' ? `group ${endpoint.id}` : endpoint.id],
-  ];
-}
-
-function verdict(ok: boolean): string {
-  return ok ? 'signature OK' : 'signature MISMATCH';
-}
-
-function renderControl(
-  op: Operation,
-  endpoint: EndpointRef,
-  r: ControlVerification,
-  login: string | undefined,
-  loginGiven: boolean,
-): string {
-  const rows = header(op, endpoint);
-  if (login !== undefined)
-    rows.push(['login', `${login} (${loginGiven ? 'from --login' : "from the body's login field"})`]);
-  rows.push(['received control', r.received ?? '(none)']);
-  if (!r.ok) rows.push(['expected control', r.expected ?? '(cannot be computed, see below)']);
-  const out = [verdict(r.ok), fields(rows, '  ')];
-  for (const p of r.problems) out.push(`  why: ${p.message}`);
-  if (!r.ok) out.push(heading('Expected signing input').trimEnd(), renderControlInput(op, r.trace));
-  return `${out.join('\n')}\n`;
-}
-
-function controlJson(
-  op: Operation,
-  endpoint: EndpointRef,
-  r: ControlVerification,
-  login: string | undefined,
-): Record<string, unknown> {
-  return {
-    verdict: r.ok ? 'OK' : 'MISMATCH',
-    ok: r.ok,
-    operation: op.path,
-    scheme: op.scheme,
-    endpoint,
-    ...(login !== undefined ? { login } : {}),
-    received: r.received,
-    expected: r.expected,
-    signingInput: r.trace.maskedInput,
-    terms: r.trace.terms.map((t) => ({
-      name: t.label,
-      value: t.value,
-      source: t.source,
-      ...(t.note ? { note: t.note } : {}),
-    })),
-    problems: r.problems.map((p) => p.message),
-  };
-}
-
-function schemeReport(attempts: readonly Attempt[], autoScheme: boolean): string {
-  const hit = attempts.find((a) => a.result.ok);
-  if (hit) {
-    const others = attempts
-      .filter((a) => a !== hit)
-      .map((a) => `${new URL(a.url).protocol}// does not match`);
-    return `matches when signed as ${hit.url}${others.length > 0 ? ` (${others.join(', ')})` : ''}`;
-  }
-  if (autoScheme) return `matches neither when signed as ${attempts.map((a) => a.url).join(' nor as ')}`;
-  return `checked as signed over ${attempts[0]!.url}`;
-}
-
-function renderOAuth(
-  op: Operation,
-  endpoint: EndpointRef,
-  attempts: readonly Attempt[],
-  autoScheme: boolean,
-  loginNote: string | undefined,
-): string {
-  const hit = attempts.find((a) => a.result.ok);
-  const shown = hit ?? attempts[0]!;
-  const r = shown.result;
-  const rows = header(op, endpoint);
-  rows.push(['url', schemeReport(attempts, autoScheme)]);
-  if (r.oauth.oauth_consumer_key !== undefined) rows.push(['consumer key', r.oauth.oauth_consumer_key]);
-  if (r.oauth.oauth_signature_method !== undefined) rows.push(['method', r.oauth.oauth_signature_method]);
-  rows.push(['received', r.received ?? '(no oauth_signature)']);
-  if (!hit && r.scheme === 'oauth-hmac-sha1') {
-    for (const a of attempts)
-      rows.push([
-        attempts.length > 1 ? `expected (${new URL(a.url).protocol}//)` : 'expected',
-        a.result.expected ?? '(cannot be computed)',
-      ]);
-  }
-  const out = [verdict(hit !== undefined), fields(rows, '  ')];
-  const expectedMethod = op.scheme === 'oauth-hmac-sha1' ? 'HMAC-SHA1' : 'RSA-SHA256';
-  if (r.oauth.oauth_signature_method !== undefined && r.oauth.oauth_signature_method !== expectedMethod) {
-    out.push(
-      `  why: ${op.path} is signed with ${expectedMethod}, but the request says oauth_signature_method="${r.oauth.oauth_signature_method}".`,
-    );
-  }
-  for (const p of r.problems) out.push(`  why: ${p.message}`);
-  if (loginNote) out.push(`  note: ${loginNote}`);
-  if (!hit) {
-    const title =
-      r.scheme === 'oauth-hmac-sha1'
-        ? 'Base string recomputed from the capture'
-        : 'Base string the signature was checked against';
-    const suffix =
-      attempts.length > 1
-        ? ` (${new URL(shown.url).protocol}//; the other URL differs only in the scheme)`
-        : '';
-    out.push(
-      heading(title + suffix).trimEnd(),
-      'Parameters:',
-      renderOAuthParameters(r.parameters),
-      renderBaseString(sortedString(r), r.normalizedUrl, r.base),
-    );
-  }
-  return `${out.join('\n')}\n`;
-}
-
-function sortedString(r: OAuthVerification): string {
-  return r.sorted.map((p) => `${p.encodedName}=${p.encodedValue}`).join('&');
-}
-
-function oauthJson(
-  op: Operation,
-  endpoint: EndpointRef,
-  attempts: readonly Attempt[],
-  autoScheme: boolean,
-  login: string | undefined,
-  loginNote: string | undefined,
-): Record<string, unknown> {
-  const hit = attempts.find((a) => a.result.ok);
-  const r = (hit ?? attempts[0]!).result;
-  return {
-    verdict: hit ? 'OK' : 'MISMATCH',
-    ok: hit !== undefined,
-    operation: op.path,
-    scheme: op.scheme,
-    endpoint,
-    ...(login !== undefined ? { login } : {}),
-    signedUrl: hit?.url ?? null,
-    triedUrls: attempts.map((a) => a.url),
-    urlReport: schemeReport(attempts, autoScheme),
-    received: r.received,
-    expected: r.scheme === 'oauth-hmac-sha1' ? r.expected : null,
-    ...(r.scheme === 'oauth-hmac-sha1'
-      ? { expectedByUrl: Object.fromEntries(attempts.map((a) => [a.url, a.result.expected])) }
-      : {}),
-    signingInput: r.base.baseString,
-    baseString: r.base.baseString,
-    parameterString: sortedString(r),
-    parameters: r.parameters.map((p) => ({
-      name: p.name,
-      value: p.value,
-      source: p.source,
-      signed: p.included,
-    })),
-    problems: [...r.problems.map((p) => p.message), ...(loginNote ? [loginNote] : [])],
-  };
 }

@@ -1,0 +1,286 @@
+import { toBase64, utf8Bytes } from '../../bytes.ts';
+import { PayError } from '../../errors.ts';
+import { percentEncode } from '../../percent-encode.ts';
+import type { CapturedRequest } from '../../verify/parse-raw-http.ts';
+import { splitShellWords } from './shell-words.ts';
+
+/** Short options that take a value (the rest of the cluster or the next word). */
+const SHORT_WITH_VALUE = new Set([
+  'X',
+  'H',
+  'd',
+  'u',
+  'A',
+  'e',
+  'b',
+  'o',
+  'm',
+  'w',
+  'x',
+  'F',
+  'T',
+  'c',
+  'E',
+  'r',
+  'K',
+  'y',
+  'Y',
+  'U',
+  'C',
+  'z',
+  'Q',
+  't',
+  'P',
+]);
+
+/** Long options that take a value; any other long option is taken as a switch. */
+const LONG_WITH_VALUE = new Set([
+  'request',
+  'header',
+  'data',
+  'data-raw',
+  'data-ascii',
+  'data-binary',
+  'data-urlencode',
+  'url',
+  'user',
+  'user-agent',
+  'referer',
+  'cookie',
+  'output',
+  'max-time',
+  'connect-timeout',
+  'write-out',
+  'proxy',
+  'form',
+  'form-string',
+  'upload-file',
+  'cookie-jar',
+  'cert',
+  'key',
+  'cacert',
+  'capath',
+  'resolve',
+  'connect-to',
+  'retry',
+  'retry-delay',
+  'retry-max-time',
+  'config',
+  'range',
+  'limit-rate',
+  'interface',
+  'max-redirs',
+  'ciphers',
+  'tls-max',
+  'proxy-user',
+  'oauth2-bearer',
+  'aws-sigv4',
+  'json',
+  'url-query',
+  'dns-servers',
+  'unix-socket',
+  'cert-type',
+  'key-type',
+  'pass',
+  'expect100-timeout',
+  'speed-limit',
+  'speed-time',
+  'time-cond',
+  'trace',
+  'trace-ascii',
+  'stderr',
+  'variable',
+]);
+
+const DATA_OPTIONS = new Set([
+  'd',
+  'data',
+  'data-ascii',
+  'data-binary',
+  'data-raw',
+  'data-urlencode',
+  'json',
+]);
+
+/**
+ * Reads a curl command (bash quoting, as browsers' "Copy as cURL" and `paysign sign --curl` write it)
+ * into the request curl would send: `-X/--request`, `-H/--header`, the data options (`-d`, `--data`,
+ * `--data-raw`, `--data-ascii`, `--data-binary`, `--data-urlencode`, several joined with `&`),
+ * `-G/--get`, `-A`, `-e`, `-b`, `-u`, `--url`, and the URL anywhere on the line. Like curl, it sends
+ * POST with `Content-Type: application/x-www-form-urlencoded` when there is data, and `Accept: *\/*`
+ * when no Accept header is given.
+ * @throws PayError HTTP_PARSE for a text that is not a curl command, a body read from a file, or a multipart form.
+ */
+export function parseCurl(text: string): CapturedRequest {
+  const words = splitShellWords(text.replace(/^\s*\$\s+/, ''));
+  const first = words[0] ?? '';
+  if (!/(^|[/\\])curl(\.exe)?$/i.test(first)) {
+    throw new PayError(
+      'HTTP_PARSE',
+      `This is not a curl command: it starts with "${first.slice(0, 30)}" instead of "curl".`,
+    );
+  }
+  let method: string | undefined;
+  const headerLines: string[] = [];
+  const data: string[] = [];
+  const urls: string[] = [];
+  let get = false;
+  let head = false;
+
+  const take = (name: string, value: string | undefined): void => {
+    if (value === undefined) {
+      throw new PayError(
+        'HTTP_PARSE',
+        `The curl option ${name} has no value after it: copy the whole command again.`,
+      );
+    }
+    const key = name.replace(/^-+/, '');
+    switch (key) {
+      case 'X':
+      case 'request':
+        method = value.toUpperCase();
+        return;
+      case 'H':
+      case 'header':
+        headerLines.push(value);
+        return;
+      case 'A':
+      case 'user-agent':
+        headerLines.push(`User-Agent: ${value}`);
+        return;
+      case 'e':
+      case 'referer':
+        headerLines.push(`Referer: ${value}`);
+        return;
+      case 'b':
+      case 'cookie':
+        if (value.includes('=')) headerLines.push(`Cookie: ${value}`);
+        return;
+      case 'u':
+      case 'user':
+        headerLines.push(`Authorization: Basic ${toBase64(utf8Bytes(value))}`);
+        return;
+      case 'url':
+        urls.push(value);
+        return;
+      case 'F':
+      case 'form':
+      case 'form-string':
+        throw new PayError(
+          'HTTP_PARSE',
+          `The curl command sends a multipart form (${name}); the gateway takes an application/x-www-form-urlencoded body: use -d name=value instead.`,
+        );
+      case 'T':
+      case 'upload-file':
+        throw new PayError(
+          'HTTP_PARSE',
+          `The curl command uploads a file (${name}): paste the request body itself instead.`,
+        );
+    }
+    if (DATA_OPTIONS.has(key)) {
+      data.push(dataValue(key, value));
+      if (key === 'json') {
+        headerLines.push('Content-Type: application/json', 'Accept: application/json');
+      }
+    }
+  };
+
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!;
+    if (w === '--') {
+      urls.push(...words.slice(i + 1));
+      break;
+    }
+    if (w.startsWith('--')) {
+      const eq = w.indexOf('=');
+      const name = eq === -1 ? w.slice(2) : w.slice(2, eq);
+      if (name === 'get') get = true;
+      else if (name === 'head') head = true;
+      else if (LONG_WITH_VALUE.has(name)) take(`--${name}`, eq === -1 ? words[++i] : w.slice(eq + 1));
+      continue;
+    }
+    if (w.startsWith('-') && w.length > 1) {
+      for (let j = 1; j < w.length; j++) {
+        const c = w[j]!;
+        if (SHORT_WITH_VALUE.has(c)) {
+          take(`-${c}`, j + 1 < w.length ? w.slice(j + 1) : words[++i]);
+          break;
+        }
+        if (c === 'G') get = true;
+        if (c === 'I') head = true;
+      }
+      continue;
+    }
+    urls.push(w);
+  }
+
+  const url = pickUrl(urls);
+  const body = data.join('&');
+  const headers: Record<string, string> = {};
+  for (const line of headerLines) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    // `-H 'Name:'` removes a header curl would add; `-H 'Name;'` sends it empty.
+    if (!(name in headers)) headers[name] = value;
+  }
+  let finalUrl = url;
+  let finalBody = body;
+  if (get && data.length > 0) {
+    finalUrl = `${url}${url.includes('?') ? '&' : '?'}${body}`;
+    finalBody = '';
+  }
+  const finalMethod = method ?? (head ? 'HEAD' : get ? 'GET' : data.length > 0 ? 'POST' : 'GET');
+  headers.host ??= new URL(finalUrl).host;
+  if (finalBody !== '') headers['content-type'] ??= 'application/x-www-form-urlencoded';
+  headers.accept ??= '*/*';
+  for (const [k, v] of Object.entries(headers)) if (v === '') delete headers[k];
+  return { method: finalMethod, url: finalUrl, headers, body: finalBody };
+}
+
+/** The text one data option adds to the body. */
+function dataValue(option: string, value: string): string {
+  if (option !== 'data-raw' && option !== 'json' && value.startsWith('@')) {
+    throw new PayError(
+      'HTTP_PARSE',
+      `The curl option --${option === 'd' ? 'data' : option} reads the body from the file "${value.slice(1)}": paste the body itself (e.g. --data-raw 'a=1&b=2').`,
+    );
+  }
+  if (option !== 'data-urlencode') return value;
+  // curl's --data-urlencode forms: "content", "=content", "name=content" (and name@file).
+  const eq = value.indexOf('=');
+  const at = value.indexOf('@');
+  if (at > 0 && (eq === -1 || at < eq)) {
+    throw new PayError(
+      'HTTP_PARSE',
+      `--data-urlencode "${value}" reads a file: paste the value itself (--data-urlencode name=value).`,
+    );
+  }
+  if (eq === -1) return percentEncode(value);
+  if (eq === 0) return percentEncode(value.slice(1));
+  return `${value.slice(0, eq)}=${percentEncode(value.slice(eq + 1))}`;
+}
+
+function pickUrl(candidates: readonly string[]): string {
+  const absolute = candidates.find((u) => /^https?:\/\//i.test(u));
+  const withApi = candidates.find((u) => u.includes('/api/'));
+  const chosen = absolute ?? withApi ?? candidates[0];
+  if (chosen === undefined) {
+    throw new PayError(
+      'HTTP_PARSE',
+      'The curl command has no URL: add the request address, e.g. https://gateway.example/paynet/api/v2/sale/1111.',
+    );
+  }
+  // curl takes a URL without a scheme as http://.
+  const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(chosen) ? chosen : `http://${chosen}`;
+  try {
+    new URL(url);
+  } catch {
+    throw new PayError(
+      'HTTP_PARSE',
+      `The curl command's URL "${chosen.slice(0, 80)}" is not a valid address.`,
+    );
+  }
+  return url;
+}
