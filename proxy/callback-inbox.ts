@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { isCvvName, luhnValid, maskDigits } from '../src/catalog/index.ts';
 import { consoleHeaders } from './security-headers.ts';
 import { errorBody } from './upstream-errors.ts';
 
@@ -23,19 +24,6 @@ const MAX_VALUE = 8192;
 const NEVER_MASKED =
   /^(status|orderid|merchant_order|client_orderid|client-order-id|control|amount|type|currency)$|(^|[-_])(id|rrn|serial-number|approval-code)$|id$/i;
 
-function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
 /**
  * Masks what looks like a full card number (13-19 digits, spaces or dashes allowed, Luhn-valid)
  * to its first six and last four digits, and drops CVVs; identifiers and the fields the callback
@@ -44,13 +32,13 @@ function luhnValid(digits: string): boolean {
 export function maskCallbackFields(fields: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(fields)) {
-    if (/^(cvv2?|cvc2?|cid)$/i.test(name)) {
+    if (isCvvName(name)) {
       out[name] = value === '' ? '' : '***';
       continue;
     }
     const digits = value.replace(/[\s-]/g, '');
     if (!NEVER_MASKED.test(name) && /^\d{13,19}$/.test(digits) && luhnValid(digits)) {
-      out[name] = `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
+      out[name] = maskDigits(digits);
       continue;
     }
     out[name] = value;

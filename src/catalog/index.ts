@@ -1,25 +1,8 @@
 /** The API as data: every surface (forms, sandbox, CLI, exports) reads these entries. */
-import { OPERATIONS, type Operation } from './operations.ts';
-
 export * from './fields.ts';
 export * from './operations.ts';
+export * from './lookup.ts';
 export * from './responses.ts';
 export * from './validators.ts';
 export * from './request-schema.ts';
-
-const BY_PATH = new Map(OPERATIONS.map((o) => [o.path, o]));
-
-/** The operation at a path after `/api/` (`v2/sale`), or undefined. */
-export function findOperation(path: string): Operation | undefined {
-  return BY_PATH.get(path.replace(/^\/?(api\/)?/, '').replace(/\/+$/, ''));
-}
-
-export const OPERATION_PATHS: readonly string[] = OPERATIONS.map((o) => o.path);
-
-/** The example values of an operation's fields, as a starting point for a form. */
-export function exampleValues(op: Operation): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const spec of op.fields)
-    if (spec.example !== undefined && !spec.fromProfile) out[spec.name] = spec.example;
-  return out;
-}
+export * from './card-data.ts';

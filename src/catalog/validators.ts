@@ -1,12 +1,12 @@
 import { isValidAmount } from '../core/index.ts';
 import type { FieldSpec } from './fields.ts';
 
-/** Luhn check of a card number (digits only). */
-export function luhnValid(pan: string): boolean {
-  if (!/^\d{12,19}$/.test(pan)) return false;
+/** The Luhn (mod 10) checksum of ISO/IEC 7812 over a string of digits of any length. */
+export function luhnChecksumValid(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
   let sum = 0;
-  for (let i = 0; i < pan.length; i++) {
-    let d = pan.charCodeAt(pan.length - 1 - i) - 48;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
     if (i % 2 === 1) {
       d *= 2;
       if (d > 9) d -= 9;
@@ -14,6 +14,11 @@ export function luhnValid(pan: string): boolean {
     sum += d;
   }
   return sum % 10 === 0;
+}
+
+/** A plausible card number: 12 to 19 digits with a valid Luhn checksum. */
+export function luhnValid(pan: string): boolean {
+  return /^\d{12,19}$/.test(pan) && luhnChecksumValid(pan);
 }
 
 /**

@@ -4,7 +4,6 @@
  * the core and the catalog; no UI.
  */
 export * from './errors.ts';
-export * from './mask-sensitive.ts';
 export * from './snippets/snippet-plan.ts';
 export * from './snippets/render-snippet.ts';
 export * from './openapi/build-openapi.ts';

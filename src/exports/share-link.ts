@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { fromBase64, toBase64, type EndpointRef } from '../core/index.ts';
-import { findOperation } from '../catalog/index.ts';
 import type { FormPreset } from '../shared/contracts.ts';
 import { ExportError } from './errors.ts';
-import { containsCardNumber, isCvvName, isPanName, isSecretName } from './mask-sensitive.ts';
+import { containsCardNumber, findOperation, isCvvName, isPanName, isSecretName } from '../catalog/index.ts';
 
 /** The fragment key: `#share=…` never reaches a server, so the values stay out of access logs. */
 export const SHARE_FRAGMENT_KEY = 'share';

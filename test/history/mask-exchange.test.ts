@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/shared/contracts.ts';
+import { luhnChecksumValid as luhnValid } from '../../src/catalog/index.ts';
 import { buildEntry, matchesSearch, toFormPreset } from '../../src/features/history/build-entry.ts';
 import {
   assertNothingSecret,
   dropCvvFromText,
-  luhnValid,
   maskCardNumbers,
   maskDigits,
   maskExchange,

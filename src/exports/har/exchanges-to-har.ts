@@ -1,6 +1,6 @@
 import { encodeFormBody, FORM_MEDIA_TYPE, PAY_MEDIA_TYPE } from '../../core/index.ts';
 import type { Exchange } from '../../shared/contracts.ts';
-import { isSecretName, maskPair, scrubText } from '../mask-sensitive.ts';
+import { isSecretName, maskPair, scrubText } from '../../catalog/index.ts';
 
 /** The parts of HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) this export writes. */
 export interface HarNameValue {

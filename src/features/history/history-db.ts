@@ -1,4 +1,4 @@
-import { openDatabase, withStore } from './idb.ts';
+import { openDatabase, withStore } from '../../shared/idb.ts';
 import { HistoryEntrySchema, parseStoredEntry, type HistoryEntry } from './history-schema.ts';
 
 const DB_NAME = 'pay-console-history';
@@ -7,10 +7,15 @@ const STORE = 'exchanges';
 let dbPromise: Promise<IDBDatabase> | null = null;
 
 function db(): Promise<IDBDatabase> {
-  dbPromise ??= openDatabase(DB_NAME, 1, (d) => {
-    if (!d.objectStoreNames.contains(STORE))
-      d.createObjectStore(STORE, { keyPath: 'id' }).createIndex('sentAt', 'sentAt');
-  });
+  dbPromise ??= openDatabase(
+    DB_NAME,
+    1,
+    (d) => {
+      if (!d.objectStoreNames.contains(STORE))
+        d.createObjectStore(STORE, { keyPath: 'id' }).createIndex('sentAt', 'sentAt');
+    },
+    'history cannot be kept.',
+  );
   dbPromise.catch(() => {
     dbPromise = null;
   });

@@ -1,4 +1,4 @@
-import { openDatabase, withStore } from './idb.ts';
+import { openDatabase, withStore } from '../../shared/idb.ts';
 import { VaultRecordSchema, type VaultRecord } from './vault-crypto.ts';
 
 const DB_NAME = 'pay-console-secrets';
@@ -8,9 +8,14 @@ const RECORD_KEY = 'device';
 let dbPromise: Promise<IDBDatabase> | null = null;
 
 function db(): Promise<IDBDatabase> {
-  dbPromise ??= openDatabase(DB_NAME, 1, (d) => {
-    if (!d.objectStoreNames.contains(STORE)) d.createObjectStore(STORE);
-  });
+  dbPromise ??= openDatabase(
+    DB_NAME,
+    1,
+    (d) => {
+      if (!d.objectStoreNames.contains(STORE)) d.createObjectStore(STORE);
+    },
+    'secrets cannot be remembered on this device.',
+  );
   return dbPromise;
 }
 

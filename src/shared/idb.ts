@@ -1,3 +1,4 @@
+/** Promise wrappers over IndexedDB, shared by the features that keep data in the browser. */
 export function idbRequest<T>(req: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
@@ -5,13 +6,15 @@ export function idbRequest<T>(req: IDBRequest<T>): Promise<T> {
   });
 }
 
+/** Opens a database; `unavailable` says what the user loses when the browser has no IndexedDB. */
 export function openDatabase(
   name: string,
   version: number,
   upgrade: (db: IDBDatabase) => void,
+  unavailable: string,
 ): Promise<IDBDatabase> {
   if (typeof indexedDB === 'undefined')
-    return Promise.reject(new Error('This browser has no IndexedDB: history cannot be kept.'));
+    return Promise.reject(new Error(`This browser has no IndexedDB: ${unavailable}`));
   const req = indexedDB.open(name, version);
   req.onupgradeneeded = () => upgrade(req.result);
   return idbRequest(req);
