@@ -4,6 +4,10 @@ export type Route =
   | { kind: 'history' }
   | { kind: 'keys' }
   | { kind: 'return' }
+  | { kind: 'debugger' }
+  | { kind: 'teach'; path: string | null }
+  | { kind: 'flows'; id: string | null }
+  | { kind: 'export' }
   | { kind: 'not-found'; pathname: string };
 
 export function parseRoute(pathname: string): Route {
@@ -12,10 +16,20 @@ export function parseRoute(pathname: string): Route {
   if (clean === '/history') return { kind: 'history' };
   if (clean === '/keys') return { kind: 'keys' };
   if (clean === '/return') return { kind: 'return' };
+  if (clean === '/debugger') return { kind: 'debugger' };
+  if (clean === '/teach') return { kind: 'teach', path: null };
+  if (clean.startsWith('/teach/')) return { kind: 'teach', path: decodeURI(clean.slice('/teach/'.length)) };
+  if (clean === '/flows') return { kind: 'flows', id: null };
+  if (clean.startsWith('/flows/')) return { kind: 'flows', id: decodeURI(clean.slice('/flows/'.length)) };
+  if (clean === '/export') return { kind: 'export' };
   if (clean.startsWith('/ops/')) return { kind: 'op', path: decodeURI(clean.slice('/ops/'.length)) };
   return { kind: 'not-found', pathname };
 }
 
 export function opHref(operationPath: string): string {
   return `/ops/${operationPath}`;
+}
+
+export function teachHref(operationPath: string): string {
+  return `/teach/${operationPath}`;
 }

@@ -1,14 +1,27 @@
-import { useCallback } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import type { FormPreset } from '../shared/contracts.ts';
 import { Workbench, type WorkbenchNavigation } from '../features/console/index.ts';
+import { readShareFragment } from '../features/exports/index.ts';
 import { HistoryPage, recordExchange } from '../features/history/index.ts';
 import { KeysPage } from '../features/keys/index.ts';
 import { ProfileBar, useProfileActions, useSigningContext } from '../features/profiles/index.ts';
 import { CatalogNav } from './catalog-nav.tsx';
+import { setCurrentRequest } from './current-request.ts';
 import { HomePage } from './home-page.tsx';
 import { ReturnPage } from './return-page.tsx';
+import { ExportsRoute, WorkbenchTools } from './request-tools-bar.tsx';
 import { navigate, onLinkClick, opHref, parseRoute, useLocation } from './router.ts';
+import { teachHref } from './routes.ts';
 import { useThemeChoice, type ThemeChoice } from './theme.ts';
+
+const DebuggerPage = lazy(() =>
+  import('../features/debugger/index.ts').then((m) => ({ default: m.DebuggerPage })),
+);
+const TeachingPage = lazy(() =>
+  import('../features/teaching/index.ts').then((m) => ({ default: m.TeachingPage })),
+);
+const FlowsPage = lazy(() => import('../features/flows/index.ts').then((m) => ({ default: m.FlowsPage })));
+const loading = <p role="status">Loading…</p>;
 
 function presetFromState(state: unknown): FormPreset | null {
   if (!state || typeof state !== 'object') return null;
@@ -55,6 +68,23 @@ export function Shell() {
   }, []);
 
   const reopen = useCallback((p: FormPreset) => navigate(opHref(p.operationPath), { preset: p }), []);
+  const teachOn = useCallback((path: string) => navigate(teachHref(path)), []);
+  const [shareError, setShareError] = useState<string | null>(null);
+  useEffect(() => {
+    const openShared = () => {
+      const shared = readShareFragment(location.hash);
+      if (!shared) return;
+      if ('error' in shared) {
+        setShareError(shared.error);
+        return;
+      }
+      setShareError(null);
+      navigate(opHref(shared.preset.operationPath), { preset: shared.preset }, true);
+    };
+    openShared();
+    window.addEventListener('hashchange', openShared);
+    return () => window.removeEventListener('hashchange', openShared);
+  }, []);
 
   return (
     <>
@@ -76,6 +106,18 @@ export function Shell() {
             <TopLink to="/keys" current={route.kind === 'keys'}>
               Keys
             </TopLink>
+            <TopLink to="/flows" current={route.kind === 'flows'}>
+              Flows
+            </TopLink>
+            <TopLink to="/export" current={route.kind === 'export'}>
+              Export
+            </TopLink>
+            <TopLink to="/debugger" current={route.kind === 'debugger'}>
+              Debugger
+            </TopLink>
+            <TopLink to="/teach" current={route.kind === 'teach'}>
+              Teaching
+            </TopLink>
           </ul>
         </nav>
         <span className="app-spacer" />
@@ -85,19 +127,55 @@ export function Shell() {
       <div className="app-body">
         <CatalogNav current={route.kind === 'op' ? route.path : null} />
         <main id="main" className="app-main" tabIndex={-1}>
+          {shareError ? (
+            <p className="app-share-error" role="alert">
+              {shareError}
+            </p>
+          ) : null}
           {route.kind === 'home' ? <HomePage /> : null}
           {route.kind === 'op' ? (
-            <Workbench
-              operationPath={route.path}
-              context={context}
-              preset={preset}
-              onExchange={recordExchange}
-              onNavigate={goTo}
-            />
+            <>
+              <WorkbenchTools operationPath={route.path} context={context} onOpen={reopen} />
+              <Workbench
+                operationPath={route.path}
+                context={context}
+                preset={preset}
+                onExchange={recordExchange}
+                onNavigate={goTo}
+                onValuesChange={setCurrentRequest}
+              />
+            </>
           ) : null}
+          {route.kind === 'flows' ? (
+            <Suspense fallback={loading}>
+              <FlowsPage
+                flowId={route.id}
+                context={context}
+                onOpen={reopen}
+                onExchange={recordExchange}
+                onNavigate={navigate}
+              />
+            </Suspense>
+          ) : null}
+          {route.kind === 'export' ? <ExportsRoute context={context} onOpen={reopen} /> : null}
           {route.kind === 'history' ? <HistoryPage onReopen={reopen} /> : null}
           {route.kind === 'keys' ? <KeysPage activeLogin={activeLogin} onUseKey={setPrivateKeyPem} /> : null}
           {route.kind === 'return' ? <ReturnPage /> : null}
+          {route.kind === 'debugger' ? (
+            <Suspense fallback={loading}>
+              <DebuggerPage context={context} onOpen={reopen} />
+            </Suspense>
+          ) : null}
+          {route.kind === 'teach' ? (
+            <Suspense fallback={loading}>
+              <TeachingPage
+                operationPath={route.path}
+                preset={preset}
+                context={context}
+                onPickOperation={teachOn}
+              />
+            </Suspense>
+          ) : null}
           {route.kind === 'not-found' ? (
             <section>
               <h1>Not found</h1>

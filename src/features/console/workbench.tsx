@@ -38,6 +38,8 @@ export interface WorkbenchProps {
   preset?: FormPreset | null;
   onExchange: (ex: Exchange) => void | Promise<void>;
   onNavigate: (to: WorkbenchNavigation) => void;
+  /** Called with the form's current values whenever they change (for export, share and teaching tools). */
+  onValuesChange?: (current: FormPreset) => void;
 }
 
 const presetIds = new WeakMap<FormPreset, number>();
@@ -118,6 +120,7 @@ function OperationWorkbench({
   preset,
   onExchange,
   onNavigate,
+  onValuesChange,
 }: WorkbenchProps & { op: Operation }) {
   const profileLogin = context?.credentials.login ?? '';
   const schema = useMemo(() => requestSchema(op), [op]);
@@ -284,6 +287,26 @@ function OperationWorkbench({
     form.reset(initialValues(op, contextRef.current?.credentials.login ?? ''));
     meta.setValue('extras', []);
     setInvalid(null);
+  }, [op, form, meta]);
+
+  const valuesChangeRef = useRef(onValuesChange);
+  valuesChangeRef.current = onValuesChange;
+  useEffect(() => {
+    const emit = () => {
+      const extras = (meta.getValues('extras') ?? []).filter((e) => e.name.trim() !== '');
+      valuesChangeRef.current?.({
+        operationPath: op.path,
+        values: Object.fromEntries(Object.entries(form.getValues()).map(([k, v]) => [k, v ?? ''])),
+        ...(extras.length > 0 ? { extras: extras.map((e) => ({ name: e.name, value: e.value })) } : {}),
+      });
+    };
+    emit();
+    const a = form.watch(emit);
+    const b = meta.watch(emit);
+    return () => {
+      a.unsubscribe();
+      b.unsubscribe();
+    };
   }, [op, form, meta]);
 
   const outcome = mutation.data;

@@ -1,0 +1,51 @@
+import { lazy, Suspense } from 'react';
+import { RequestTools } from '../features/exports/index.ts';
+import { listExchanges } from '../features/history/index.ts';
+import type { FormPreset, SigningContext } from '../shared/contracts.ts';
+import { useCurrentRequest } from './current-request.ts';
+import { navigate } from './router.ts';
+import { teachHref } from './routes.ts';
+
+const ExportsPage = lazy(() =>
+  import('../features/exports/exports-page.tsx').then((m) => ({ default: m.ExportsPage })),
+);
+
+/** Export code, share link, import and "Teach this" for the operation the workbench shows. */
+export function WorkbenchTools({
+  operationPath,
+  context,
+  onOpen,
+}: {
+  operationPath: string;
+  context: SigningContext | null;
+  onOpen: (preset: FormPreset) => void;
+}) {
+  const latest = useCurrentRequest();
+  const current = latest?.operationPath === operationPath ? latest : null;
+  return (
+    <RequestTools current={current} context={context} onOpen={onOpen}>
+      <button
+        type="button"
+        className="ui-btn ui-btn-small"
+        onClick={() => navigate(teachHref(operationPath), current ? { preset: current } : null)}
+      >
+        Teach this
+      </button>
+    </RequestTools>
+  );
+}
+
+export function ExportsRoute({
+  context,
+  onOpen,
+}: {
+  context: SigningContext | null;
+  onOpen: (preset: FormPreset) => void;
+}) {
+  const current = useCurrentRequest();
+  return (
+    <Suspense fallback={<p role="status">Loading…</p>}>
+      <ExportsPage current={current} context={context} loadExchanges={listExchanges} onOpen={onOpen} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,1 @@
+export { DebuggerPage, type DebuggerPageProps } from './debugger-page.tsx';

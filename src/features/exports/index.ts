@@ -1,0 +1,3 @@
+export { ExportsPage, type ExportsPageProps } from './exports-page.tsx';
+export { RequestTools, type RequestToolsProps } from './request-tools.tsx';
+export { readShareFragment, type ShareFragment } from './share-fragment.ts';

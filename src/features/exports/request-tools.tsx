@@ -1,0 +1,70 @@
+import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
+import type { FormPreset, SigningContext } from '../../shared/contracts.ts';
+import './exports.css';
+
+const SnippetPanel = lazy(() => import('./snippet-panel.tsx').then((m) => ({ default: m.SnippetPanel })));
+const SharePanel = lazy(() => import('./share-panel.tsx').then((m) => ({ default: m.SharePanel })));
+const ImportPanel = lazy(() => import('./import-panel.tsx').then((m) => ({ default: m.ImportPanel })));
+
+type Panel = 'code' | 'share' | 'import';
+
+const TITLES: Record<Panel, string> = {
+  code: 'Export code',
+  share: 'Share link',
+  import: 'Import',
+};
+
+export interface RequestToolsProps {
+  /** The workbench's current request (values as the form holds them). */
+  current: FormPreset | null;
+  context: SigningContext | null;
+  onOpen: (preset: FormPreset) => void;
+  /** More buttons for the same bar (e.g. a link to another tool). */
+  children?: ReactNode;
+}
+
+/** The workbench's bar of request tools: export code, share link, import. */
+export function RequestTools({ current, context, onOpen, children }: RequestToolsProps) {
+  const [open, setOpen] = useState<Panel | null>(null);
+  const id = useId();
+  const toggle = (p: Panel) => setOpen((o) => (o === p ? null : p));
+  return (
+    <div className="ex-tools">
+      <div className="ex-toolbar" role="group" aria-label="Request tools">
+        {(Object.keys(TITLES) as Panel[]).map((p) => (
+          <button
+            key={p}
+            type="button"
+            className="ui-btn ui-btn-small"
+            aria-expanded={open === p}
+            aria-controls={`${id}-${p}`}
+            onClick={() => toggle(p)}
+          >
+            {TITLES[p]}
+          </button>
+        ))}
+        {children}
+      </div>
+      {open ? (
+        <section id={`${id}-${open}`} className="ex-panel" aria-label={TITLES[open]}>
+          <div className="ex-panel-head">
+            <h3>{TITLES[open]}</h3>
+            <button
+              type="button"
+              className="ui-btn ui-btn-small"
+              aria-label={`Close ${TITLES[open]}`}
+              onClick={() => setOpen(null)}
+            >
+              ×
+            </button>
+          </div>
+          <Suspense fallback={<p role="status">Loading…</p>}>
+            {open === 'code' ? <SnippetPanel preset={current} context={context} /> : null}
+            {open === 'share' ? <SharePanel preset={current} /> : null}
+            {open === 'import' ? <ImportPanel context={context} onOpen={onOpen} /> : null}
+          </Suspense>
+        </section>
+      ) : null}
+    </div>
+  );
+}

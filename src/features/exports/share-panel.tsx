@@ -1,0 +1,43 @@
+import { useMemo } from 'react';
+import type { FormPreset } from '../../shared/contracts.ts';
+import { CopyButton } from '../../shared/ui/index.ts';
+import { errorText } from './download.ts';
+import { shareLinkFor } from './share-fragment.ts';
+
+export function SharePanel({ preset }: { preset: FormPreset | null }) {
+  const link = useMemo(() => {
+    if (!preset) return null;
+    try {
+      return shareLinkFor(preset, location.origin);
+    } catch (e) {
+      return { error: errorText(e) };
+    }
+  }, [preset]);
+  if (!preset || !link) {
+    return <p className="ex-empty">Open an operation in the workbench to share its request.</p>;
+  }
+  if ('error' in link) {
+    return (
+      <p className="ex-error" role="alert">
+        {link.error}
+      </p>
+    );
+  }
+  return (
+    <div className="ex-share">
+      <p className="ex-note">
+        A link that opens <code>{preset.operationPath}</code> with these values. Values only: no control key,
+        no private key, no signature, no card number and no CVV. It lives in the URL fragment, which browsers
+        never send to a server.
+      </p>
+      <div className="ex-row">
+        <label className="ex-grow">
+          <span className="ex-label">Share link</span>
+          <input className="ex-input" readOnly value={link.url} onFocus={(e) => e.currentTarget.select()} />
+        </label>
+        <CopyButton text={link.url} label="Copy the share link" />
+      </div>
+      {link.leftOut.length > 0 ? <p className="ex-note">Left out: {link.leftOut.join(', ')}.</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { TeachingPage, type TeachingPageProps } from './teaching-page.tsx';

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { renderSnippet } from '../../src/exports/index.ts';
+import { readShareFragment, shareLinkFor } from '../../src/features/exports/share-fragment.ts';
+import { snippetInputFor } from '../../src/features/exports/snippet-input.ts';
+import type { FormPreset, SigningContext } from '../../src/shared/contracts.ts';
+import { parseRoute } from '../../src/app/routes.ts';
+
+const KEY = 'SECRET-CONTROL-KEY-1234-5678';
+const context: SigningContext = {
+  profileId: 'p',
+  profileName: 'p',
+  target: { name: 'local', baseUrl: 'http://127.0.0.1:4173/sandbox/paynet', kind: 'local' },
+  endpoint: { kind: 'endpoint', id: '1111' },
+  credentials: { login: 'demo-merchant', controlKey: KEY },
+};
+const sale: FormPreset = {
+  operationPath: 'v2/sale',
+  values: {
+    email: 'a@example.com',
+    client_orderid: 'inv-7',
+    amount: '10.42',
+    credit_card_number: '4444444444444448',
+    cvv2: '321',
+    ssn: '',
+    control: 'c6bdd88a78834ef4b863b088827a459f039e8257',
+  },
+  extras: [{ name: 'threeds_version', value: '2' }],
+};
+
+describe('share links from the workbench', () => {
+  it('carries values only, says what was left out, and reads back', () => {
+    const { url, leftOut } = shareLinkFor(sale, 'http://127.0.0.1:4173');
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:4173\/ops\/v2\/sale#share=[A-Za-z0-9_-]+$/);
+    expect(leftOut.sort()).toEqual([
+      'control (signature, computed again)',
+      'credit_card_number (card number)',
+      'cvv2 (CVV)',
+    ]);
+    const token = new URL(url).hash.slice('#share='.length);
+    const json = Buffer.from(token, 'base64url').toString('utf8');
+    for (const banned of ['4444444444444448', '321', 'cvv2', 'control', KEY, 'ssn'])
+      expect(json).not.toContain(banned);
+    const back = readShareFragment(new URL(url).hash);
+    expect(back).toEqual({
+      preset: {
+        operationPath: 'v2/sale',
+        values: { email: 'a@example.com', client_orderid: 'inv-7', amount: '10.42' },
+        extras: [{ name: 'threeds_version', value: '2' }],
+      },
+    });
+  });
+
+  it('ignores other fragments and explains a damaged link', () => {
+    expect(readShareFragment('')).toBeNull();
+    expect(readShareFragment('#main')).toBeNull();
+    const bad = readShareFragment('#share=%%%');
+    expect(bad && 'error' in bad && bad.error).toMatch(/damaged.*copy it whole/);
+  });
+});
+
+describe('snippet input from the workbench values', () => {
+  it('keeps the form order, drops control, and leaves secrets out unless asked', () => {
+    const input = snippetInputFor(sale, context, false)!;
+    const names = input.values.filter((p) => p.value !== '').map((p) => p.name);
+    expect(names).toEqual([
+      'client_orderid',
+      'email',
+      'amount',
+      'credit_card_number',
+      'cvv2',
+      'threeds_version',
+    ]);
+    expect(input.secrets).toBeUndefined();
+    const plain = renderSnippet('python', input);
+    expect(plain.containsSecrets).toBe(false);
+    expect(plain.code).not.toContain(KEY);
+    expect(plain.code).not.toContain('c6bdd88a78834ef4b863b088827a459f039e8257');
+    const secret = renderSnippet('python', snippetInputFor(sale, context, true)!);
+    expect(secret.containsSecrets).toBe(true);
+    expect(secret.code).toContain(KEY);
+  });
+
+  it('is null for an operation the catalog does not know', () => {
+    expect(snippetInputFor({ operationPath: 'v9/nothing', values: {} }, context, false)).toBeNull();
+  });
+});
+
+describe('routes of the flows and exports pages', () => {
+  it('reads /flows, /flows/<id> and /export', () => {
+    expect(parseRoute('/flows')).toEqual({ kind: 'flows', id: null });
+    expect(parseRoute('/flows/sale-3ds-2/')).toEqual({ kind: 'flows', id: 'sale-3ds-2' });
+    expect(parseRoute('/export')).toEqual({ kind: 'export' });
+  });
+});
