@@ -1,60 +1,11 @@
 import type { Page } from '@playwright/test';
 import { answer, expect, test } from './support/fixtures.ts';
+import { dumpStorage } from './support/storage.ts';
 
 const PAN = '4444444444444448';
 const MASKED_PAN = '444444******4448';
 /** Another Luhn-valid card number, sent in a field the catalog does not know. */
 const OTHER_PAN = '5555555555554444';
-
-/** Everything the page can persist: both web storages, cookies, Cache Storage and every IndexedDB store (keys and values). */
-async function dumpStorage(page: Page): Promise<{ text: string; stores: string[] }> {
-  return page.evaluate(async () => {
-    const bytesToText = (b: Uint8Array) => Array.from(b, (c) => String.fromCharCode(c)).join('');
-    const replacer = (_k: string, v: unknown) =>
-      v instanceof ArrayBuffer
-        ? bytesToText(new Uint8Array(v))
-        : ArrayBuffer.isView(v)
-          ? bytesToText(new Uint8Array(v.buffer))
-          : v;
-    const parts: string[] = [`cookie=${document.cookie}`];
-    const stores: string[] = [];
-    for (const [name, s] of [
-      ['localStorage', localStorage],
-      ['sessionStorage', sessionStorage],
-    ] as const) {
-      for (let i = 0; i < s.length; i++) {
-        const k = s.key(i)!;
-        parts.push(`${name}:${k}=${s.getItem(k)}`);
-      }
-    }
-    if ('caches' in globalThis) {
-      for (const c of await caches.keys()) parts.push(`cache:${c}`);
-    }
-    for (const info of await indexedDB.databases()) {
-      if (!info.name) continue;
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const r = indexedDB.open(info.name!);
-        r.onsuccess = () => resolve(r.result);
-        r.onerror = () => reject(r.error);
-      });
-      for (const storeName of Array.from(db.objectStoreNames)) {
-        const store = db.transaction(storeName, 'readonly').objectStore(storeName);
-        const read = <T>(req: IDBRequest<T>) =>
-          new Promise<T>((resolve, reject) => {
-            req.onsuccess = () => resolve(req.result);
-            req.onerror = () => reject(req.error);
-          });
-        const [keys, values] = await Promise.all([read(store.getAllKeys()), read(store.getAll())]);
-        stores.push(`${info.name}/${storeName}`);
-        parts.push(
-          `idb:${info.name}/${storeName}:${JSON.stringify(keys, replacer)}:${JSON.stringify(values, replacer)}`,
-        );
-      }
-      db.close();
-    }
-    return { text: parts.join('\n'), stores };
-  });
-}
 
 /** A CVV value stored next to its name, in any of the shapes a record could hold it. */
 const CVV_WITH_VALUE = /cvv2?["'\s:=,]*(?:value["'\s:=,]*)?\d{3,4}(?!\d)/i;

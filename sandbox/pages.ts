@@ -185,6 +185,16 @@ export function registerPages(app: FastifyInstance, deps: PageDeps): void {
       ),
     );
 
+  const alreadySubmitted = (reply: FastifyReply, order: OrderRow) =>
+    html(
+      reply,
+      409,
+      messagePage(
+        'Already submitted',
+        `Order ${order.client_orderid} has been submitted already: its outcome is final.`,
+      ),
+    );
+
   /** Sends the customer back to the merchant's redirect_url with the final outcome, signed. */
   async function customerReturn(reply: FastifyReply, order: OrderRow): Promise<FastifyReply> {
     const request = engine.store.requestsOf(order.id)[0]!;
@@ -217,16 +227,7 @@ export function registerPages(app: FastifyInstance, deps: PageDeps): void {
     if (!order || order.form_state === null) return notFound(reply);
     if (order.form_state === 'awaiting-3ds')
       return reply.code(303).header('location', `../3ds/acs/${request.params.token}`).send();
-    if (order.form_state !== 'awaiting-card') {
-      return html(
-        reply,
-        409,
-        messagePage(
-          'Already submitted',
-          `Order ${order.client_orderid} has been submitted already: its outcome is final.`,
-        ),
-      );
-    }
+    if (order.form_state !== 'awaiting-card') return alreadySubmitted(reply, order);
     return html(
       reply,
       200,
@@ -239,16 +240,7 @@ export function registerPages(app: FastifyInstance, deps: PageDeps): void {
     const token = request.params.token;
     const order = engine.store.orderByToken(token);
     if (!order || order.form_state === null) return notFound(reply);
-    if (order.form_state !== 'awaiting-card') {
-      return html(
-        reply,
-        409,
-        messagePage(
-          'Already submitted',
-          `Order ${order.client_orderid} has been submitted already: its outcome is final.`,
-        ),
-      );
-    }
+    if (order.form_state !== 'awaiting-card') return alreadySubmitted(reply, order);
     const form = readPageForm(request.body);
     if (!form)
       return html(

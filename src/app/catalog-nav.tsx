@@ -21,7 +21,7 @@ export function CatalogNav({ current }: { current: string | null }) {
         {open ? 'Hide operations' : 'Show operations'}
       </button>
       <div className="nav-list" id="nav-list">
-        <label htmlFor={searchId} className="visually-hidden">
+        <label htmlFor={searchId} className="ui-visually-hidden">
           Search operations
         </label>
         <input

@@ -10,7 +10,7 @@ import { setCurrentRequest } from './current-request.ts';
 import { HomePage } from './home-page.tsx';
 import { ReturnPage } from './return-page.tsx';
 import { ExportsRoute, WorkbenchTools } from './request-tools-bar.tsx';
-import { navigate, onLinkClick, opHref, parseRoute, useLocation } from './router.ts';
+import { navigate, onLinkClick, opHref, parseRoute, useLocation, type Route } from './router.ts';
 import { teachHref } from './routes.ts';
 import { useThemeChoice, type ThemeChoice } from './theme.ts';
 
@@ -45,6 +45,17 @@ function ThemePicker() {
     </label>
   );
 }
+
+/** The sections in the top bar, with the route kinds that count as being in each. */
+const SECTIONS: readonly { to: string; label: string; kinds: readonly Route['kind'][] }[] = [
+  { to: '/', label: 'Workbench', kinds: ['home', 'op'] },
+  { to: '/history', label: 'History', kinds: ['history'] },
+  { to: '/keys', label: 'Keys', kinds: ['keys'] },
+  { to: '/flows', label: 'Flows', kinds: ['flows'] },
+  { to: '/export', label: 'Export', kinds: ['export'] },
+  { to: '/debugger', label: 'Debugger', kinds: ['debugger'] },
+  { to: '/teach', label: 'Teaching', kinds: ['teach'] },
+];
 
 function TopLink({ to, children, current }: { to: string; children: string; current: boolean }) {
   return (
@@ -97,27 +108,11 @@ export function Shell() {
         </a>
         <nav aria-label="Sections">
           <ul className="app-links">
-            <TopLink to="/" current={route.kind === 'home' || route.kind === 'op'}>
-              Workbench
-            </TopLink>
-            <TopLink to="/history" current={route.kind === 'history'}>
-              History
-            </TopLink>
-            <TopLink to="/keys" current={route.kind === 'keys'}>
-              Keys
-            </TopLink>
-            <TopLink to="/flows" current={route.kind === 'flows'}>
-              Flows
-            </TopLink>
-            <TopLink to="/export" current={route.kind === 'export'}>
-              Export
-            </TopLink>
-            <TopLink to="/debugger" current={route.kind === 'debugger'}>
-              Debugger
-            </TopLink>
-            <TopLink to="/teach" current={route.kind === 'teach'}>
-              Teaching
-            </TopLink>
+            {SECTIONS.map((s) => (
+              <TopLink key={s.to} to={s.to} current={s.kinds.includes(route.kind)}>
+                {s.label}
+              </TopLink>
+            ))}
           </ul>
         </nav>
         <span className="app-spacer" />

@@ -116,24 +116,39 @@ describe('paysign sign, control scheme', () => {
 describe('paysign sign, OAuth', () => {
   const body = { client_orderid: 'p-1', amount: '5.00', currency: 'USD', order_desc: "Pay é!*(x)+y=z 'q'" };
   const pairs = Object.entries(body).map(([k, v]) => `${k}=${v}`);
+  /** `sign v2/payout` with a control key and a pinned nonce and timestamp (HMAC-SHA1). */
+  const HMAC_PAYOUT_ARGS = [
+    'sign',
+    'v2/payout',
+    '--endpoint-id',
+    '1111',
+    '--login',
+    'demo',
+    '--control-key',
+    'k&e y',
+    '--nonce',
+    'n0nce',
+    '--timestamp',
+    '1700000000',
+  ];
+  /** `sign v4/payout-check` with the openssl RSA key and a pinned nonce and timestamp (the key file exists once beforeAll ran). */
+  const rsaPayoutCheckArgs = () => [
+    'sign',
+    'v4/payout-check',
+    '--endpoint-id',
+    '2222',
+    '--login',
+    'demo',
+    '--private-key-file',
+    privatePem,
+    '--nonce',
+    'abc123',
+    '--timestamp',
+    '1700000001',
+  ];
 
   it('HMAC-SHA1 with pinned nonce and timestamp matches oauth-1.0a and Node crypto', async () => {
-    const r = await paysign([
-      'sign',
-      'v2/payout',
-      '--endpoint-id',
-      '1111',
-      '--login',
-      'demo',
-      '--control-key',
-      'k&e y',
-      '--nonce',
-      'n0nce',
-      '--timestamp',
-      '1700000000',
-      ...pairs,
-      '--json',
-    ]);
+    const r = await paysign([...HMAC_PAYOUT_ARGS, ...pairs, '--json']);
     expect(r.stderr).toBe('');
     const j = JSON.parse(r.stdout) as Record<string, string>;
     const url = `${SANDBOX}/api/v2/payout/1111`;
@@ -166,22 +181,7 @@ describe('paysign sign, OAuth', () => {
   });
 
   it('--curl prints only a curl command carrying the same signed request', async () => {
-    const r = await paysign([
-      'sign',
-      'v2/payout',
-      '--endpoint-id',
-      '1111',
-      '--login',
-      'demo',
-      '--control-key',
-      'k&e y',
-      '--nonce',
-      'n0nce',
-      '--timestamp',
-      '1700000000',
-      ...pairs,
-      '--curl',
-    ]);
+    const r = await paysign([...HMAC_PAYOUT_ARGS, ...pairs, '--curl']);
     const ref = referenceOAuth({
       url: `${SANDBOX}/api/v2/payout/1111`,
       body,
@@ -202,18 +202,7 @@ describe('paysign sign, OAuth', () => {
 
   it('RSA-SHA256 with an openssl key equals `openssl dgst -sha256 -sign` over the reference base string', async () => {
     const r = await paysign([
-      'sign',
-      'v4/payout-check',
-      '--endpoint-id',
-      '2222',
-      '--login',
-      'demo',
-      '--private-key-file',
-      privatePem,
-      '--nonce',
-      'abc123',
-      '--timestamp',
-      '1700000001',
+      ...rsaPayoutCheckArgs(),
       '--base-url',
       'https://gate.gw.example/paynet/',
       ...pairs,
@@ -239,22 +228,7 @@ describe('paysign sign, OAuth', () => {
   });
 
   it('--raw prints exactly the HTTP request, CRLF line ends and a byte-exact Content-Length', async () => {
-    const r = await paysign([
-      'sign',
-      'v4/payout-check',
-      '--endpoint-id',
-      '2222',
-      '--login',
-      'demo',
-      '--private-key-file',
-      privatePem,
-      '--nonce',
-      'abc123',
-      '--timestamp',
-      '1700000001',
-      ...pairs,
-      '--raw',
-    ]);
+    const r = await paysign([...rsaPayoutCheckArgs(), ...pairs, '--raw']);
     expect(r.code).toBe(0);
     const [head, bodyText] = r.stdout.split('\r\n\r\n');
     const lines = head!.split('\r\n');

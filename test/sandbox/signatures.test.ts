@@ -34,6 +34,20 @@ describe('sandbox signature checks', () => {
     await sb.app.close();
   });
 
+  /** POSTs the form body to the sandbox as a client would, with the Authorization header given. */
+  const postSigned = (url: string, authorization: string, params: Record<string, string>) =>
+    sb.app.inject({
+      method: 'POST',
+      url,
+      headers: {
+        host: HOST,
+        accept: 'application/vnd.pay+json',
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization,
+      },
+      payload: formBody(params),
+    });
+
   describe('control (scheme C)', () => {
     it('accepts the published worked example byte for byte', async () => {
       // gateway-notes.md: endpoint 1111, client_orderid 902B4FF5, 10.42, john.smith@gmail.com, key B17F59B4-… → c6bdd88a…
@@ -115,17 +129,7 @@ describe('sandbox signature checks', () => {
         nonce: 'py-nonce-1',
         timestamp: String(Math.floor(sb.clock.now / 1000)),
       });
-      const res = await sb.app.inject({
-        method: 'POST',
-        url,
-        headers: {
-          host: HOST,
-          accept: 'application/vnd.pay+json',
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization,
-        },
-        payload: formBody(params),
-      });
+      const res = await postSigned(url, authorization, params);
       expect(res.statusCode, res.body).toBe(200);
     });
 
@@ -245,17 +249,7 @@ describe('sandbox signature checks', () => {
         signature,
       );
       const authorization = oauth.toHeader({ ...data, oauth_signature: signature }).Authorization;
-      const res = await sb.app.inject({
-        method: 'POST',
-        url,
-        headers: {
-          host: HOST,
-          accept: 'application/vnd.pay+json',
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization,
-        },
-        payload: formBody(params),
-      });
+      const res = await postSigned(url, authorization, params);
       // Signature accepted: the refusal is about the order, not the signature.
       expect(res.statusCode).toBe(400);
       expect(JSON.parse(res.body)['error-code']).toBe('ORDER_NOT_FOUND');
@@ -304,17 +298,7 @@ describe('sandbox signature checks', () => {
         {},
         'RSA-SHA256',
       );
-      const res = await sb.app.inject({
-        method: 'POST',
-        url: `${BASE_PATH}/api/v2/payout-form/1111`,
-        headers: {
-          host: HOST,
-          accept: 'application/vnd.pay+json',
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: rsa,
-        },
-        payload: formBody(params),
-      });
+      const res = await postSigned(`${BASE_PATH}/api/v2/payout-form/1111`, rsa, params);
       expect(res.statusCode, res.body).toBe(200);
     });
   });

@@ -6,6 +6,7 @@ import type { ProxyEnvelope } from '../../shared/proxy-client.ts';
 import { CodeView, CopyButton } from '../../shared/ui/index.ts';
 import type { Interpreted } from './answer.ts';
 import { StatusBadge } from './badge.tsx';
+import { FollowUpButton } from './follow-up-button.tsx';
 import { carriedIds, followUpsFor } from './follow-ups.ts';
 import { SignatureMismatch } from './signature-mismatch.tsx';
 import { StatusPoller, type PollIds } from './status-poller.tsx';
@@ -110,14 +111,7 @@ export function AnswerView({
             </button>
           ) : null}
           {followUps.map((f) => (
-            <button
-              key={f.path}
-              type="button"
-              className="ui-btn"
-              onClick={() => onNavigate({ operationPath: f.path, preset: f.preset })}
-            >
-              Next: {f.title}
-            </button>
+            <FollowUpButton key={f.path} followUp={f} onNavigate={onNavigate} />
           ))}
         </div>
       ) : null}

@@ -263,6 +263,9 @@ function OperationFormImpl(p: OperationFormProps) {
   const [cvv, setCvv] = useState('123');
   const required = op.fields.filter((f) => f.required);
   const optional = op.fields.filter((f) => !f.required);
+  const fieldRow = (f: Operation['fields'][number]) => (
+    <FieldRow key={f.name} spec={f} register={p.register} control={p.control} profileLogin={p.profileLogin} />
+  );
   const showCvv = hasCardCvv(op);
   const scheme = useWatch({ control: p.meta.control, name: 'scheme' });
   return (
@@ -291,29 +294,13 @@ function OperationFormImpl(p: OperationFormProps) {
       {required.length > 0 ? (
         <fieldset className="wb-fields">
           <legend>Required parameters</legend>
-          {required.map((f) => (
-            <FieldRow
-              key={f.name}
-              spec={f}
-              register={p.register}
-              control={p.control}
-              profileLogin={p.profileLogin}
-            />
-          ))}
+          {required.map(fieldRow)}
         </fieldset>
       ) : null}
       {optional.length > 0 ? (
         <details className="wb-fields" open={optional.length <= 6}>
           <summary>Optional parameters ({optional.length})</summary>
-          {optional.map((f) => (
-            <FieldRow
-              key={f.name}
-              spec={f}
-              register={p.register}
-              control={p.control}
-              profileLogin={p.profileLogin}
-            />
-          ))}
+          {optional.map(fieldRow)}
         </details>
       ) : null}
       <ExtrasEditor op={op} meta={p.meta} />

@@ -5,6 +5,7 @@ import type { Exchange, FormPreset, SigningContext } from '../../shared/contract
 import { sendThroughProxy } from '../../shared/proxy-client.ts';
 import { interpretAnswer, type Interpreted } from './answer.ts';
 import { StatusBadge } from './badge.tsx';
+import { FollowUpButton } from './follow-up-button.tsx';
 import { buildFor } from './build.ts';
 import { toExchange } from './exchange.ts';
 import { followUpsFor } from './follow-ups.ts';
@@ -174,14 +175,7 @@ export function StatusPoller({
       {tdsFollowUps.length > 0 ? (
         <div className="wb-followups" role="group" aria-label="3-D Secure follow-ups">
           {tdsFollowUps.map((f) => (
-            <button
-              key={f.path}
-              type="button"
-              className="ui-btn"
-              onClick={() => onNavigate({ operationPath: f.path, preset: f.preset })}
-            >
-              Next: {f.title}
-            </button>
+            <FollowUpButton key={f.path} followUp={f} onNavigate={onNavigate} />
           ))}
         </div>
       ) : null}

@@ -34,6 +34,15 @@ const cryptoPort = webCryptoPort();
 const clock = () => Date.now();
 const FORMATS = Object.keys(CAPTURE_FORMAT_LABEL) as CaptureFormat[];
 
+/** The hint under a field, or its error in place of the hint; its id is `${id}-hint`, which the field points to. */
+function FieldHint({ id, hint, error }: { id: string; hint?: string; error?: string }) {
+  return hint || error ? (
+    <p id={`${id}-hint`} className={error ? 'dbg-error' : 'dbg-hint'}>
+      {error ?? hint}
+    </p>
+  ) : null;
+}
+
 function TextArea({
   label,
   value,
@@ -69,11 +78,7 @@ function TextArea({
         onChange={(e) => onChange(e.target.value)}
         onKeyDown={onKeyDown}
       />
-      {hint || error ? (
-        <p id={`${id}-hint`} className={error ? 'dbg-error' : 'dbg-hint'}>
-          {error ?? hint}
-        </p>
-      ) : null}
+      <FieldHint id={id} hint={hint} error={error} />
     </div>
   );
 }
@@ -115,11 +120,7 @@ function Input({
         />
         {after}
       </span>
-      {hint || error ? (
-        <p id={`${id}-hint`} className={error ? 'dbg-error' : 'dbg-hint'}>
-          {error ?? hint}
-        </p>
-      ) : null}
+      <FieldHint id={id} hint={hint} error={error} />
     </div>
   );
 }

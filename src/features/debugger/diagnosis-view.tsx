@@ -9,7 +9,7 @@ import {
   type RuleReference,
   type Scheme,
 } from '../../core/index.ts';
-import { InlineCode } from './inline-code.tsx';
+import { InlineCode } from '../../shared/ui/index.ts';
 import { Legend, Segments } from './segments.tsx';
 
 const SCHEME_LABEL: Record<Scheme, string> = {

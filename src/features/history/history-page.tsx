@@ -132,7 +132,7 @@ export function HistoryPage({ onReopen }: { onReopen: (preset: FormPreset) => vo
         ) : (
           <div className="hy-table-wrap">
             <table className="hy-table">
-              <caption className="hy-visually-hidden">Requests sent, newest first</caption>
+              <caption className="ui-visually-hidden">Requests sent, newest first</caption>
               <thead>
                 <tr>
                   <th scope="col">Time</th>
@@ -141,7 +141,7 @@ export function HistoryPage({ onReopen }: { onReopen: (preset: FormPreset) => vo
                   <th scope="col">Status</th>
                   <th scope="col">Target</th>
                   <th scope="col">
-                    <span className="hy-visually-hidden">Actions</span>
+                    <span className="ui-visually-hidden">Actions</span>
                   </th>
                 </tr>
               </thead>

@@ -13,6 +13,7 @@ import {
   type GeneratedKeyPair,
   type KeyInspection,
 } from '../../core/index.ts';
+import { readKeyFile } from '../../shared/read-key-file.ts';
 import { PemOutput } from './pem-output.tsx';
 import { answerMessage, registeredFingerprint, registerPublicKey } from './register-key.ts';
 import './keys.css';
@@ -310,18 +311,15 @@ function InspectSection() {
   }
 
   async function readFile(e: ChangeEvent<HTMLInputElement>) {
-    const file = e.target.files?.[0];
-    e.target.value = '';
-    if (!file) return;
-    if (file.size > 64 * 1024) {
-      setError(
-        `${file.name} is ${file.size} bytes: a PEM key is a few kilobytes. Choose the key file itself.`,
-      );
+    const read = await readKeyFile(e);
+    if (!read) return;
+    if ('error' in read) {
+      setError(read.error);
       return;
     }
     setError(null);
     setConverted(null);
-    setText(await file.text());
+    setText(read.text);
   }
 
   const conversion = converted && CONVERSIONS.find((c) => c.id === converted.id);
@@ -349,7 +347,7 @@ function InspectSection() {
         <input
           id={fileId}
           type="file"
-          className="ky-visually-hidden"
+          className="ui-visually-hidden"
           accept=".pem,.key,.pub,.crt,.cer,.txt,text/plain"
           onChange={(e) => void readFile(e)}
         />

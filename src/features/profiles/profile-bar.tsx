@@ -1,4 +1,5 @@
 import { useId, useState, type ChangeEvent, type ReactNode } from 'react';
+import { readKeyFile } from '../../shared/read-key-file.ts';
 import { describeKey } from './key-import.ts';
 import { PassphraseDialog } from './passphrase-dialog.tsx';
 import { useProfiles, type KeyState, type ProfilesValue } from './profiles-provider.tsx';
@@ -249,17 +250,14 @@ function KeyFileButton({ disabled, onText }: { disabled: boolean; onText: (text:
   const id = useId();
   const [error, setError] = useState<string | null>(null);
   async function read(e: ChangeEvent<HTMLInputElement>) {
-    const file = e.target.files?.[0];
-    e.target.value = '';
-    if (!file) return;
-    if (file.size > 64 * 1024) {
-      setError(
-        `${file.name} is ${file.size} bytes: a PEM key is a few kilobytes. Choose the key file itself.`,
-      );
+    const result = await readKeyFile(e);
+    if (!result) return;
+    if ('error' in result) {
+      setError(result.error);
       return;
     }
     setError(null);
-    onText(await file.text());
+    onText(result.text);
   }
   return (
     <>
@@ -269,7 +267,7 @@ function KeyFileButton({ disabled, onText }: { disabled: boolean; onText: (text:
       <input
         id={id}
         type="file"
-        className="pf-visually-hidden"
+        className="ui-visually-hidden"
         accept=".pem,.key,.txt,.p8,text/plain"
         disabled={disabled}
         onChange={(e) => void read(e)}

@@ -64,7 +64,7 @@ export function SecretField({
           onClick={() => setRevealed((r) => !r)}
         >
           {revealed ? 'Hide' : 'Show'}
-          <span className="pf-visually-hidden"> {label.toLowerCase()}</span>
+          <span className="ui-visually-hidden"> {label.toLowerCase()}</span>
         </button>
         {children}
       </div>

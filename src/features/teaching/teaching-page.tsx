@@ -21,7 +21,7 @@ import {
 } from '../../catalog/index.ts';
 import type { FormPreset, SigningContext } from '../../shared/contracts.ts';
 import { sendThroughProxy } from '../../shared/proxy-client.ts';
-import { InlineCode } from './inline-code.tsx';
+import { InlineCode } from '../../shared/ui/index.ts';
 import { MarkedText } from './marked-text.tsx';
 import {
   inputParams,
@@ -447,42 +447,13 @@ function OperationTeaching({ op, preset, context, onPickOperation }: TeachingPag
             <p className="teach-hint">Pick a mistake above to see what it changes.</p>
           )}
           <div className="teach-cols">
-            <div className="teach-col">
-              <h3>Correct</h3>
-              <h4>{scheme === 'control' ? 'Signing input' : 'Base string'}</h4>
-              <MarkedText
-                ours={t.correct.signingInput}
-                theirs={t.mistaken.signingInput}
-                side="ours"
-                label="Correct signing input"
-              />
-              <h4>Signature</h4>
-              <MarkedText
-                ours={t.correct.signature ?? ''}
-                theirs={t.mistaken.signature ?? ''}
-                side="ours"
-                label="Correct signature"
-                block={false}
-              />
-            </div>
-            <div className="teach-col teach-col-mistaken">
-              <h3>With the mistake{m && applied ? `: ${m.teachingSwitch}` : ''}</h3>
-              <h4>{scheme === 'control' ? 'Signing input' : 'Base string'}</h4>
-              <MarkedText
-                ours={t.correct.signingInput}
-                theirs={t.mistaken.signingInput}
-                side="theirs"
-                label="Mistaken signing input"
-              />
-              <h4>Signature</h4>
-              <MarkedText
-                ours={t.correct.signature ?? ''}
-                theirs={t.mistaken.signature ?? ''}
-                side="theirs"
-                label="Mistaken signature"
-                block={false}
-              />
-            </div>
+            <ComparisonColumn t={t} scheme={scheme} side="ours" heading="Correct" />
+            <ComparisonColumn
+              t={t}
+              scheme={scheme}
+              side="theirs"
+              heading={`With the mistake${m && applied ? `: ${m.teachingSwitch}` : ''}`}
+            />
           </div>
           <p className="teach-changed" role="status" aria-label="Signature changed">
             {t.signatureChanged ? 'The signature changed.' : 'The signature is the same.'}
@@ -534,6 +505,41 @@ function OperationTeaching({ op, preset, context, onPickOperation }: TeachingPag
         onWalk={(p) => (p === op.path ? undefined : onPickOperation(p))}
       />
     </section>
+  );
+}
+
+/** One column of the correct-versus-mistaken comparison: the signing input and the signature, marked where they differ. */
+function ComparisonColumn({
+  t,
+  scheme,
+  side,
+  heading,
+}: {
+  t: TeachResult;
+  scheme: Scheme;
+  side: 'ours' | 'theirs';
+  heading: string;
+}) {
+  const which = side === 'ours' ? 'Correct' : 'Mistaken';
+  return (
+    <div className={side === 'ours' ? 'teach-col' : 'teach-col teach-col-mistaken'}>
+      <h3>{heading}</h3>
+      <h4>{scheme === 'control' ? 'Signing input' : 'Base string'}</h4>
+      <MarkedText
+        ours={t.correct.signingInput}
+        theirs={t.mistaken.signingInput}
+        side={side}
+        label={`${which} signing input`}
+      />
+      <h4>Signature</h4>
+      <MarkedText
+        ours={t.correct.signature ?? ''}
+        theirs={t.mistaken.signature ?? ''}
+        side={side}
+        label={`${which} signature`}
+        block={false}
+      />
+    </div>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Scheme } from '../../core/index.ts';
-import { InlineCode } from './inline-code.tsx';
+import { InlineCode } from '../../shared/ui/index.ts';
 import { SCHEME_LABEL } from './teaching-model.ts';
 import type { StepValue, Walkthrough } from './walkthrough.ts';
 
