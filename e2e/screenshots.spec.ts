@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import {
   answer,
@@ -52,5 +52,37 @@ test('README screenshots: control workbench, OAuth workbench, an answer', async 
     await answer(page).scrollIntoViewIfNeeded();
     await page.evaluate(() => window.scrollBy(0, -8));
     await page.screenshot({ path: shotPath(configFile, 'answer.png') });
+  });
+});
+
+test('README screenshots: the signature debugger, a guided flow', async ({ page }, testInfo) => {
+  const configFile = testInfo.config.configFile;
+  await test.step('debugger.png: a captured payout whose spaces were signed as +', async () => {
+    const corpus = resolve(import.meta.dirname, '../test/corpus/cases');
+    const sidecar = JSON.parse(readFileSync(join(corpus, 'plus-for-space.json'), 'utf8')) as {
+      secrets: { login: string; controlKey: string };
+    };
+    await page.goto('/debugger');
+    const form = page.getByRole('form', { name: 'Captured request and secrets' });
+    await form.getByLabel('Captured request').fill(readFileSync(join(corpus, 'plus-for-space.curl'), 'utf8'));
+    await form.getByLabel('Merchant login').fill(sidecar.secrets.login);
+    await form.getByLabel('Merchant control key').fill(sidecar.secrets.controlKey);
+    await form.getByRole('button', { name: 'Diagnose' }).click();
+    await expect(page.getByRole('region', { name: 'Diagnosis' })).toContainText('MISMATCH');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: shotPath(configFile, 'debugger.png') });
+  });
+  await test.step('flow.png: preauth, partial capture and return, run to the end', async () => {
+    await page.goto('/flows');
+    await page
+      .getByRole('main')
+      .getByRole('link', { name: /^Preauth → partial capture → return/ })
+      .click();
+    await expect(page.getByText('callback inbox connected')).toBeVisible();
+    await page.getByRole('button', { name: 'Run all' }).click();
+    await expect(page.getByRole('status', { name: 'Flow progress' })).toContainText('Flow complete', {
+      timeout: 45_000,
+    });
+    await page.screenshot({ path: shotPath(configFile, 'flow.png') });
   });
 });
