@@ -1,6 +1,12 @@
 import forge from 'node-forge';
 import { fromBase64 } from '../bytes.ts';
-import { derToForgeAsn1, firstPemBlock, kindOfLabel, PEM_KIND_LABEL, type PemKind } from '../keys/pem.ts';
+import { firstPemBlock, kindOfLabel, PEM_KIND_LABEL, type PemKind } from '../keys/pem.ts';
+
+function derToForgeAsn1(der: Uint8Array): forge.asn1.Asn1 {
+  let bin = '';
+  for (const b of der) bin += String.fromCharCode(b);
+  return forge.asn1.fromDer(forge.util.createBuffer(bin));
+}
 
 /** What a key text is inside, whatever its BEGIN line says. */
 export type DerStructure =

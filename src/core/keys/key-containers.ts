@@ -1,7 +1,7 @@
-import forge from 'node-forge';
 import type { CryptoPort } from '../crypto-port.ts';
 import { PayError } from '../errors.ts';
-import { forgeBytesToUint8, parseKey, PEM_KIND_LABEL, toPem, type ParsedKey, type PemKind } from './pem.ts';
+import { wrapPkcs8, wrapSpki } from './der.ts';
+import { parseKey, PEM_KIND_LABEL, toPem, type ParsedKey, type PemKind } from './pem.ts';
 
 /** The gateway's minimum RSA key size (api-description.md, Limits). */
 export const MIN_RSA_BITS = 2048;
@@ -30,25 +30,16 @@ function assertStrongEnough(parsed: ParsedKey): void {
   }
 }
 
-function publicSpkiDer(pub: forge.pki.rsa.PublicKey): Uint8Array<ArrayBuffer> {
-  return forgeBytesToUint8(forge.asn1.toDer(forge.pki.publicKeyToAsn1(pub)).getBytes());
-}
-
-function pkcs8Der(priv: forge.pki.rsa.PrivateKey): Uint8Array<ArrayBuffer> {
-  return forgeBytesToUint8(
-    forge.asn1.toDer(forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(priv))).getBytes(),
-  );
-}
-
-function requirePrivate(parsed: ParsedKey): forge.pki.rsa.PrivateKey {
-  if (!parsed.privateKey) {
+/** RSAPrivateKey DER of a parsed key, or KEY_NOT_PRIVATE for a public key or certificate. */
+function requirePrivate(parsed: ParsedKey): Uint8Array<ArrayBuffer> {
+  if (!parsed.rsaPrivateKey) {
     throw new PayError(
       'KEY_NOT_PRIVATE',
       `This is a ${PEM_KIND_LABEL[parsed.kind]}: signing needs the merchant's private key (BEGIN PRIVATE KEY or BEGIN RSA PRIVATE KEY).`,
       { field: 'key' },
     );
   }
-  return parsed.privateKey;
+  return parsed.rsaPrivateKey;
 }
 
 /** Describes a pasted key without throwing: kind, size, fingerprint and, if unusable, why. */
@@ -89,8 +80,8 @@ export async function inspectKey(text: string, crypto: CryptoPort): Promise<KeyI
     kind: parsed.kind,
     label: PEM_KIND_LABEL[parsed.kind],
     bits: parsed.bits,
-    isPrivate: parsed.privateKey !== undefined,
-    fingerprint: await crypto.sha256Hex(publicSpkiDer(parsed.publicKey)),
+    isPrivate: parsed.rsaPrivateKey !== undefined,
+    fingerprint: await crypto.sha256Hex(wrapSpki(parsed.rsaPublicKey)),
     ...(problem ? { problem } : {}),
     warnings,
   };
@@ -98,22 +89,22 @@ export async function inspectKey(text: string, crypto: CryptoPort): Promise<KeyI
 
 /** Any private key text → PKCS#8 PEM (`BEGIN PRIVATE KEY`), the container Web Crypto imports. */
 export function toPkcs8Pem(text: string): string {
-  return toPem('PRIVATE KEY', pkcs8Der(requirePrivate(parseKey(text))));
+  return toPem('PRIVATE KEY', wrapPkcs8(requirePrivate(parseKey(text))));
 }
 
 /** Any private key text → PKCS#1 PEM (`BEGIN RSA PRIVATE KEY`), the container the gateway's in-page builders take. */
 export function toPkcs1Pem(text: string): string {
-  return forge.pki.privateKeyToPem(requirePrivate(parseKey(text))).replace(/\r\n/g, '\n');
+  return toPem('RSA PRIVATE KEY', requirePrivate(parseKey(text)));
 }
 
 /** Any key text (private, public or certificate) → the public key as SPKI PEM (`BEGIN PUBLIC KEY`), what the gateway is sent. */
 export function toSpkiPem(text: string): string {
-  return toPem('PUBLIC KEY', publicSpkiDer(parseKey(text).publicKey));
+  return toPem('PUBLIC KEY', wrapSpki(parseKey(text).rsaPublicKey));
 }
 
 /** Any key text → the public key as PKCS#1 PEM (`BEGIN RSA PUBLIC KEY`). */
 export function toPkcs1PublicPem(text: string): string {
-  return forge.pki.publicKeyToRSAPublicKeyPem(parseKey(text).publicKey).replace(/\r\n/g, '\n');
+  return toPem('RSA PUBLIC KEY', parseKey(text).rsaPublicKey);
 }
 
 export interface SigningKey {
@@ -127,17 +118,17 @@ export interface SigningKey {
 
 /**
  * Imports a PKCS#1 or PKCS#8 RSA private key for RSA-SHA256 signing with Web Crypto. PKCS#1,
- * which Web Crypto rejects, is rewrapped as PKCS#8 with node-forge on the way.
+ * which Web Crypto rejects, is rewrapped as PKCS#8 on the way.
  * @throws PayError KEY_* with advice.
  */
 export async function importSigningKey(text: string, crypto: CryptoPort): Promise<SigningKey> {
   const parsed = parseKey(text);
   const priv = requirePrivate(parsed);
   assertStrongEnough(parsed);
-  const spki = publicSpkiDer(parsed.publicKey);
+  const spki = wrapSpki(parsed.rsaPublicKey);
   const key = await crypto.subtle.importKey(
     'pkcs8',
-    pkcs8Der(priv),
+    wrapPkcs8(priv),
     { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
     false,
     ['sign'],
@@ -158,7 +149,7 @@ export async function importVerifyingKey(
 ): Promise<{ key: CryptoKey; bits: number; fingerprint: string }> {
   const parsed = parseKey(text);
   assertStrongEnough(parsed);
-  const spki = publicSpkiDer(parsed.publicKey);
+  const spki = wrapSpki(parsed.rsaPublicKey);
   const key = await crypto.subtle.importKey(
     'spki',
     spki,

@@ -1,6 +1,13 @@
-import forge from 'node-forge';
 import { fromBase64 } from '../bytes.ts';
 import { PayError } from '../errors.ts';
+import {
+  bitLength,
+  DerError,
+  readKeyShape,
+  readRsaPrivateKey,
+  readRsaPublicKey,
+  type RsaPrivateNumbers,
+} from './der.ts';
 
 /** What a pasted key text turned out to be. */
 export type PemKind =
@@ -24,7 +31,6 @@ export const PEM_KIND_LABEL: Record<PemKind, string> = {
   garbage: 'not a PEM key',
 };
 
-const RSA_OID = '1.2.840.113549.1.1.1';
 const BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/;
 
 export interface PemBlock {
@@ -54,26 +60,6 @@ export function toPem(label: string, der: Uint8Array): string {
   return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
 }
 
-export function derToForgeAsn1(der: Uint8Array): forge.asn1.Asn1 {
-  let bin = '';
-  for (const b of der) bin += String.fromCharCode(b);
-  return forge.asn1.fromDer(forge.util.createBuffer(bin));
-}
-
-export function forgeBytesToUint8(bytes: string): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(bytes.length);
-  for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i);
-  return out;
-}
-
-/** The algorithm OID of a PKCS#8 PrivateKeyInfo or an SPKI SubjectPublicKeyInfo. */
-function algorithmOid(asn: forge.asn1.Asn1, kind: 'pkcs8' | 'spki'): string | undefined {
-  const seq = asn.value as forge.asn1.Asn1[];
-  const alg = seq[kind === 'pkcs8' ? 1 : 0];
-  const oid = Array.isArray(alg?.value) ? (alg.value[0] as forge.asn1.Asn1 | undefined) : undefined;
-  return oid && typeof oid.value === 'string' ? forge.asn1.derToOid(oid.value) : undefined;
-}
-
 /** The label-based kind of a block, before any parsing. */
 export function kindOfLabel(label: string, headers: string): PemKind {
   switch (label) {
@@ -94,23 +80,27 @@ export function kindOfLabel(label: string, headers: string): PemKind {
   }
 }
 
+const mod = (a: bigint, m: bigint) => ((a % m) + m) % m;
+
 /**
  * A damaged private key (one Base64 character changed inside a number) still parses as DER, and
  * Web Crypto then signs with it, wrongly. Checks that the numbers fit together (PKCS#1 §3.2):
  * n = p·q, e·d ≡ 1 mod p−1 and mod q−1, dP = d mod p−1, dQ = d mod q−1, q·qInv ≡ 1 mod p.
  */
-function assertConsistent(k: forge.pki.rsa.PrivateKey, kind: PemKind): void {
-  const one = forge.jsbn.BigInteger.ONE;
-  const p1 = k.p.subtract(one);
-  const q1 = k.q.subtract(one);
-  const ed = k.e.multiply(k.d);
+function assertConsistent(k: RsaPrivateNumbers, kind: PemKind): void {
+  const p1 = k.p - 1n;
+  const q1 = k.q - 1n;
+  const ed = k.e * k.d;
   const ok =
-    k.n.equals(k.p.multiply(k.q)) &&
-    ed.mod(p1).equals(one) &&
-    ed.mod(q1).equals(one) &&
-    k.dP.equals(k.d.mod(p1)) &&
-    k.dQ.equals(k.d.mod(q1)) &&
-    k.q.multiply(k.qInv).mod(k.p).equals(one);
+    k.p > 1n &&
+    k.q > 1n &&
+    k.e > 1n &&
+    k.n === k.p * k.q &&
+    mod(ed, p1) === 1n &&
+    mod(ed, q1) === 1n &&
+    k.dP === mod(k.d, p1) &&
+    k.dQ === mod(k.d, q1) &&
+    mod(k.q * k.qInv, k.p) === 1n;
   if (!ok) {
     throw new PayError(
       'KEY_MALFORMED',
@@ -120,11 +110,18 @@ function assertConsistent(k: forge.pki.rsa.PrivateKey, kind: PemKind): void {
   }
 }
 
+const SHAPE_LABEL = {
+  'rsa-public': 'an RSA public key',
+  spki: 'a public key',
+  certificate: 'a certificate',
+} as const;
+
 export interface ParsedKey {
   kind: PemKind;
-  /** Present for private kinds. */
-  privateKey?: forge.pki.rsa.PrivateKey;
-  publicKey: forge.pki.rsa.PublicKey;
+  /** RSAPrivateKey DER (RFC 8017 A.1.2); present for private kinds. */
+  rsaPrivateKey?: Uint8Array<ArrayBuffer>;
+  /** RSAPublicKey DER (RFC 8017 A.1.1). */
+  rsaPublicKey: Uint8Array<ArrayBuffer>;
   bits: number;
   /** Number of PEM blocks in the text (only the first is used). */
   blocks: number;
@@ -161,64 +158,40 @@ export function parseKey(text: string): ParsedKey {
       { field: 'key' },
     );
   }
-  let asn: forge.asn1.Asn1;
   try {
-    asn = derToForgeAsn1(block.der);
-  } catch (cause) {
-    throw new PayError(
-      'KEY_MALFORMED',
-      `The ${PEM_KIND_LABEL[kind]} is damaged (its DER does not parse): copy it again, whole.`,
-      {
-        field: 'key',
-        cause,
-      },
-    );
-  }
-  if (
-    (kind === 'pkcs8-private' || kind === 'spki-public') &&
-    algorithmOid(asn, kind === 'pkcs8-private' ? 'pkcs8' : 'spki') !== RSA_OID
-  ) {
-    throw new PayError(
-      'KEY_NOT_RSA',
-      `This ${PEM_KIND_LABEL[kind]} is not an RSA key (EC or Ed25519?): the gateway needs RSA, at least 2048 bits.`,
-      {
-        field: 'key',
-      },
-    );
-  }
-  try {
-    switch (kind) {
-      case 'pkcs1-private':
-      case 'pkcs8-private': {
-        // forge unwraps a PKCS#8 PrivateKeyInfo itself.
-        const privateKey = forge.pki.privateKeyFromAsn1(asn) as forge.pki.rsa.PrivateKey;
-        assertConsistent(privateKey, kind);
-        const publicKey = forge.pki.setRsaPublicKey(privateKey.n, privateKey.e);
-        return { kind, privateKey, publicKey, bits: privateKey.n.bitLength(), blocks };
-      }
-      case 'spki-public':
-      case 'pkcs1-public': {
-        // forge reads both an SPKI and a bare PKCS#1 RSAPublicKey.
-        const publicKey = forge.pki.publicKeyFromAsn1(asn) as forge.pki.rsa.PublicKey;
-        return { kind, publicKey, bits: publicKey.n.bitLength(), blocks };
-      }
-      case 'certificate': {
-        const cert = forge.pki.certificateFromAsn1(asn);
-        const publicKey = cert.publicKey as forge.pki.rsa.PublicKey;
-        if (!publicKey?.n) throw new Error('certificate without an RSA key');
-        return { kind, publicKey, bits: publicKey.n.bitLength(), blocks };
-      }
+    const shape = readKeyShape(block.der);
+    if ('rsa' in shape && !shape.rsa) {
+      throw new PayError(
+        'KEY_NOT_RSA',
+        `This ${PEM_KIND_LABEL[kind]} is not an RSA key (EC or Ed25519?): the gateway needs RSA, at least 2048 bits.`,
+        { field: 'key' },
+      );
     }
+    const isPrivateLabel = kind === 'pkcs1-private' || kind === 'pkcs8-private';
+    if ('rsaPrivateKey' in shape) {
+      // The BEGIN line says private or public, and the DER must agree (a relabelled key is refused).
+      if (!isPrivateLabel) throw new DerError(`the label says ${block.label} but it holds a private key`);
+      const priv = readRsaPrivateKey(shape.rsaPrivateKey);
+      assertConsistent(priv.numbers, kind);
+      return {
+        kind,
+        rsaPrivateKey: priv.rsaPrivateKey,
+        rsaPublicKey: priv.rsaPublicKey,
+        bits: bitLength(priv.numbers.n),
+        blocks,
+      };
+    }
+    if (isPrivateLabel || (shape.shape === 'certificate') !== (kind === 'certificate'))
+      throw new DerError(`the label says ${block.label} but it holds ${SHAPE_LABEL[shape.shape]}`);
+    const pub = readRsaPublicKey(shape.rsaPublicKey);
+    if (pub.e < 3n) throw new DerError('bad public exponent');
+    return { kind, rsaPublicKey: shape.rsaPublicKey, bits: bitLength(pub.n), blocks };
   } catch (cause) {
     if (cause instanceof PayError) throw cause;
     throw new PayError(
       'KEY_MALFORMED',
-      `The ${PEM_KIND_LABEL[kind]} could not be read (${String((cause as Error)?.message ?? cause)}): copy it again, whole.`,
-      {
-        field: 'key',
-        cause,
-      },
+      `The ${PEM_KIND_LABEL[kind]} could not be read (${cause instanceof DerError ? cause.message : 'its DER does not parse'}): copy it again, whole.`,
+      { field: 'key', cause },
     );
   }
-  throw new PayError('KEY_GARBAGE', 'Unrecognised key.', { field: 'key' });
 }
