@@ -1,9 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import type { FormPreset } from '../shared/contracts.ts';
 import { Workbench, type WorkbenchNavigation } from '../features/console/index.ts';
-import { readShareFragment } from '../features/exports/index.ts';
-import { HistoryPage, recordExchange } from '../features/history/index.ts';
-import { KeysPage } from '../features/keys/index.ts';
+import { recordExchange } from '../features/history/index.ts';
 import { ProfileBar, useProfileActions, useSigningContext } from '../features/profiles/index.ts';
 import { CatalogNav } from './catalog-nav.tsx';
 import { setCurrentRequest } from './current-request.ts';
@@ -21,6 +19,11 @@ const TeachingPage = lazy(() =>
   import('../features/teaching/index.ts').then((m) => ({ default: m.TeachingPage })),
 );
 const FlowsPage = lazy(() => import('../features/flows/index.ts').then((m) => ({ default: m.FlowsPage })));
+// Pages other than the workbench load with their route, so the first form needs none of their code.
+const HistoryPage = lazy(() =>
+  import('../features/history/history-page.tsx').then((m) => ({ default: m.HistoryPage })),
+);
+const KeysPage = lazy(() => import('../features/keys/keys-page.tsx').then((m) => ({ default: m.KeysPage })));
 const loading = <p role="status">Loading…</p>;
 
 function presetFromState(state: unknown): FormPreset | null {
@@ -82,8 +85,12 @@ export function Shell() {
   const teachOn = useCallback((path: string) => navigate(teachHref(path)), []);
   const [shareError, setShareError] = useState<string | null>(null);
   useEffect(() => {
-    const openShared = () => {
-      const shared = readShareFragment(location.hash);
+    let live = true;
+    const openShared = async () => {
+      // The share-link decoder (and the exports code under it) loads only when there is a fragment.
+      if (location.hash.length < 2) return;
+      const { readShareFragment } = await import('../features/exports/share-fragment.ts');
+      const shared = live ? readShareFragment(location.hash) : null;
       if (!shared) return;
       if ('error' in shared) {
         setShareError(shared.error);
@@ -92,9 +99,13 @@ export function Shell() {
       setShareError(null);
       navigate(opHref(shared.preset.operationPath), { preset: shared.preset }, true);
     };
-    openShared();
-    window.addEventListener('hashchange', openShared);
-    return () => window.removeEventListener('hashchange', openShared);
+    const onHash = () => void openShared();
+    onHash();
+    window.addEventListener('hashchange', onHash);
+    return () => {
+      live = false;
+      window.removeEventListener('hashchange', onHash);
+    };
   }, []);
 
   return (
@@ -153,8 +164,16 @@ export function Shell() {
             </Suspense>
           ) : null}
           {route.kind === 'export' ? <ExportsRoute context={context} onOpen={reopen} /> : null}
-          {route.kind === 'history' ? <HistoryPage onReopen={reopen} /> : null}
-          {route.kind === 'keys' ? <KeysPage activeLogin={activeLogin} onUseKey={setPrivateKeyPem} /> : null}
+          {route.kind === 'history' ? (
+            <Suspense fallback={loading}>
+              <HistoryPage onReopen={reopen} />
+            </Suspense>
+          ) : null}
+          {route.kind === 'keys' ? (
+            <Suspense fallback={loading}>
+              <KeysPage activeLogin={activeLogin} onUseKey={setPrivateKeyPem} />
+            </Suspense>
+          ) : null}
           {route.kind === 'return' ? <ReturnPage /> : null}
           {route.kind === 'debugger' ? (
             <Suspense fallback={loading}>

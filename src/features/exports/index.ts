@@ -1,3 +1,4 @@
 export type { ExportsPageProps } from './exports-page.tsx';
 export { RequestTools, type RequestToolsProps } from './request-tools.tsx';
-export { readShareFragment, type ShareFragment } from './share-fragment.ts';
+// readShareFragment is not re-exported: the app imports share-fragment.ts only when there is a fragment.
+export type { ShareFragment } from './share-fragment.ts';

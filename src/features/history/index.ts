@@ -2,7 +2,7 @@ import type { Exchange } from '../../shared/contracts.ts';
 import { listEntries } from './history-db.ts';
 
 export { recordExchange } from './record-exchange.ts';
-export { HistoryPage } from './history-page.tsx';
+// HistoryPage is not re-exported: the app imports history-page.tsx lazily, with its route.
 
 /** Every stored exchange (already masked: card numbers first6…last4, no CVV, no keys), oldest first. */
 export async function listExchanges(): Promise<Exchange[]> {

@@ -1,1 +1,2 @@
-export { KeysPage } from './keys-page.tsx';
+// KeysPage is not re-exported: the app imports keys-page.tsx lazily, with its route.
+export {};
