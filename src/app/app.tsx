@@ -1,10 +1,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ProfilesProvider } from '../features/profiles/index.ts';
+import { ProfilesProvider, type ProfilesPrefetch } from '../features/profiles/index.ts';
 import { Shell } from './shell.tsx';
 import './app.css';
 
-export function App() {
+export function App({ prefetch }: { prefetch?: ProfilesPrefetch }) {
   const [client] = useState(
     () =>
       new QueryClient({
@@ -13,7 +13,7 @@ export function App() {
   );
   return (
     <QueryClientProvider client={client}>
-      <ProfilesProvider>
+      <ProfilesProvider prefetch={prefetch}>
         <Shell />
       </ProfilesProvider>
     </QueryClientProvider>

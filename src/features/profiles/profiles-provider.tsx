@@ -6,17 +6,10 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { ProxyTargetsSchema, type ProxyTarget, type SigningContext } from '../../shared/contracts.ts';
-import { fetchJson } from './fetch-json.ts';
+import type { ProxyTarget, SigningContext } from '../../shared/contracts.ts';
 import { createKeyImporter, type KeyImport } from './key-import.ts';
-import {
-  blankProfile,
-  DemoMerchantSchema,
-  demoProfile,
-  uniqueName,
-  type DemoMerchant,
-  type Profile,
-} from './profile-schema.ts';
+import { fetchDemoMerchant, fetchTargets, takeOnce, type ProfilesPrefetch } from './prefetch.ts';
+import { blankProfile, demoProfile, uniqueName, type DemoMerchant, type Profile } from './profile-schema.ts';
 import { loadStoredProfiles, saveStoredProfiles } from './profile-storage.ts';
 import {
   deriveVaultKey,
@@ -81,18 +74,32 @@ function preferredTarget(targets: readonly ProxyTarget[]): string {
   return (targets.find((t) => t.kind === 'local') ?? targets[0])?.name ?? '';
 }
 
-export function ProfilesProvider({ children }: { children: ReactNode }) {
+/** `prefetch`: the requests src/main.tsx started before React mounted (see startProfilesPrefetch). */
+export function ProfilesProvider({
+  children,
+  prefetch,
+}: {
+  children: ReactNode;
+  prefetch?: ProfilesPrefetch;
+}) {
   const existing = use(QueryClientContext);
   const [fallback] = useState(() => (existing ? null : new QueryClient()));
-  if (existing || !fallback) return <ProfilesState>{children}</ProfilesState>;
+  if (existing || !fallback) return <ProfilesState prefetch={prefetch}>{children}</ProfilesState>;
   return (
     <QueryClientProvider client={fallback}>
-      <ProfilesState>{children}</ProfilesState>
+      <ProfilesState prefetch={prefetch}>{children}</ProfilesState>
     </QueryClientProvider>
   );
 }
 
-function ProfilesState({ children }: { children: ReactNode }) {
+function ProfilesState({
+  children,
+  prefetch,
+}: {
+  children: ReactNode;
+  prefetch: ProfilesPrefetch | undefined;
+}) {
+  const [take] = useState(() => takeOnce(prefetch));
   const stored = useState(() => loadStoredProfiles())[0];
   const [profiles, setProfiles] = useState<Profile[]>(() => stored?.profiles ?? []);
   const [activeId, setActiveId] = useState<string | null>(
@@ -112,7 +119,7 @@ function ProfilesState({ children }: { children: ReactNode }) {
 
   const targetsQuery = useQuery({
     queryKey: ['proxy-targets'],
-    queryFn: () => fetchJson('/proxy/targets', ProxyTargetsSchema, 'the list of targets'),
+    queryFn: () => take('targets') ?? fetchTargets(),
     staleTime: Infinity,
     retry: 1,
   });
@@ -124,7 +131,7 @@ function ProfilesState({ children }: { children: ReactNode }) {
     (secretsWritable && profiles.some((p) => p.origin === 'sandbox-demo' && !demoFilled.current.has(p.id)));
   const demoQuery = useQuery({
     queryKey: DEMO_QUERY_KEY,
-    queryFn: () => fetchJson('/sandbox/demo-merchant', DemoMerchantSchema, 'the local sandbox demo merchant'),
+    queryFn: () => take('demo') ?? fetchDemoMerchant(),
     enabled: needsDemo,
     staleTime: Infinity,
     retry: 1,
@@ -132,7 +139,7 @@ function ProfilesState({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let cancelled = false;
-    readVault().then(
+    (take('vault') ?? readVault()).then(
       (v) => {
         if (cancelled) return;
         if (v.state === 'none') setVault({ kind: 'off' });
@@ -144,7 +151,7 @@ function ProfilesState({ children }: { children: ReactNode }) {
     return () => {
       cancelled = true;
     };
-  }, []);
+  }, [take]);
 
   useEffect(() => {
     if (profiles.length > 0 || !targets) return;
