@@ -1,0 +1,16 @@
+import { chromium } from 'playwright-core';
+import { startPeerServer } from './bench/lib/peers.ts';
+import { CHROMIUM_ARGS, findChromium } from './scripts/browser-path.ts';
+const s = await startPeerServer();
+const browser = await chromium.launch({ headless: true, args: CHROMIUM_ARGS, executablePath: findChromium() });
+const page = await browser.newPage();
+page.on('request', (r) => { if (!r.url().startsWith(s.origin)) console.log('EXTERNAL', r.url()); });
+const t0 = Date.now();
+await page.goto(`${s.origin}/scalar/#tag/payments/POST/api/v2/sale/{endpointId}`);
+const btn = page.locator('section[id$="/tag/payments/POST/api/v2/sale/{endpointId}"] button.show-api-client-button');
+await btn.click({ timeout: 60000 });
+console.log('clicked at', Date.now() - t0);
+await page.waitForTimeout(3000);
+console.log(await page.evaluate(() => { const ce = [...document.querySelectorAll('[contenteditable="true"], input:not([type=hidden]), textarea')]; return ce.length + '\n' + ce.slice(0, 12).map(e => e.tagName + ' ' + e.className.toString().slice(0,60) + ' ' + (e.closest('[class*="client"], [role=dialog]')?.className?.toString().slice(0,60)) + ' | ' + (e.textContent ?? '').slice(0,40) + ' aria=' + e.getAttribute('aria-label')).join('\n'); }));
+console.log(await page.evaluate(() => [...document.querySelectorAll('[role=dialog]')].map(d => d.className.toString().slice(0,100)).join('\n')));
+await browser.close(); await s.close();
