@@ -4,8 +4,8 @@
  * console's own OpenAPI export (bench/lib/peers.ts); then, per signing scheme (control,
  * HMAC-SHA1, RSA-2048, RSA-4096), keystroke → updated signature on screen and the main thread's
  * work per key. The server (console, proxy, local sandbox) runs in-process on a free port; the
- * console is built into .data/bench-console-dist first. BENCH_LOADS (default 15) cold loads per
- * contestant, BENCH_KEYSTROKES (default 40) keys per scheme.
+ * console is built into .data/bench-console-dist first. BENCH_LOADS (default 15; 0 skips the race)
+ * cold loads per contestant, BENCH_KEYSTROKES (default 40) keys per scheme.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -194,7 +194,7 @@ async function coldLoad(
 async function keystrokeLatency(
   page: Page,
   fieldName: string,
-): Promise<{ latency: number[]; work: Array<{ task: number; script: number; layout: number }> }> {
+): Promise<{ latency: number[]; work: Array<{ task: number; rendering: number }> }> {
   await page.waitForFunction(() => document.querySelector('.monaco-editor') !== null, undefined, {
     timeout: 30_000,
   });
@@ -213,23 +213,16 @@ async function keystrokeLatency(
   }, SIGNATURE);
   await page.getByLabel(fieldName, { exact: true }).focus();
   await page.keyboard.press('End');
-  // Main-thread work per key: the renderer's own task-time counter (CDP Performance.getMetrics),
-  // read before the key and again once the page is idle after it, so deferred work counts too.
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Performance.enable');
-  const taskSeconds = async () => {
-    const { metrics } = await cdp.send('Performance.getMetrics');
-    const get = (name: string) => metrics.find((m) => m.name === name)?.value ?? 0;
-    return {
-      task: get('TaskDuration'),
-      script: get('ScriptDuration'),
-      layout: get('LayoutDuration') + get('RecalcStyleDuration'),
-    };
-  };
-  const work: Array<{ task: number; script: number; layout: number }> = [];
+  // Main-thread work per key from a Chromium trace: the CPU time (thread time, so other processes
+  // on a busy machine do not inflate it) of every top-level task on the page's main thread, from
+  // the task that dispatches the key until the next key, the page having gone idle in between.
+  const browser = page.context().browser();
+  if (!browser) throw new Error('no browser');
+  await browser.startTracing(page, {
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
+  });
   const chars = 'abcdefghijklmnopqrstuvwxyz0123456789';
   for (let i = 0; i < KEYSTROKES + 3; i++) {
-    const before = await taskSeconds();
     await page.keyboard.press(chars[i % chars.length]!);
     // A string, not a function: tsx would wrap the named helpers inside in a `__name` the page lacks.
     await page.evaluate(`new Promise((done, fail) => {
@@ -238,16 +231,50 @@ async function keystrokeLatency(
       const check = () => (window.__lat.length >= ${i + 1} ? requestAnimationFrame(idle) : requestAnimationFrame(check));
       check();
     })`);
-    const after = await taskSeconds();
-    work.push({
-      task: (after.task - before.task) * 1000,
-      script: (after.script - before.script) * 1000,
-      layout: (after.layout - before.layout) * 1000,
-    });
   }
-  await cdp.detach();
+  const work = mainThreadWorkPerKey(JSON.parse((await browser.stopTracing()).toString('utf8')) as Trace);
   const lat = await page.evaluate(() => (window as unknown as { __lat: number[] }).__lat);
+  if (work.length !== lat.length)
+    throw new Error(`the trace shows ${work.length} keydowns for ${lat.length} keystrokes`);
   return { latency: lat.slice(3), work: work.slice(3) };
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string; data?: { type?: string } };
+}
+type Trace = { traceEvents: TraceEvent[] };
+
+const RENDERING = new Set(['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit']);
+
+/** Per keydown: main-thread CPU ms of its tasks, and how much of it was style, layout and paint. */
+function mainThreadWorkPerKey(trace: Trace): Array<{ task: number; rendering: number }> {
+  const events = trace.traceEvents;
+  const keydowns = events.filter((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'keydown');
+  const first = keydowns[0];
+  if (!first) return [];
+  const onMain = (e: TraceEvent) => e.pid === first.pid && e.tid === first.tid && e.ph === 'X';
+  const tasks = events.filter((e) => onMain(e) && e.name === 'RunTask').sort((a, b) => a.ts - b.ts);
+  const rendering = events.filter((e) => onMain(e) && RENDERING.has(e.name));
+  const cpu = (e: TraceEvent) => (e.tdur ?? e.dur ?? 0) / 1000;
+  // The task in which each keydown was dispatched starts that key's window.
+  const starts = keydowns.map(
+    (k) => tasks.find((t) => t.ts <= k.ts && k.ts <= t.ts + (t.dur ?? 0))?.ts ?? k.ts,
+  );
+  return starts.map((from, i) => {
+    const to = starts[i + 1] ?? Infinity;
+    const inWindow = (e: TraceEvent) => e.ts >= from && e.ts < to;
+    return {
+      task: tasks.filter(inWindow).reduce((n, t) => n + cpu(t), 0),
+      rendering: rendering.filter(inWindow).reduce((n, t) => n + cpu(t), 0),
+    };
+  });
 }
 
 async function openFilled(page: Page, origin: string, path: string): Promise<void> {
@@ -280,11 +307,13 @@ export async function run(): Promise<void> {
     ...(executablePath ? { executablePath } : {}),
   });
   try {
-    const peers = await startPeerServer();
-    try {
-      await navigationRace(browser, origin, peers.origin);
-    } finally {
-      await peers.close();
+    if (LOADS > 0) {
+      const peers = await startPeerServer();
+      try {
+        await navigationRace(browser, origin, peers.origin);
+      } finally {
+        await peers.close();
+      }
     }
 
     const rows: string[][] = [];
@@ -332,13 +361,7 @@ export async function run(): Promise<void> {
         fmt(percentile(task, 95)),
         fmt(
           percentile(
-            work.map((w) => w.script),
-            50,
-          ),
-        ),
-        fmt(
-          percentile(
-            work.map((w) => w.layout),
+            work.map((w) => w.rendering),
             50,
           ),
         ),
@@ -354,15 +377,14 @@ export async function run(): Promise<void> {
           'key→sig p95',
           'main thread median',
           'main thread p95',
-          'script median',
-          'style+layout median',
+          'of it style+layout+paint median',
           'keys',
         ],
         rows,
       ),
     );
     console.log(
-      "(key→sig: keydown to the signature text changing, in the page; main thread: the renderer main thread's task time\n from before the key until the page is idle after it, CDP Performance.getMetrics TaskDuration.)",
+      "(key→sig: keydown to the signature text changing, in the page; main thread: CPU time of the page's main-thread tasks\n from the key's task until the next key, the page idle in between (Chromium trace, thread time).)",
     );
   } finally {
     await browser.close();

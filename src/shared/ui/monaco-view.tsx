@@ -1,4 +1,6 @@
-import Editor, { loader } from '@monaco-editor/react';
+import Editor, { loader, type OnMount } from '@monaco-editor/react';
+import { useEffect, useRef } from 'react';
+import { changedSpan } from './changed-span.ts';
 import * as monaco from 'monaco-editor/editor';
 import 'monaco-editor/features/clipboard/register.js';
 import 'monaco-editor/features/find/register.js';
@@ -40,12 +42,37 @@ export interface MonacoViewProps {
   dark: boolean;
 }
 
+type Model = monaco.editor.ITextModel;
+
+/** Replaces only the span of text that changed, so a keystroke re-renders a line or two, not the whole text. */
+function applyMinimalEdit(model: Model, next: string): void {
+  const prev = model.getValue();
+  const span = changedSpan(prev, next);
+  if (!span) return;
+  const range = monaco.Range.fromPositions(
+    model.getPositionAt(span.start),
+    model.getPositionAt(span.endPrev),
+  );
+  model.applyEdits([{ range, text: next.slice(span.start, span.endNext) }]);
+}
+
 export function MonacoView({ value, language, label, lines, dark }: MonacoViewProps) {
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const onMount: OnMount = (editor) => {
+    editorRef.current = editor;
+    const model = editor.getModel();
+    if (model) applyMinimalEdit(model, value);
+  };
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (model) applyMinimalEdit(model, value);
+  }, [value]);
   return (
     <div className="ui-monaco" aria-label={label} role="group">
       <Editor
         height={lines * 19 + 12}
-        value={value}
+        defaultValue={value}
+        onMount={onMount}
         language={language}
         theme={dark ? 'vs-dark' : 'vs'}
         loading={<pre className="ui-code">{value}</pre>}
@@ -64,6 +91,14 @@ export function MonacoView({ value, language, label, lines, dark }: MonacoViewPr
           automaticLayout: true,
           contextmenu: true,
           scrollbar: { alwaysConsumeMouseWheel: false },
+          // Decorations recomputed on every change and of no use in a read-only view.
+          occurrencesHighlight: 'off',
+          selectionHighlight: false,
+          matchBrackets: 'never',
+          guides: { indentation: false },
+          unicodeHighlight: { ambiguousCharacters: false, invisibleCharacters: false, nonBasicASCII: false },
+          links: false,
+          stickyScroll: { enabled: false },
         }}
       />
     </div>
