@@ -1,11 +1,11 @@
-import { toMinorUnits } from '../amount.ts';
-import { constantTimeEqual, fromBase64 } from '../bytes.ts';
-import type { ControlTerm } from '../control/control-terms.ts';
-import { PayError } from '../errors.ts';
-import { parseAuthorizationHeader } from '../oauth/authorization-header.ts';
-import { FORM_MEDIA_TYPE, PAY_MEDIA_TYPE } from '../request/build-request.ts';
-import type { EndpointRef, OperationSigningSpec, Scheme } from '../request/operation-spec.ts';
-import type { CapturedRequest } from '../verify/parse-raw-http.ts';
+import { toMinorUnits } from '../core/amount.ts';
+import { constantTimeEqual, fromBase64 } from '../core/bytes.ts';
+import type { ControlTerm } from '../core/control/control-terms.ts';
+import { PayError } from '../core/errors.ts';
+import { parseAuthorizationHeader } from '../core/oauth/authorization-header.ts';
+import { FORM_MEDIA_TYPE, PAY_MEDIA_TYPE } from '../core/request/build-request.ts';
+import type { EndpointRef, OperationSigningSpec, Scheme } from '../core/request/operation-spec.ts';
+import type { CapturedRequest } from '../core/verify/parse-raw-http.ts';
 import type { MistakeId } from './mistakes.ts';
 
 /** A check that needs no secret (or only the one it names), with what it found. */
