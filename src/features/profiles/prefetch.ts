@@ -1,4 +1,4 @@
-import { ProxyTargetsSchema, type ProxyTarget } from '../../shared/contracts.ts';
+import { ProxyTargetsSchema, type ProxyTarget } from '../../shared/contracts/contracts.ts';
 import { fetchJson } from './fetch-json.ts';
 import { DemoMerchantSchema, type DemoMerchant } from './profile-schema.ts';
 import { loadStoredProfiles } from './profile-storage.ts';

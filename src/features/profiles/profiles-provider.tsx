@@ -6,7 +6,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { ProxyTarget, SigningContext } from '../../shared/contracts.ts';
+import type { ProxyTarget, SigningContext } from '../../shared/contracts/contracts.ts';
 import { createKeyImporter, type KeyImport } from './key-import.ts';
 import { fetchDemoMerchant, fetchTargets, takeOnce, type ProfilesPrefetch } from './prefetch.ts';
 import { blankProfile, demoProfile, uniqueName, type DemoMerchant, type Profile } from './profile-schema.ts';

@@ -1,6 +1,6 @@
 import forge from 'node-forge';
-import { fromBase64 } from '../bytes.ts';
-import { firstPemBlock, kindOfLabel, PEM_KIND_LABEL, type PemKind } from '../keys/pem.ts';
+import { fromBase64 } from '../core/bytes.ts';
+import { firstPemBlock, kindOfLabel, PEM_KIND_LABEL, type PemKind } from '../core/keys/pem.ts';
 
 function derToForgeAsn1(der: Uint8Array): forge.asn1.Asn1 {
   let bin = '';
