@@ -5,8 +5,6 @@ import { recordExchange } from '../features/history/index.ts';
 import { ProfileBar, useProfileActions, useSigningContext } from '../features/profiles/index.ts';
 import { CatalogNav } from './catalog-nav.tsx';
 import { setCurrentRequest } from './current-request.ts';
-import { HomePage } from './home-page.tsx';
-import { ReturnPage } from './return-page.tsx';
 import { ExportsRoute, WorkbenchTools } from './request-tools-bar.tsx';
 import { navigate, onLinkClick, opHref, parseRoute, useLocation, type Route } from './router.ts';
 import { teachHref } from './routes.ts';
@@ -19,6 +17,8 @@ const TeachingPage = lazy(() =>
   import('../features/teaching/index.ts').then((m) => ({ default: m.TeachingPage })),
 );
 const FlowsPage = lazy(() => import('../features/flows/index.ts').then((m) => ({ default: m.FlowsPage })));
+const HomePage = lazy(() => import('./home-page.tsx').then((m) => ({ default: m.HomePage })));
+const ReturnPage = lazy(() => import('./return-page.tsx').then((m) => ({ default: m.ReturnPage })));
 // Pages other than the workbench load with their route, so the first form needs none of their code.
 const HistoryPage = lazy(() =>
   import('../features/history/history-page.tsx').then((m) => ({ default: m.HistoryPage })),
@@ -138,7 +138,11 @@ export function Shell() {
               {shareError}
             </p>
           ) : null}
-          {route.kind === 'home' ? <HomePage /> : null}
+          {route.kind === 'home' ? (
+            <Suspense fallback={loading}>
+              <HomePage />
+            </Suspense>
+          ) : null}
           {route.kind === 'op' ? (
             <>
               <WorkbenchTools operationPath={route.path} context={context} onOpen={reopen} />
@@ -174,7 +178,11 @@ export function Shell() {
               <KeysPage activeLogin={activeLogin} onUseKey={setPrivateKeyPem} />
             </Suspense>
           ) : null}
-          {route.kind === 'return' ? <ReturnPage /> : null}
+          {route.kind === 'return' ? (
+            <Suspense fallback={loading}>
+              <ReturnPage />
+            </Suspense>
+          ) : null}
           {route.kind === 'debugger' ? (
             <Suspense fallback={loading}>
               <DebuggerPage context={context} onOpen={reopen} />

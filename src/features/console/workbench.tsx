@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { describeFormula } from '../../core/index.ts';
 import { findOperation, requestSchema, type Operation } from '../../catalog/index.ts';
@@ -8,9 +8,8 @@ import type { Exchange, FormPreset, SigningContext } from '../../shared/contract
 import { sendThroughProxy } from '../../shared/browser/proxy-client.ts';
 import { ConfirmDialog } from '../../shared/ui/index.ts';
 import { interpretAnswer } from './answer.ts';
-import { AnswerView, type SendOutcome } from './answer-view.tsx';
+import type { SendOutcome } from './answer-view.tsx';
 import { buildFor, nonceSource } from './build.ts';
-import { CallbacksPanel } from './callbacks-panel.tsx';
 import { callbackUrl } from './callbacks-store.ts';
 import { toExchange } from './exchange.ts';
 import {
@@ -26,6 +25,12 @@ import type { FieldValues, MetaValues } from './meta.ts';
 import { OperationForm, provenanceLabel, SCHEME_LABEL } from './operation-form.tsx';
 import { freshOrderId, testDataFor } from './test-data.ts';
 import './console.css';
+
+// What only matters after a send (the answer, polling, follow-ups, callbacks) loads after the form.
+const AnswerView = lazy(() => import('./answer-view.tsx').then((m) => ({ default: m.AnswerView })));
+const CallbacksPanel = lazy(() =>
+  import('./callbacks-panel.tsx').then((m) => ({ default: m.CallbacksPanel })),
+);
 
 export interface WorkbenchNavigation {
   operationPath: string;
@@ -368,13 +373,15 @@ function OperationWorkbench({
         </form>
         <div className="wb-col-panes">
           {outcome ? (
-            <AnswerView
-              op={op}
-              outcome={outcome}
-              context={context}
-              onExchange={report}
-              onNavigate={onNavigate}
-            />
+            <Suspense fallback={<p role="status">Loading the answer…</p>}>
+              <AnswerView
+                op={op}
+                outcome={outcome}
+                context={context}
+                onExchange={report}
+                onNavigate={onNavigate}
+              />
+            </Suspense>
           ) : null}
           <LivePanes
             op={op}
@@ -384,7 +391,9 @@ function OperationWorkbench({
             draftNonce={draftNonce}
             previewRef={previewRef}
           />
-          <CallbacksPanel controlKey={context?.credentials.controlKey} />
+          <Suspense fallback={null}>
+            <CallbacksPanel controlKey={context?.credentials.controlKey} />
+          </Suspense>
         </div>
       </div>
       <ConfirmDialog

@@ -1,10 +1,14 @@
-import { useId, useState, type ChangeEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useState, type ChangeEvent, type ReactNode } from 'react';
 import { readKeyFile } from '../../shared/browser/read-key-file.ts';
 import { describeKey } from './key-import.ts';
-import { PassphraseDialog } from './passphrase-dialog.tsx';
 import { useProfiles, type KeyState, type ProfilesValue } from './profiles-provider.tsx';
 import { SecretField } from './secret-field.tsx';
 import './profiles.css';
+
+// The passphrase dialog (and its strength check) loads when someone remembers or unlocks secrets.
+const PassphraseDialog = lazy(() =>
+  import('./passphrase-dialog.tsx').then((m) => ({ default: m.PassphraseDialog })),
+);
 
 export function ProfileBar() {
   const p = useProfiles();
@@ -392,11 +396,13 @@ function VaultControls({ p }: { p: ProfilesValue }) {
         </p>
       )}
       {dialog && (
-        <PassphraseDialog
-          mode={dialog}
-          onSubmit={dialog === 'remember' ? p.remember : p.unlock}
-          onClose={() => setDialog(null)}
-        />
+        <Suspense fallback={null}>
+          <PassphraseDialog
+            mode={dialog}
+            onSubmit={dialog === 'remember' ? p.remember : p.unlock}
+            onClose={() => setDialog(null)}
+          />
+        </Suspense>
       )}
     </div>
   );
