@@ -1,11 +1,11 @@
 import { lazy, Suspense } from 'react';
 import { RequestTools } from '../features/exports/index.ts';
+import { listExchanges } from '../features/history/index.ts';
 import type { FormPreset, SigningContext } from '../shared/contracts/contracts.ts';
 import { useCurrentRequest } from './current-request.ts';
 import { navigate } from './router.ts';
 import { teachHref } from './routes.ts';
 
-const loadExchanges = () => import('../features/history/index.ts').then((m) => m.listExchanges());
 const ExportsPage = lazy(() =>
   import('../features/exports/exports-page.tsx').then((m) => ({ default: m.ExportsPage })),
 );
@@ -45,7 +45,7 @@ export function ExportsRoute({
   const current = useCurrentRequest();
   return (
     <Suspense fallback={<p role="status">Loading…</p>}>
-      <ExportsPage current={current} context={context} loadExchanges={loadExchanges} onOpen={onOpen} />
+      <ExportsPage current={current} context={context} loadExchanges={listExchanges} onOpen={onOpen} />
     </Suspense>
   );
 }
