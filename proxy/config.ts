@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { serverLimitsFromEnv, type ServerLimits } from '../sandbox/server-limits.ts';
 
 /** Where a proxy target points: the embedded sandbox, a real gateway sandbox, or production. */
 export const TARGET_KINDS = ['sandbox', 'production', 'local'] as const;
@@ -28,6 +29,8 @@ export interface ServerConfig {
   distDir: string;
   /** Interval of the keep-alive comment on callback event streams. */
   keepAliveMs: number;
+  /** Request and header timeouts, connection cap (SERVER_* variables). */
+  limits: ServerLimits;
 }
 
 /** A bad setting: the message is one line that names the variable and says what to do. */
@@ -177,6 +180,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError(issue ? describeIssue(issue, '') : 'invalid configuration');
   }
   const e = parsed.data;
+  let limits: ServerLimits;
+  try {
+    limits = serverLimitsFromEnv(env);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
   const targets: ProxyTarget[] = [];
   if (e.PROXY_TARGETS_FILE && e.PROXY_TARGETS_FILE.trim() !== '') {
     const file = resolve(cwd, e.PROXY_TARGETS_FILE);
@@ -212,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     allowedOrigins: e.ALLOWED_ORIGINS,
     distDir: resolve(cwd, e.DIST_DIR),
     keepAliveMs: e.CALLBACK_KEEPALIVE_MS,
+    limits,
   };
 }
 

@@ -3,6 +3,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } f
 import type { ViteDevServer } from 'vite';
 import { sandboxOptionsFromEnv, type SandboxOptions } from '../sandbox/options.ts';
 import { sandboxPlugin } from '../sandbox/plugin.ts';
+import { applyConnectionCap, serverLimitOptions } from '../sandbox/server-limits.ts';
 import { callbackInbox, CallbackStore } from './callback-inbox.ts';
 import { localTarget, type ProxyTarget, type ServerConfig } from './config.ts';
 import { installGuards, listeningPort } from './guards.ts';
@@ -52,6 +53,10 @@ export async function buildServer(
     trustProxy: false,
     // A local tool: closing ends open event streams and idle keep-alive sockets at once.
     forceCloseConnections: true,
+    ...serverLimitOptions(config.limits, (_status, code, message) => ({
+      contentType: 'application/json; charset=utf-8',
+      body: JSON.stringify(errorBody(code, message)),
+    })),
     frameworkErrors: (err, _request, reply) => {
       void (reply as FastifyReply)
         .code(400)
@@ -65,6 +70,8 @@ export async function buildServer(
         );
     },
   });
+
+  applyConnectionCap(app, config.limits);
 
   const proxyTargets = (): ProxyTarget[] => [
     localTarget(config.host, listeningPort(app, config)),
