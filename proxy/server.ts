@@ -7,7 +7,7 @@ import { applyConnectionCap, serverLimitOptions } from '../sandbox/server-limits
 import { callbackInbox, CallbackStore } from './callback-inbox.ts';
 import { localTarget, type ProxyTarget, type ServerConfig } from './config.ts';
 import { installGuards, listeningPort } from './guards.ts';
-import { proxyRoutes } from './proxy-routes.ts';
+import { proxyRoutes, type LocalTransport } from './proxy-routes.ts';
 import { CONSOLE_CSP, DEV_CSP, installSecurityHeaders } from './security-headers.ts';
 import { registerStaticConsole, registerViteConsole } from './static-console.ts';
 import { errorBody, ProxyError } from './upstream-errors.ts';
@@ -22,6 +22,12 @@ export interface BuildServerOptions {
    * WebSocket); it then answers the console pages instead of the built files.
    */
   vite?: (httpServer: Server) => Promise<ViteDevServer>;
+  /**
+   * How the proxy reaches the built-in `local` target: `in-process` (default) hands the request to
+   * this server's own router without a socket; `http` goes over loopback HTTP like any other target
+   * (kept for the bench's before/after figures and the equivalence tests).
+   */
+  localTransport?: 'in-process' | 'http';
 }
 
 export type ConsoleServer = FastifyInstance & {
@@ -111,11 +117,33 @@ export async function buildServer(
   installGuards(app, config);
   installSecurityHeaders(app, options.vite ? DEV_CSP : CONSOLE_CSP);
 
+  // The request goes through this server's own hooks and routes (Host and Origin guards, body
+  // limits, the sandbox), with the Host an HTTP client would send, so signatures over the URL verify.
+  const local: LocalTransport = async ({ url, headers, body }) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: url.pathname,
+      headers: { ...headers, host: url.host },
+      ...(body ? { payload: body } : {}),
+      remoteAddress: '127.0.0.1',
+    });
+    const headersOut: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value !== undefined) headersOut[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    }
+    return {
+      status: res.statusCode,
+      statusText: res.statusMessage,
+      headers: headersOut,
+      body: res.rawPayload,
+    };
+  };
   await app.register(proxyRoutes, {
     prefix: '/proxy',
     targets: proxyTargets,
     bodyLimit: config.bodyLimit,
     timeoutMs: config.timeoutMs,
+    ...(options.localTransport === 'http' ? {} : { local }),
   });
   await app.register(callbackInbox, {
     prefix: '/callbacks',
