@@ -1,7 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
+import { fetch as undiciFetch } from 'undici';
 import type { ProxyTarget } from './config.ts';
 import { upstreamUrl } from './forward-path.ts';
+import { takeTlsObservation, type Route, type UpstreamRoutes } from './upstream-network.ts';
 import { classifyUpstreamError, errorBody, ProxyError } from './upstream-errors.ts';
 
 /** The request headers the proxy forwards, unchanged; nothing else from the browser goes upstream. */
@@ -69,6 +71,8 @@ export interface ProxyRoutesOptions {
   timeoutMs: number;
   /** When given, the built-in `local` target is served by it instead of over HTTP. */
   local?: LocalTransport;
+  /** Dispatchers per target: corporate proxy, CA bundle, client certificate. */
+  routes: UpstreamRoutes;
 }
 
 function tooLarge(limit: number): ProxyError {
@@ -79,7 +83,10 @@ function tooLarge(limit: number): ProxyError {
   );
 }
 
-async function readLimited(response: Response, limit: number): Promise<Uint8Array> {
+async function readLimited(
+  response: Awaited<ReturnType<typeof undiciFetch>>,
+  limit: number,
+): Promise<Uint8Array> {
   if (!response.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -104,7 +111,14 @@ async function answerInProcess(
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(
-      () => reject(classifyUpstreamError(new DOMException('timeout', 'TimeoutError'), url.host, timeoutMs)),
+      () =>
+        reject(
+          classifyUpstreamError(new DOMException('timeout', 'TimeoutError'), {
+            host: url.host,
+            timeoutMs,
+            target: 'local',
+          }),
+        ),
       timeoutMs,
     );
   });
@@ -119,6 +133,8 @@ async function answerInProcess(
 
 async function answerOverHttp(
   url: URL,
+  route: Route,
+  target: string,
   headers: Record<string, string>,
   body: Buffer | undefined,
   timeoutMs: number,
@@ -130,12 +146,12 @@ async function answerOverHttp(
   };
   client.on('close', onClose);
   try {
-    const response = await fetch(url, {
+    const response = await undiciFetch(url, {
       method: 'POST',
       headers,
-      // A view of the same bytes, typed as fetch wants them (no copy).
-      body: body ? new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength) : undefined,
+      body,
       redirect: 'manual',
+      dispatcher: route.dispatcher,
       signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), clientGone.signal]),
     });
     const bytes = await readLimited(response, RESPONSE_LIMIT);
@@ -153,7 +169,15 @@ async function answerOverHttp(
         'The console closed the request before the upstream answered.',
       );
     }
-    throw classifyUpstreamError(err, url.host, timeoutMs);
+    throw classifyUpstreamError(err, {
+      host: url.host,
+      timeoutMs,
+      target,
+      ...(route.proxy ? { proxy: route.proxy } : {}),
+      clientCertificate: route.tls?.cert !== undefined,
+      customCa: route.tls?.ca !== undefined,
+      ...(url.protocol === 'https:' ? { tls: takeTlsObservation(url.origin) } : {}),
+    });
   } finally {
     client.off('close', onClose);
   }
@@ -201,7 +225,15 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
     const answer =
       target.name === 'local' && target.kind === 'local' && opts.local
         ? await answerInProcess(opts.local, url, headers, body, opts.timeoutMs)
-        : await answerOverHttp(url, headers, body, opts.timeoutMs, reply.raw);
+        : await answerOverHttp(
+            url,
+            opts.routes.route(target, url),
+            target.name,
+            headers,
+            body,
+            opts.timeoutMs,
+            reply.raw,
+          );
     const elapsedMs = Math.round((performance.now() - started) * 100) / 100;
     const outHeaders: Record<string, string> = {};
     for (const key of Object.keys(answer.headers).sort()) {

@@ -11,6 +11,7 @@ import { proxyRoutes, type LocalTransport } from './proxy-routes.ts';
 import { CONSOLE_CSP, DEV_CSP, installSecurityHeaders } from './security-headers.ts';
 import { registerStaticConsole, registerViteConsole } from './static-console.ts';
 import { errorBody, ProxyError } from './upstream-errors.ts';
+import { UpstreamRoutes } from './upstream-network.ts';
 
 export interface BuildServerOptions {
   /** Environment the sandbox reads its settings from (SANDBOX_DB, SANDBOX_MERCHANTS...). */
@@ -138,8 +139,11 @@ export async function buildServer(
       body: res.rawPayload,
     };
   };
+  const routes = new UpstreamRoutes(config.network);
+  app.addHook('onClose', async () => routes.close());
   await app.register(proxyRoutes, {
     prefix: '/proxy',
+    routes,
     targets: proxyTargets,
     bodyLimit: config.bodyLimit,
     timeoutMs: config.timeoutMs,
