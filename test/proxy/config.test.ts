@@ -38,6 +38,7 @@ describe('loadConfig', () => {
         keepAliveTimeoutMs: 5_000,
         maxConnections: 256,
       },
+      network: { noProxy: '' },
     });
     expect(localTarget(c.host, c.port)).toEqual({
       name: 'local',
