@@ -229,7 +229,9 @@ export async function run(): Promise<void> {
         [
           `added CPU per proxied request: in process ${us(added)}; old HTTP fetch hop ${us(addedHop)}; bare proxy ${us(bareCpu)}`,
           `  in process / bare = ${ratio.toFixed(2)}× (goal ≤ 1.5×: ${ratio <= 1.5 ? 'met' : 'NOT met'}); old HTTP hop / bare = ${(addedHop / bareCpu).toFixed(2)}×`,
-          `added median latency: in process ${signedMs(addedMedian)} (goal ≤ 1 ms: ${addedMedian <= 1 ? 'met' : 'NOT met'}); ` +
+          // With 10 connections a median includes queueing behind the other 9 requests: the latency
+          // goal is judged on the 1-connection run, where it is the proxy's own time.
+          `added median latency: in process ${signedMs(addedMedian)}${connections === 1 ? ` (goal ≤ 1 ms: ${addedMedian <= 1 ? 'met' : 'NOT met'})` : ' (queueing included; the goal is judged at 1 connection)'}; ` +
             `bare proxy ${signedMs(viaBare!.median - direct!.median)}; old HTTP hop ${signedMs(viaHop!.median - hopDirect!.median)}`,
         ].join('\n'),
       );

@@ -173,7 +173,9 @@ async function answerOverHttp(
       host: url.host,
       timeoutMs,
       target,
-      ...(route.proxy ? { proxy: route.proxy } : {}),
+      ...(route.proxy
+        ? { proxy: route.proxy, proxyVariable: url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY' }
+        : {}),
       clientCertificate: route.tls?.cert !== undefined,
       customCa: route.tls?.ca !== undefined,
       ...(url.protocol === 'https:' ? { tls: takeTlsObservation(url.origin) } : {}),

@@ -31,6 +31,16 @@ const UNTRUSTED_CODES = new Set([
   'INVALID_CA',
 ]);
 
+const PROXY_UNREACHABLE_CODES = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
 /** TLS alerts a server sends when it does not accept (or did not get) the client's certificate. */
 const CLIENT_CERT_ALERTS =
   /^ERR_SSL_(TLSV13_ALERT_CERTIFICATE_REQUIRED|SSLV3_ALERT_BAD_CERTIFICATE|SSLV3_ALERT_CERTIFICATE_UNKNOWN|SSLV3_ALERT_CERTIFICATE_EXPIRED|SSLV3_ALERT_CERTIFICATE_REVOKED|SSLV3_ALERT_UNSUPPORTED_CERTIFICATE|TLSV1_ALERT_UNKNOWN_CA|TLSV1_ALERT_ACCESS_DENIED|PEER_DID_NOT_RETURN_A_CERTIFICATE)$/;
@@ -44,6 +54,8 @@ export interface UpstreamContext {
   target: string;
   /** The corporate proxy the request went through, if any (credentials are never shown). */
   proxy?: string;
+  /** The variable it came from. */
+  proxyVariable?: 'HTTPS_PROXY' | 'HTTP_PROXY';
   clientCertificate?: boolean;
   customCa?: boolean;
   /** What the latest TLS connection to the upstream showed (https only). */
@@ -177,12 +189,13 @@ function proxyError(
 ): ProxyError | undefined {
   if (!ctx.proxy) return undefined;
   const shown = shownProxy(ctx.proxy);
-  const variable = ctx.host && ctx.proxy ? 'HTTPS_PROXY/HTTP_PROXY' : 'HTTPS_PROXY';
+  const variable = ctx.proxyVariable ?? 'HTTPS_PROXY';
   const hasCredentials = /^[a-z]+:\/\/[^/@]+@/i.test(ctx.proxy);
   for (const c of chain) {
-    const status =
-      /Proxy response \((\d{3})\)/.exec(c.message)?.[1] ?? (/\((407)\)/.exec(c.message)?.[1] || undefined);
-    if (status === '407') {
+    // undici: "Proxy response (403) !== 200 when HTTP Tunneling", "Proxy Authentication Required (407)".
+    const status = /Proxy response \((\d{3})\)|Proxy Authentication Required \((407)\)/.exec(c.message);
+    const statusCode = status?.[1] ?? status?.[2];
+    if (statusCode === '407') {
       return new ProxyError(
         502,
         'PROXY_AUTH_REQUIRED',
@@ -191,38 +204,25 @@ function proxyError(
           : `The proxy ${shown} asks for credentials (407 Proxy Authentication Required). Put them in ${variable}, like http://user:password@${new URL(ctx.proxy).host}.`,
       );
     }
-    if (status) {
+    if (statusCode) {
       return new ProxyError(
         502,
         'PROXY_TUNNEL_FAILED',
-        `The proxy ${shown} would not open a tunnel to ${ctx.host} (it answered ${status} to CONNECT). The proxy may block that host or port; ask your network team, or add the host to NO_PROXY if it is reachable directly.`,
+        `The proxy ${shown} would not open a tunnel to ${ctx.host} (it answered ${statusCode} to CONNECT). The proxy may block that host or port; ask your network team, or add the host to NO_PROXY if it is reachable directly.`,
       );
     }
   }
-  // A connection failure before any tunnel: the proxy's own address (undici reports it as the cause).
+  // Through a proxy, the only connection this server opens is to the proxy: a refused or
+  // unreachable connection is the proxy's (the upstream's own failures come back as CONNECT statuses).
   const first = chain.find((c) => c.code !== undefined && c.code !== 'UND_ERR_ABORTED');
-  const proxyHost = new URL(ctx.proxy).host;
-  const aboutProxy =
-    first?.message.includes(new URL(ctx.proxy).hostname) || first?.message.includes(proxyHost);
-  if (first?.code === 'ECONNREFUSED' && aboutProxy !== false) {
+  if (first?.code === 'ECONNREFUSED') {
     return new ProxyError(
       502,
       'PROXY_REFUSED',
       `The proxy ${shown} (from ${variable}) refused the connection: nothing listens there. Check the proxy's host and port, or unset ${variable} (or add ${ctx.host} to NO_PROXY) to connect directly.`,
     );
   }
-  if (
-    first?.code &&
-    [
-      'ENOTFOUND',
-      'EAI_AGAIN',
-      'EHOSTUNREACH',
-      'ENETUNREACH',
-      'ETIMEDOUT',
-      'UND_ERR_CONNECT_TIMEOUT',
-    ].includes(first.code) &&
-    aboutProxy
-  ) {
+  if (first?.code && PROXY_UNREACHABLE_CODES.has(first.code)) {
     return new ProxyError(
       502,
       'PROXY_UNREACHABLE',

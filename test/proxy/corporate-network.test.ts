@@ -116,6 +116,8 @@ interface Seen {
 /** A tiny HTTP proxy: CONNECT tunnels, absolute-form forwarding, optional Basic credentials. */
 async function startProxy(
   credentials?: string,
+  /** CONNECT targets (host:port) the proxy's policy blocks with 403. */
+  blocked: string[] = [],
 ): Promise<{ url: string; port: number; seen: Seen; close(): Promise<void> }> {
   const seen: Seen = { connects: [], forwards: [], proxyAuth: [] };
   const expected = credentials ? `Basic ${Buffer.from(credentials).toString('base64')}` : undefined;
@@ -149,6 +151,10 @@ async function startProxy(
       client.end(
         'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n',
       );
+      return;
+    }
+    if (blocked.includes(req.url ?? '')) {
+      client.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
       return;
     }
     const [host, port] = (req.url ?? '').split(':');
@@ -408,6 +414,39 @@ describe('HTTPS_PROXY / HTTP_PROXY / NO_PROXY', () => {
         expect(e.code).toBe('PROXY_REFUSED');
         expect(e.message).toContain(`127.0.0.1:${closedPort}`);
         expect(a.body).not.toContain('hidden');
+      },
+    );
+  });
+
+  it('names a proxy that will not open the tunnel (403 to CONNECT)', async () => {
+    const proxy = await startProxy(undefined, [new URL(mtls.url).host]);
+    try {
+      await withConsole(
+        { PROXY_TARGETS_FILE: targetsFile([GATEWAY(mtls.url)]), HTTPS_PROXY: proxy.url },
+        async (s) => {
+          const a = await proxied(s);
+          expect(a.status).toBe(502);
+          const e = json<ErrorAnswer>(a).error;
+          expect(e.code).toBe('PROXY_TUNNEL_FAILED');
+          expect(e.message).toContain('403');
+          expect(e.message).toContain(new URL(mtls.url).host);
+        },
+      );
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('names a proxy whose host name does not resolve', async () => {
+    await withConsole(
+      {
+        PROXY_TARGETS_FILE: targetsFile([GATEWAY(mtls.url)]),
+        HTTPS_PROXY: 'http://proxy.pay-console-test.invalid:3128',
+      },
+      async (s) => {
+        const a = await proxied(s);
+        expect(a.status).toBe(502);
+        expect(json<ErrorAnswer>(a).error.code).toBe('PROXY_UNREACHABLE');
       },
     );
   });
