@@ -62,6 +62,11 @@ export default tseslint.config(
               message: 'The catalog depends on the core only.',
             },
             {
+              target: ['./src/core', './src/catalog', './src/exports', './src/features', './src/app'],
+              from: ['./src/node'],
+              message: 'src/node is Node-only (node:crypto): browser code and the pure core never import it.',
+            },
+            {
               target: ['./src/cli', './proxy', './sandbox'],
               from: ['./src/features', './src/app', './src/ui'],
               message: 'Node code never imports the browser UI.',

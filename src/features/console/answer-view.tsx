@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { renderRawHttp, type BuiltRequest } from '../../core/index.ts';
 import type { Operation } from '../../catalog/index.ts';
 import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts.ts';
@@ -58,6 +58,7 @@ export function AnswerView({
         · <span>{env.elapsedMs.toFixed(0)} ms</span> ·{' '}
         <span>{new Date(outcome.sentAt).toLocaleTimeString()}</span>
       </p>
+      <AnswerSummary json={a.json} />
       {a.errorMessage ? (
         <p className="wb-error" role="group" aria-label="Error message">
           {a.errorMessage}
@@ -158,5 +159,38 @@ export function AnswerView({
         </pre>
       </details>
     </section>
+  );
+}
+
+/** The answer's key facts, named by their API keys: a stable place to read them (and for tests). */
+const SUMMARY_KEYS: ReadonlyArray<readonly [key: string, label: string]> = [
+  ['type', 'Type'],
+  ['status', 'Status'],
+  ['paynet-order-id', 'Order id'],
+  ['merchant-order-id', 'Merchant order id'],
+  ['serial-number', 'Serial number'],
+  ['card-ref-id', 'Card reference'],
+  ['error-code', 'Error code'],
+];
+
+function AnswerSummary({ json }: { json: unknown }) {
+  const id = useId();
+  const body = json && typeof json === 'object' ? (json as Record<string, unknown>) : {};
+  const facts = SUMMARY_KEYS.flatMap(([key, label]) => {
+    const v = body[key];
+    return typeof v === 'string' && v !== '' ? [{ key, label, value: v }] : [];
+  });
+  if (facts.length === 0) return null;
+  return (
+    <dl className="wb-answer-summary" aria-label="Answer summary">
+      {facts.map((f) => (
+        <div key={f.key}>
+          <dt id={`${id}-${f.key}`}>
+            {f.label} <code>{f.key}</code>
+          </dt>
+          <dd aria-labelledby={`${id}-${f.key}`}>{f.value}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }
