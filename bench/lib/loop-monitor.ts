@@ -3,7 +3,7 @@
  * measures event-loop delay with perf_hooks. On SIGUSR2 it writes the delay since the last
  * SIGUSR2 (p50, p99, max, in ms, the timer resolution subtracted) to $BENCH_LOOP_STATS and starts over.
  */
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const file = process.env.BENCH_LOOP_STATS;
@@ -15,8 +15,9 @@ if (file) {
   const ms = (ns: number) => Math.max(0, ns / 1e6 - resolutionMs);
   process.on('SIGUSR2', () => {
     round++;
+    // Written whole, then renamed: the bench never reads half a file.
     writeFileSync(
-      file,
+      `${file}.tmp`,
       JSON.stringify({
         round,
         samples: h.count,
@@ -25,6 +26,7 @@ if (file) {
         max: ms(h.max),
       }),
     );
+    renameSync(`${file}.tmp`, file);
     h.reset();
   });
 }

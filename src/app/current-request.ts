@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { FormPreset } from '../shared/contracts.ts';
+import type { FormPreset } from '../shared/contracts/contracts.ts';
 
 /** The workbench's current request, kept outside React state so typing re-renders only its readers. */
 let current: FormPreset | null = null;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { callbackControl, constantTimeEqual, webCryptoPort } from '../core/index.ts';
-import type { FormPreset } from '../shared/contracts.ts';
+import type { FormPreset } from '../shared/contracts/contracts.ts';
 import { useSigningContext } from '../features/profiles/index.ts';
 import { navigate, opHref } from './router.ts';
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import type { FormPreset } from '../shared/contracts.ts';
+import type { FormPreset } from '../shared/contracts/contracts.ts';
 import { Workbench, type WorkbenchNavigation } from '../features/console/index.ts';
 import { readShareFragment } from '../features/exports/index.ts';
 import { HistoryPage, recordExchange } from '../features/history/index.ts';

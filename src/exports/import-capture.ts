@@ -1,13 +1,7 @@
-import {
-  decodeFormBody,
-  isPayError,
-  matchOperationPath,
-  parseCapture,
-  type CaptureFormat,
-  type EndpointRef,
-} from '../core/index.ts';
+import { decodeFormBody, isPayError, matchOperationPath, type EndpointRef } from '../core/index.ts';
+import { parseCapture, type CaptureFormat } from '../diagnose/index.ts';
 import { findOperation, OPERATION_PATHS } from '../catalog/index.ts';
-import type { FormPreset } from '../shared/contracts.ts';
+import type { FormPreset } from '../shared/contracts/contracts.ts';
 import { ExportError } from './errors.ts';
 
 /** A form preset read from a captured request, with what the import found out on the way. */

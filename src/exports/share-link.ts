@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fromBase64, toBase64, type EndpointRef } from '../core/index.ts';
-import type { FormPreset } from '../shared/contracts.ts';
+import type { FormPreset } from '../shared/contracts/contracts.ts';
 import { ExportError } from './errors.ts';
 import { containsCardNumber, findOperation, isCvvName, isPanName, isSecretName } from '../catalog/index.ts';
 

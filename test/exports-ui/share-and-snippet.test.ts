@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderSnippet } from '../../src/exports/index.ts';
 import { readShareFragment, shareLinkFor } from '../../src/features/exports/share-fragment.ts';
 import { snippetInputFor } from '../../src/features/exports/snippet-input.ts';
-import type { FormPreset, SigningContext } from '../../src/shared/contracts.ts';
+import type { FormPreset, SigningContext } from '../../src/shared/contracts/contracts.ts';
 import { parseRoute } from '../../src/app/routes.ts';
 
 const KEY = 'SECRET-CONTROL-KEY-1234-5678';

@@ -18,7 +18,7 @@ import {
   isExportError,
   prepareSharePreset,
 } from '../../src/exports/index.ts';
-import type { FormPreset } from '../../src/shared/contracts.ts';
+import type { FormPreset } from '../../src/shared/contracts/contracts.ts';
 
 const preset: FormPreset = {
   operationPath: 'v2/sale',

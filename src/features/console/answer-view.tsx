@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { renderRawHttp, type BuiltRequest } from '../../core/index.ts';
 import type { Operation } from '../../catalog/index.ts';
-import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts.ts';
-import type { ProxyEnvelope } from '../../shared/proxy-client.ts';
+import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
+import type { ProxyEnvelope } from '../../shared/browser/proxy-client.ts';
 import { CodeView, CopyButton } from '../../shared/ui/index.ts';
 import type { Interpreted } from './answer.ts';
 import { StatusBadge } from './badge.tsx';

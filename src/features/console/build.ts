@@ -9,7 +9,7 @@ import {
   type Scheme,
 } from '../../core/index.ts';
 import type { Operation } from '../../catalog/index.ts';
-import type { SigningContext } from '../../shared/contracts.ts';
+import type { SigningContext } from '../../shared/contracts/contracts.ts';
 
 export const cryptoPort = webCryptoPort();
 export const nonceSource = secureNonceSource();

@@ -1,4 +1,4 @@
-import type { FormPreset } from '../../shared/contracts.ts';
+import type { FormPreset } from '../../shared/contracts/contracts.ts';
 import type { FollowUp } from './follow-ups.ts';
 
 /** A button that opens the next operation with the ids this answer carries filled in. */

@@ -1,5 +1,5 @@
 import { exampleValues, findOperation, type Operation } from '../../catalog/index.ts';
-import type { FormPreset } from '../../shared/contracts.ts';
+import type { FormPreset } from '../../shared/contracts/contracts.ts';
 
 const CLIENT_ORDER_ID_NAMES = ['client_orderid', 'client-order-id', 'client-orderid'];
 

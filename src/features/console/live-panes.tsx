@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useWatch, type Control } from 'react-hook-form';
 import { renderCurl, renderRawHttp, type BuiltRequest } from '../../core/index.ts';
 import type { Operation } from '../../catalog/index.ts';
-import type { SigningContext } from '../../shared/contracts.ts';
+import type { SigningContext } from '../../shared/contracts/contracts.ts';
 import { CodeView, CopyButton } from '../../shared/ui/index.ts';
 import { buildFor, type BuildResult } from './build.ts';
 import { fromFormulaRows, toInputParams } from './form-params.ts';

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { findOperation } from '../../catalog/index.ts';
-import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts.ts';
-import { sendThroughProxy } from '../../shared/proxy-client.ts';
+import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
+import { sendThroughProxy } from '../../shared/browser/proxy-client.ts';
 import { interpretAnswer, type Interpreted } from './answer.ts';
 import { StatusBadge } from './badge.tsx';
 import { FollowUpButton } from './follow-up-button.tsx';

@@ -7,8 +7,9 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
-import { webCryptoPort, type KeyConsumer } from '../../core/index.ts';
-import type { FormPreset, SigningContext } from '../../shared/contracts.ts';
+import { webCryptoPort } from '../../core/index.ts';
+import { type KeyConsumer } from '../../diagnose/index.ts';
+import type { FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
 import { RevealToggle } from '../../shared/ui/index.ts';
 import { DiagnosisView } from './diagnosis-view.tsx';
 import {

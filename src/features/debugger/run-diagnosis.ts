@@ -1,21 +1,22 @@
 import {
-  CAPTURE_FORMAT_LABEL,
   decodeFormBody,
-  detectCaptureFormat,
-  diagnose,
   importVerifyingKey,
   isPayError,
+  type Clock,
+  type CryptoPort,
+} from '../../core/index.ts';
+import {
+  CAPTURE_FORMAT_LABEL,
+  detectCaptureFormat,
+  diagnose,
   parseCapture,
   type AlternativeKey,
   type CaptureFormat,
-  type Clock,
-  type CryptoPort,
   type Diagnosis,
   type KeyConsumer,
   type ParsedCapture,
-} from '../../core/index.ts';
-import { findOperation, OPERATION_PATHS } from '../../catalog/index.ts';
-import type { FormPreset } from '../../shared/contracts.ts';
+} from '../../diagnose/index.ts';
+import type { FormPreset } from '../../shared/contracts/contracts.ts';
 
 export { CAPTURE_FORMAT_LABEL, detectCaptureFormat, type CaptureFormat };
 
@@ -108,7 +109,6 @@ export async function runDiagnosis(form: DebuggerForm, o: RunOptions): Promise<D
   try {
     const diagnosis = await diagnose({
       capture: parsed.request,
-      resolveOperation: { paths: OPERATION_PATHS, find: findOperation },
       crypto: o.crypto,
       headersComplete: parsed.headersComplete,
       urlSchemeKnown: parsed.schemeKnown,

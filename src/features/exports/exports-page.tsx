@@ -1,4 +1,4 @@
-import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts.ts';
+import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
 import { DownloadsPanel } from './downloads-panel.tsx';
 import { ImportPanel } from './import-panel.tsx';
 import { SharePanel } from './share-panel.tsx';

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { importCapture, type ImportedPreset } from '../../exports/index.ts';
-import type { FormPreset, SigningContext } from '../../shared/contracts.ts';
+import type { FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
 import { errorText } from './download.ts';
 
 const EXAMPLE = `curl -X POST 'https://sandbox.example.com/paynet/api/v2/status/1111' \\

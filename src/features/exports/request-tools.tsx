@@ -1,5 +1,5 @@
 import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
-import type { FormPreset, SigningContext } from '../../shared/contracts.ts';
+import type { FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
 import './exports.css';
 
 const SnippetPanel = lazy(() => import('./snippet-panel.tsx').then((m) => ({ default: m.SnippetPanel })));

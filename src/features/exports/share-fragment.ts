@@ -4,7 +4,7 @@ import {
   prepareSharePreset,
   SHARE_FRAGMENT_KEY,
 } from '../../exports/index.ts';
-import type { FormPreset } from '../../shared/contracts.ts';
+import type { FormPreset } from '../../shared/contracts/contracts.ts';
 import { errorText } from './download.ts';
 
 export type ShareFragment = { preset: FormPreset } | { error: string };

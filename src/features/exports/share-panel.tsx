@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { FormPreset } from '../../shared/contracts.ts';
+import type { FormPreset } from '../../shared/contracts/contracts.ts';
 import { CopyButton } from '../../shared/ui/index.ts';
 import { errorText } from './download.ts';
 import { shareLinkFor } from './share-fragment.ts';

@@ -1,6 +1,6 @@
 import { findOperation } from '../../catalog/index.ts';
 import type { SnippetInput } from '../../exports/index.ts';
-import type { FormPreset, SigningContext } from '../../shared/contracts.ts';
+import type { FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
 
 /** The snippet generator's input for the workbench's current request: body pairs in form order. */
 export function snippetInputFor(

@@ -8,7 +8,7 @@ import {
   type Snippet,
   type SnippetLanguage,
 } from '../../exports/index.ts';
-import type { FormPreset, SigningContext } from '../../shared/contracts.ts';
+import type { FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
 import { CopyButton } from '../../shared/ui/index.ts';
 import { downloadText, errorText } from './download.ts';
 import { snippetInputFor } from './snippet-input.ts';

@@ -16,7 +16,7 @@ import {
   RESPONSE_SCHEMAS,
   type Operation,
 } from '../../catalog/index.ts';
-import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts.ts';
+import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
 import type {
   CustomerStep,
   FlowDefinition,

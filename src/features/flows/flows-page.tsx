@@ -1,5 +1,5 @@
 import type { MouseEvent } from 'react';
-import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts.ts';
+import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
 import { findFlow, FLOWS } from './flow-definitions.ts';
 import { FlowRunner } from './flow-runner.tsx';
 import './flows.css';

@@ -1,5 +1,5 @@
 import { findOperation, parseResponse } from '../../catalog/index.ts';
-import type { Exchange, FormPreset } from '../../shared/contracts.ts';
+import type { Exchange, FormPreset } from '../../shared/contracts/contracts.ts';
 import type { HistoryEntry } from './history-schema.ts';
 import { isCvvName, isPanName, maskExchange } from './mask-exchange.ts';
 

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { encodeFormBody } from '../../core/index.ts';
-import type { FormPreset } from '../../shared/contracts.ts';
+import type { FormPreset } from '../../shared/contracts/contracts.ts';
 import { matchesSearch, toFormPreset } from './build-entry.ts';
 import { clearEntries, deleteEntry, listEntries, onHistoryChange } from './history-db.ts';
 import type { HistoryEntry } from './history-schema.ts';

@@ -7,7 +7,7 @@ import {
   maskDigits,
   scrubText,
 } from '../../catalog/index.ts';
-import type { Exchange } from '../../shared/contracts.ts';
+import type { Exchange } from '../../shared/contracts/contracts.ts';
 
 export {
   dropCvvFromText,

@@ -2,16 +2,14 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState } from 'react';
 import {
   isPayError,
-  mistakeById,
   renderRawHttp,
   secureNonceSource,
   toOAuthTimestamp,
   webCryptoPort,
   type BuiltRequest,
-  type MistakeId,
   type Scheme,
-  type TeachResult,
 } from '../../core/index.ts';
+import { mistakeById, type MistakeId, type TeachResult } from '../../diagnose/index.ts';
 import {
   findOperation,
   GROUP_TITLES,
@@ -19,8 +17,8 @@ import {
   type Operation,
   type OperationGroup,
 } from '../../catalog/index.ts';
-import type { FormPreset, SigningContext } from '../../shared/contracts.ts';
-import { sendThroughProxy } from '../../shared/proxy-client.ts';
+import type { FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
+import { sendThroughProxy } from '../../shared/browser/proxy-client.ts';
 import { InlineCode } from '../../shared/ui/index.ts';
 import { MarkedText } from './marked-text.tsx';
 import {

@@ -3,7 +3,7 @@
  * and in the props the shell wires up.
  */
 import { z } from 'zod';
-import type { Credentials, EndpointRef } from '../core/index.ts';
+import type { Credentials, EndpointRef } from '../../core/index.ts';
 
 /** A proxy target as `GET /proxy/targets` lists it. */
 export const ProxyTargetSchema = z.object({
