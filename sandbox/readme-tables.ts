@@ -1,4 +1,10 @@
-import { findOperation, OPERATIONS, renderCvvTable, TEST_CARD, type OperationId } from '../src/catalog/index.ts';
+import {
+  findOperation,
+  OPERATIONS,
+  renderCvvTable,
+  TEST_CARD,
+  type OperationId,
+} from '../src/catalog/index.ts';
 import { renderSettlementTable } from './engine/settlement.ts';
 
 /**

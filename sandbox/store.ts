@@ -184,7 +184,7 @@ const ADDED_COLUMNS: ReadonlyArray<readonly [table: string, column: string, defi
 const LEASE_MARGIN_MS = 5_000;
 
 /** Expired nonces deleted per statement: each batch is short, so the event loop never stalls for long. */
-export const NONCE_PURGE_BATCH = 2_000;
+export const NONCE_PURGE_BATCH = 500;
 
 type Patch<T> = Partial<Omit<T, 'id'>>;
 

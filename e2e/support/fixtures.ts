@@ -64,8 +64,9 @@ export const answer = (page: Page) => page.getByRole('region', { name: 'Answer' 
  */
 export const answerFact = (page: Page, key: string) =>
   answer(page)
-    .getByLabel('Answer summary')
-    .getByRole('definition', { name: new RegExp(` ${key}$`) });
+    .getByRole('group', { name: 'Answer summary' })
+    .getByRole('group', { name: key, exact: true })
+    .getByRole('definition');
 
 /** Fills the form with the sandbox test data for the chosen CVV outcome. */
 export async function fillTestData(page: Page, cvv?: string): Promise<void> {

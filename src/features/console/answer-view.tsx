@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { renderRawHttp, type BuiltRequest } from '../../core/index.ts';
 import type { Operation } from '../../catalog/index.ts';
 import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
@@ -174,7 +174,6 @@ const SUMMARY_KEYS: ReadonlyArray<readonly [key: string, label: string]> = [
 ];
 
 function AnswerSummary({ json }: { json: unknown }) {
-  const id = useId();
   const body = json && typeof json === 'object' ? (json as Record<string, unknown>) : {};
   const facts = SUMMARY_KEYS.flatMap(([key, label]) => {
     const v = body[key];
@@ -182,13 +181,13 @@ function AnswerSummary({ json }: { json: unknown }) {
   });
   if (facts.length === 0) return null;
   return (
-    <dl className="wb-answer-summary" aria-label="Answer summary">
+    <dl className="wb-answer-summary" role="group" aria-label="Answer summary">
       {facts.map((f) => (
-        <div key={f.key}>
-          <dt id={`${id}-${f.key}`}>
+        <div key={f.key} role="group" aria-label={f.key}>
+          <dt>
             {f.label} <code>{f.key}</code>
           </dt>
-          <dd aria-labelledby={`${id}-${f.key}`}>{f.value}</dd>
+          <dd>{f.value}</dd>
         </div>
       ))}
     </dl>
