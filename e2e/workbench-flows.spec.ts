@@ -112,6 +112,8 @@ test.describe('user paths through the sandbox', () => {
     page,
     context,
   }) => {
+    // Eight steps across two tabs: on a loaded machine the whole exceeds the default 60 s budget.
+    test.slow();
     await test.step('sale with the 3DS CVV', async () => {
       await openOperation(page, 'v2/sale');
       await fillTestData(page, '321');
