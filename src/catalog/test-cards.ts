@@ -33,16 +33,16 @@ export interface CvvOutcomeSpec {
 export const CVV_OUTCOMES: readonly CvvOutcomeSpec[] = [
   { cvvs: ['123', '1234'], kind: 'approved', label: 'Approved', docs: 'approved' },
   {
-    cvvs: ['111'],
-    kind: 'approved',
-    label: 'Approved without 3-D Secure',
-    docs: 'approved without 3-D Secure',
-  },
-  {
     cvvs: ['321'],
     kind: 'three-d-secure',
     label: `3-D Secure challenge (password: ${THREE_DS_PASSWORD})`,
     docs: `3-D Secure challenge (sale, preauth, their forms); password \`${THREE_DS_PASSWORD}\``,
+  },
+  {
+    cvvs: ['111'],
+    kind: 'approved',
+    label: 'Approved without 3-D Secure',
+    docs: 'approved without 3-D Secure',
   },
   {
     cvvs: ['217'],
