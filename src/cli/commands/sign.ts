@@ -1,3 +1,4 @@
+import { nodeCryptoPort } from '../../node/node-crypto-port.ts';
 import { findOperation, OPERATIONS, type Operation } from '../../catalog/index.ts';
 import {
   buildRequest,
@@ -6,7 +7,6 @@ import {
   renderCurl,
   renderRawHttp,
   secureNonceSource,
-  webCryptoPort,
   type BuiltRequest,
   type Credentials,
   type EndpointRef,
@@ -95,7 +95,7 @@ export async function runSign(args: readonly string[], io: Io): Promise<number> 
     endpoint,
     params,
     credentials,
-    crypto: webCryptoPort(),
+    crypto: nodeCryptoPort(),
     clock: Date.now,
     nonce: secureNonceSource(),
     ...(pinned ? { pinned } : {}),
@@ -175,7 +175,7 @@ async function credentialsFor(
     const text = await readTextFile(file, '--private-key-file');
     let signingKey: SigningKey;
     try {
-      signingKey = await importSigningKey(text, webCryptoPort());
+      signingKey = await importSigningKey(text, nodeCryptoPort());
     } catch (e) {
       rethrowAbout(`--private-key-file "${file}"`, e);
     }

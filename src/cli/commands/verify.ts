@@ -1,3 +1,4 @@
+import { nodeCryptoPort } from '../../node/node-crypto-port.ts';
 import { findOperation, OPERATION_PATHS, type Operation } from '../../catalog/index.ts';
 import {
   decodeFormBody,
@@ -5,7 +6,6 @@ import {
   matchOperationPath,
   normalizeUrl,
   parseAuthorizationHeader,
-  webCryptoPort,
   type CapturedRequest,
 } from '../../core/index.ts';
 import { diagnose, parseCapture, type CaptureFormat, type ParsedCapture } from '../../diagnose/index.ts';
@@ -114,7 +114,7 @@ export async function runVerify(args: readonly string[], io: Io): Promise<number
     privateKeyFile === undefined ? undefined : await readTextFile(privateKeyFile, '--private-key-file');
 
   const { capture, urlSchemeKnown } = signedUrl(parsed, pathname, match.prefix, values);
-  const crypto = webCryptoPort();
+  const crypto = nodeCryptoPort();
   const d = await diagnose({
     capture,
     operation: op,
@@ -184,7 +184,7 @@ async function readPublicKey(values: Values): Promise<CryptoKey | undefined> {
   if (file === undefined) return undefined;
   const text = await readTextFile(file, '--public-key-file');
   try {
-    return (await importVerifyingKey(text, webCryptoPort())).key;
+    return (await importVerifyingKey(text, nodeCryptoPort())).key;
   } catch (e) {
     rethrowAbout(`--public-key-file "${file}"`, e);
   }

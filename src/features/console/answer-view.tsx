@@ -58,6 +58,7 @@ export function AnswerView({
         · <span>{env.elapsedMs.toFixed(0)} ms</span> ·{' '}
         <span>{new Date(outcome.sentAt).toLocaleTimeString()}</span>
       </p>
+      <AnswerSummary json={a.json} />
       {a.errorMessage ? (
         <p className="wb-error" role="group" aria-label="Error message">
           {a.errorMessage}
@@ -158,5 +159,37 @@ export function AnswerView({
         </pre>
       </details>
     </section>
+  );
+}
+
+/** The answer's key facts, named by their API keys: a stable place to read them (and for tests). */
+const SUMMARY_KEYS: ReadonlyArray<readonly [key: string, label: string]> = [
+  ['type', 'Type'],
+  ['status', 'Status'],
+  ['paynet-order-id', 'Order id'],
+  ['merchant-order-id', 'Merchant order id'],
+  ['serial-number', 'Serial number'],
+  ['card-ref-id', 'Card reference'],
+  ['error-code', 'Error code'],
+];
+
+function AnswerSummary({ json }: { json: unknown }) {
+  const body = json && typeof json === 'object' ? (json as Record<string, unknown>) : {};
+  const facts = SUMMARY_KEYS.flatMap(([key, label]) => {
+    const v = body[key];
+    return typeof v === 'string' && v !== '' ? [{ key, label, value: v }] : [];
+  });
+  if (facts.length === 0) return null;
+  return (
+    <dl className="wb-answer-summary" role="group" aria-label="Answer summary">
+      {facts.map((f) => (
+        <div key={f.key} role="group" aria-label={f.key}>
+          <dt>
+            {f.label} <code>{f.key}</code>
+          </dt>
+          <dd>{f.value}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

@@ -99,7 +99,7 @@ export function followUpsFor(
 ): FollowUp[] {
   const ids = carriedIds(sent, answer);
   const body = answer && typeof answer === 'object' ? (answer as Record<string, unknown>) : {};
-  const paths = [...(op.followUps ?? [])];
+  const paths: string[] = [...(op.followUps ?? [])];
   for (const p of threeDsUploads(body)) if (!paths.includes(p)) paths.push(p);
   return paths.flatMap((path) => {
     const target = findOperation(path);

@@ -17,7 +17,14 @@ import {
   type TeachInput,
   type TeachResult,
 } from '../../diagnose/index.ts';
-import { exampleValues, parseResponse, RESPONSE_SCHEMAS, type Operation } from '../../catalog/index.ts';
+import {
+  exampleValues,
+  isSignatureRefusal,
+  parseResponse,
+  readSandboxDebug,
+  RESPONSE_SCHEMAS,
+  type Operation,
+} from '../../catalog/index.ts';
 
 export { OTHER_MERCHANT_CONTROL_KEY };
 
@@ -136,16 +143,6 @@ export function runTeaching(a: TeachingArgs): Promise<TeachResult> {
   return teach(teachingInput(a));
 }
 
-const ControlDebug = z.looseObject({
-  scheme: z.literal('control'),
-  formula: z.string().optional(),
-  'signing-input': z.string(),
-});
-const OAuthDebug = z.looseObject({
-  scheme: z.enum(['oauth-hmac-sha1', 'oauth-rsa-sha256']),
-  'base-string': z.string(),
-  'signing-key': z.string().optional(),
-});
 const ErrorBody = z.looseObject({
   type: z.string().optional(),
   'error-code': z.string().optional(),
@@ -164,7 +161,7 @@ export interface SandboxAnswer {
   errorMessage?: string;
   /** What the sandbox signed itself: the concatenation (key masked) or the base string. */
   sandboxSigningInput?: { kind: 'control' | 'oauth'; text: string; formula?: string; signingKey?: string };
-  /** True when the refusal is about the signature (400 INVALID_CONTROL_CODE or 403 INVALID_SIGNATURE). */
+  /** True when the refusal is about the signature (the catalog's rule, shared with the console's answer view). */
   signatureRefused: boolean;
   body: string;
 }
@@ -182,21 +179,21 @@ export function readSandboxAnswer(op: Operation, status: number, body: string): 
     status === 200 || status === 400 || status >= 500
       ? parseResponse(op.response, status, json).result.success
       : RESPONSE_SCHEMAS.ServerErrorResponse.safeParse(json).success;
-  const control = ControlDebug.safeParse(b.debug);
-  const oauth = OAuthDebug.safeParse(b.debug);
-  const sandboxSigningInput = control.success
-    ? {
-        kind: 'control' as const,
-        text: control.data['signing-input'],
-        ...(control.data.formula ? { formula: control.data.formula } : {}),
-      }
-    : oauth.success
+  const dbg = readSandboxDebug(json);
+  const sandboxSigningInput =
+    dbg?.kind === 'control'
       ? {
-          kind: 'oauth' as const,
-          text: oauth.data['base-string'],
-          ...(oauth.data['signing-key'] ? { signingKey: oauth.data['signing-key'] } : {}),
+          kind: 'control' as const,
+          text: dbg.debug['signing-input'],
+          ...(dbg.debug.formula ? { formula: dbg.debug.formula } : {}),
         }
-      : undefined;
+      : dbg?.kind === 'oauth'
+        ? {
+            kind: 'oauth' as const,
+            text: dbg.debug['base-string'],
+            ...(dbg.debug['signing-key'] ? { signingKey: dbg.debug['signing-key'] } : {}),
+          }
+        : undefined;
   const code = b['error-code'];
   return {
     status,
@@ -206,8 +203,7 @@ export function readSandboxAnswer(op: Operation, status: number, body: string): 
     ...(code ? { errorCode: code } : {}),
     ...(b['error-message'] ? { errorMessage: b['error-message'] } : {}),
     ...(sandboxSigningInput ? { sandboxSigningInput } : {}),
-    signatureRefused:
-      (status === 400 && code === 'INVALID_CONTROL_CODE') || (status === 403 && code === 'INVALID_SIGNATURE'),
+    signatureRefused: isSignatureRefusal(status, json),
     body,
   };
 }
