@@ -75,6 +75,16 @@ export function draftFromCapture(
   const values: Record<string, DraftValue> = {};
   const extras: RequestDraft['extras'] = [];
   const oauth = new Map<string, string>();
+  // The Authorization header first: that is where the console and the gateway put oauth_*.
+  const auth = request.headers['authorization'];
+  if (auth !== undefined) {
+    try {
+      for (const p of parseAuthorizationHeader(auth)) if (!oauth.has(p.name)) oauth.set(p.name, p.value);
+    } catch (e) {
+      if (!isPayError(e)) throw e;
+      notes.push(`The Authorization header is not read: ${e.message}`);
+    }
+  }
   for (const pair of decodeFormBody(request.body)) {
     if (pair.name === 'control') {
       dropped.push(pair.name);
@@ -93,16 +103,6 @@ export function draftFromCapture(
       values[pair.name] = value(pair.name, pair.value);
     } else extras.push({ name: pair.name, value: value(pair.name, pair.value) });
   }
-  const auth = request.headers['authorization'];
-  if (auth !== undefined) {
-    try {
-      for (const p of parseAuthorizationHeader(auth)) if (!oauth.has(p.name)) oauth.set(p.name, p.value);
-    } catch (e) {
-      if (!isPayError(e)) throw e;
-      notes.push(`The Authorization header is not read: ${e.message}`);
-    }
-  }
-
   let scheme: Scheme | undefined;
   const method = oauth.get('oauth_signature_method');
   if (method !== undefined) {
@@ -126,6 +126,8 @@ export function draftFromCapture(
   if (request.method.toUpperCase() !== 'POST')
     notes.push(`The capture is a ${request.method} request: every operation is sent as POST.`);
   if (dropped.length > 0) notes.push(`${dropped.join(', ')} left out: the console signs the request again.`);
+  // A field the capture did not send was empty: the profile's login must not fill it in.
+  for (const f of op.fields) if (!Object.hasOwn(values, f.name)) values[f.name] = '';
   const base = options.base?.operation === op.path ? options.base : undefined;
   return {
     draft: {
