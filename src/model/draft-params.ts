@@ -46,19 +46,22 @@ export function signingSpecOf(
 }
 
 /**
- * The one converter from a draft to the parameters the core signs: the operation's fields in
- * catalog order (a field from the profile tagged `profile`), then any other named value, then the
- * extra parameters in their order. `control` is never an input: the core computes it.
+ * The one converter from a draft to the parameters the core signs: the draft's values in their
+ * order (a form's are in catalog order, a capture's or the command line's as given; a field from
+ * the profile tagged `profile`, a name that is no field of the operation `extra`), the operation's
+ * other fields (empty, so left out), then the extra parameters in their order. `control` is never
+ * an input: the core computes it.
  */
 export function draftParams(op: Operation, draft: ResolvedDraft): InputParam[] {
   const known = new Set(op.fields.map((f) => f.name));
-  const params: InputParam[] = op.fields.map((f) => ({
-    name: f.name,
-    value: draft.values[f.name] ?? '',
-    source: draft.fromProfile.has(f.name) ? 'profile' : 'form',
-  }));
-  for (const [name, value] of Object.entries(draft.values))
-    if (!known.has(name) && name !== 'control') params.push({ name, value, source: 'extra' });
+  const params: InputParam[] = [];
+  for (const [name, value] of Object.entries(draft.values)) {
+    if (name === 'control') continue;
+    const source = !known.has(name) ? 'extra' : draft.fromProfile.has(name) ? 'profile' : 'form';
+    params.push({ name, value, source });
+  }
+  for (const f of op.fields)
+    if (!Object.hasOwn(draft.values, f.name)) params.push({ name: f.name, value: '', source: 'form' });
   for (const e of draft.extras) {
     const name = e.name.trim();
     if (name !== '' && name !== 'control') params.push({ name, value: e.value, source: 'extra' });

@@ -1,11 +1,11 @@
 import { findOperation, OPERATIONS, type Operation } from '../../catalog/index.ts';
 import {
-  buildRequest,
   importSigningKey,
   normalizeUrl,
   renderCurl,
   renderRawHttp,
   secureNonceSource,
+  toOAuthTimestamp,
   webCryptoPort,
   type BuiltRequest,
   type Credentials,
@@ -13,6 +13,15 @@ import {
   type InputParam,
   type SigningKey,
 } from '../../core/index.ts';
+import {
+  buildDraft,
+  draftParams,
+  DRAFT_VERSION,
+  resolveDraft,
+  type DraftValue,
+  type Place,
+  type RequestDraft,
+} from '../../model/index.ts';
 import {
   CliError,
   DEFAULT_BASE_URL,
@@ -86,20 +95,21 @@ export async function runSign(args: readonly string[], io: Io): Promise<number> 
   }
   const pinned = pinnedValues(values);
   const { credentials, signingKey } = await credentialsFor(op, login, values, io);
-  const params = inputParams(op, login, parsePairs(pairArgs));
+  const runtime = { crypto: webCryptoPort(), clock: Date.now, nonce: secureNonceSource() };
+  // Half a pin (only --nonce or only --timestamp): the other half is drawn fresh, here.
+  const pin = pinned
+    ? {
+        nonce: pinned.nonce ?? runtime.nonce(),
+        timestamp: pinned.timestamp ?? toOAuthTimestamp(runtime.clock()),
+      }
+    : undefined;
+  const draft = draftOf(op, parsePairs(pairArgs), endpoint, pin);
   const baseUrl = baseUrlOf(values, io);
+  // The command line has no console origin or callback inbox: only the login is the place's.
+  const place: Place = { origin: '', inboxUrl: '', login };
+  const params = draftParams(op, resolveDraft(draft, place));
 
-  const built = await buildRequest({
-    operation: op,
-    baseUrl,
-    endpoint,
-    params,
-    credentials,
-    crypto: webCryptoPort(),
-    clock: Date.now,
-    nonce: secureNonceSource(),
-    ...(pinned ? { pinned } : {}),
-  });
+  const built = await buildDraft(draft, { place, baseUrl, endpoint, credentials, runtime });
   if (built.problems.length > 0) throw new CliError(built.problems.map((p) => p.message).join(' '));
 
   if (modes[0] === 'raw') io.out(renderRawHttp(built));
@@ -193,22 +203,25 @@ async function credentialsFor(
 }
 
 /** The body parameters in the order given, the login field filled from --login when the operation has one. */
-function inputParams(
+/**
+ * The command line's pairs as a draft of the request model: the operation's fields as values (the
+ * first of a repeated name), everything else as extra parameters in the order given; a login field
+ * not given is the --login's.
+ */
+function draftOf(
   op: Operation,
-  login: string,
   pairs: ReadonlyArray<{ name: string; value: string }>,
-): InputParam[] {
+  endpoint: EndpointRef,
+  pinned: { nonce: string; timestamp: string } | undefined,
+): RequestDraft {
   const known = new Set(op.fields.map((f) => f.name));
-  const params: InputParam[] = pairs.map((p) => ({
-    ...p,
-    source: known.has(p.name) ? 'form' : 'extra',
-    keepEmpty: true,
-  }));
-  const loginField = op.fields.find((f) => f.fromProfile === 'login');
-  if (loginField && login !== '' && !pairs.some((p) => p.name === loginField.name)) {
-    params.unshift({ name: loginField.name, value: login, source: 'profile' });
+  const values: Record<string, DraftValue> = {};
+  const extras: RequestDraft['extras'] = [];
+  for (const p of pairs) {
+    if (!known.has(p.name)) extras.push({ name: p.name, value: p.value });
+    else if (!Object.hasOwn(values, p.name)) values[p.name] = p.value;
   }
-  return params;
+  return { v: DRAFT_VERSION, operation: op.path, values, extras, endpoint, ...(pinned ? { pinned } : {}) };
 }
 
 function headerObject(built: BuiltRequest): Record<string, string> {

@@ -43,6 +43,7 @@ export function buildEntry(ex: Exchange, id: string): HistoryEntry {
     version: 1,
     id,
     operationPath: exchange.operationPath,
+    ...(exchange.draft ? { draft: exchange.draft } : {}),
     profileName: exchange.profileName,
     targetName: exchange.targetName,
     sentAt: exchange.sentAt,
