@@ -1,12 +1,44 @@
-// One linter for the whole tree. The import rules keep the layers one-way:
-// core ← catalog ← features ← app, and the Node side (cli, proxy, sandbox) never reaches into the UI.
+// One linter for the whole tree. The import rules keep the layers one-way (docs/architecture.md):
+// core ← catalog ← model, diagnose ← exports ← features ← app (src/model: the request model), with
+// src/shared beside the features and the
+// Node side (cli, proxy, sandbox, src/node) never reaching into the UI.
+// Paths are checked by import-x/no-restricted-paths, packages by no-restricted-imports; both must bite,
+// and test/lint/zones.test.ts proves that each zone does.
+import fs from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const features = ['console', 'keys', 'history', 'profiles', 'debugger', 'teaching', 'flows', 'exports'];
+// Read from the directory so a new feature is fenced in the day it is created.
+const features = fs
+  .readdirSync(path.join(import.meta.dirname, 'src/features'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+
+// Package groups (gitignore-style patterns, as no-restricted-imports reads them).
+const REACT = ['react', 'react/*', 'react-*', 'react-*/*', '@tanstack/*', 'monaco-editor', 'monaco-editor/*'];
+const NODE = ['node:*', ...builtinModules.filter((m) => !m.startsWith('_')).flatMap((m) => [m, `${m}/*`])];
+
+/** no-restricted-imports for one folder: the groups it may not import, each with what to do instead. */
+const packages = (...groups) => ({
+  'no-restricted-imports': ['error', { patterns: groups.map(([group, message]) => ({ group, message })) }],
+});
+const noUi = (where) => [
+  REACT,
+  `${where} has no UI: React, TanStack and Monaco belong in src/features, src/app or src/shared/ui.`,
+];
+const noNode = (where) => [
+  NODE,
+  `${where} runs in the browser too: no Node built-ins. Take the capability as a parameter (a port, like CryptoPort) and implement it in src/node or the Node entry point.`,
+];
+
+const src = (...dirs) => dirs.map((d) => `./src/${d}`);
+const BROWSER_UI = src('features', 'app', 'shared/ui');
+const NODE_SIDE = ['./proxy', './sandbox', ...src('cli', 'node')];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.data/**'] },
@@ -32,49 +64,97 @@ export default tseslint.config(
           zones: [
             {
               target: './src/core',
-              from: [
-                './src/catalog',
-                './src/features',
-                './src/app',
-                './src/cli',
-                './src/ui',
-                './proxy',
-                './sandbox',
-              ],
-              message: 'The signing core is pure: it imports nothing above it.',
-            },
-            {
-              target: './src/exports',
-              from: ['./src/features', './src/app', './src/cli', './src/ui', './proxy', './sandbox'],
-              message: 'Exports read the core and the catalog only.',
+              from: ['./src', './proxy', './sandbox'],
+              except: ['./core'],
+              message:
+                'The signing core is pure and imports only src/core. Move the code that needs this up a layer (src/catalog, src/diagnose) or pass the value in as a parameter.',
             },
             {
               target: './src/catalog',
-              from: [
-                './src/exports',
-                './src/features',
-                './src/app',
-                './src/cli',
-                './src/ui',
-                './proxy',
-                './sandbox',
-              ],
-              message: 'The catalog depends on the core only.',
+              from: ['./src', './proxy', './sandbox'],
+              except: ['./core', './catalog'],
+              message:
+                'The catalog is data over the core: it imports src/core only. Put what needs more in a layer above it.',
             },
             {
-              target: ['./src/cli', './proxy', './sandbox'],
-              from: ['./src/features', './src/app', './src/ui'],
-              message: 'Node code never imports the browser UI.',
+              target: './src/diagnose',
+              from: ['./src', './proxy', './sandbox'],
+              except: ['./core', './catalog', './diagnose'],
+              message:
+                'Diagnosis sits above the catalog and imports src/core and src/catalog only. Let the caller (a feature, the CLI) do the rest with its result.',
+            },
+            {
+              target: './src/model',
+              from: ['./src', './proxy', './sandbox'],
+              except: ['./core', './catalog', './model'],
+              message:
+                'The request model is pure and framework-free: it imports src/core and src/catalog only. Resolve anything of the page (origin, inbox, login) through a Place passed in.',
+            },
+            {
+              target: './src/exports',
+              from: [...BROWSER_UI, ...src('shared/browser', 'cli'), './proxy', './sandbox'],
+              message:
+                'Exports run in the browser and in the CLI: they read src/core, src/catalog, src/diagnose and src/shared/contracts only.',
+            },
+            {
+              target: './src/shared/contracts',
+              from: ['./src', './proxy', './sandbox'],
+              except: ['./core', './catalog', './model', './shared/contracts'],
+              message:
+                'Contracts are pure types and zod schemas over src/core, src/catalog and src/model. Keep the code that uses them where it is and import the contract from there.',
+            },
+            {
+              target: './src/shared',
+              from: ['./src/features', './src/app'],
+              message:
+                'src/shared sits below the features: it never imports a feature or the app shell. Move what both need into src/shared, or pass it in.',
+            },
+            {
+              target: './src/shared/browser',
+              from: ['./src/shared/ui'],
+              message: 'Browser IO has no UI: import it from src/shared/ui, not the other way round.',
+            },
+            {
+              target: NODE_SIDE,
+              from: [...BROWSER_UI, './src/shared/browser'],
+              message:
+                'Node code never imports the browser UI or browser IO. Share the logic through src/core, src/catalog, src/diagnose or src/exports.',
+            },
+            {
+              target: './src/node',
+              from: ['./src', './proxy', './sandbox'],
+              except: ['./core', './node'],
+              message: 'src/node implements the core’s ports for Node: it imports src/core only.',
+            },
+            {
+              target: [...src('core', 'catalog', 'diagnose', 'exports', 'shared', 'features', 'app')],
+              from: ['./src/node'],
+              message:
+                'src/node is Node-only and never reaches the browser bundle. Take the port (e.g. CryptoPort) as a parameter; the CLI or server passes the Node implementation.',
             },
             ...features.map((f) => ({
               target: `./src/features/${f}`,
               from: ['./src/app', ...features.filter((o) => o !== f).map((o) => `./src/features/${o}`)],
-              message: 'A feature never imports another feature or the app shell.',
+              message:
+                'A feature never imports another feature or the app shell. Put what both need in src/shared (ui, browser or contracts), or let src/app wire them.',
             })),
           ],
         },
       ],
     },
+  },
+  // Package zones. Each file falls in at most one of these blocks (a later block would replace the
+  // rule's options, not add to them).
+  { files: ['src/core/**'], rules: packages(noUi('The signing core'), noNode('The signing core')) },
+  { files: ['src/catalog/**'], rules: packages(noUi('The catalog'), noNode('The catalog')) },
+  { files: ['src/diagnose/**'], rules: packages(noUi('Diagnosis'), noNode('Diagnosis')) },
+  { files: ['src/model/**'], rules: packages(noUi('The request model'), noNode('The request model')) },
+  { files: ['src/shared/contracts/**'], rules: packages(noUi('A contract'), noNode('A contract')) },
+  { files: ['src/shared/browser/**'], rules: packages(noUi('Browser IO'), noNode('Browser IO')) },
+  { files: ['src/exports/**'], rules: packages(noUi('Exports'), noNode('Exports')) },
+  {
+    files: ['sandbox/**', 'proxy/**', 'src/cli/**', 'src/node/**'],
+    rules: packages(noUi('Node code')),
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],

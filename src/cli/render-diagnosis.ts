@@ -1,12 +1,12 @@
 import type { Operation } from '../catalog/index.ts';
+import { type EndpointRef } from '../core/index.ts';
 import {
   CAPTURE_FORMAT_LABEL,
   formatRule,
   type CaptureFormat,
   type Diagnosis,
   type DiffSegment,
-  type EndpointRef,
-} from '../core/index.ts';
+} from '../diagnose/index.ts';
 import { fields, heading } from './output.ts';
 import {
   describeOperation,

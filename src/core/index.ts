@@ -21,4 +21,3 @@ export * from './request/build-request.ts';
 export * from './request/render-request.ts';
 export * from './verify/parse-raw-http.ts';
 export * from './verify/verify-signature.ts';
-export * from './diagnose/index.ts';

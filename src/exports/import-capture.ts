@@ -1,4 +1,5 @@
-import { isPayError, parseCapture, type CaptureFormat } from '../core/index.ts';
+import { isPayError } from '../core/index.ts';
+import { parseCapture, type CaptureFormat } from '../diagnose/index.ts';
 import { draftFromCapture, type DraftFromCaptureOptions, type ImportedDraft } from '../model/index.ts';
 import { ExportError } from './errors.ts';
 

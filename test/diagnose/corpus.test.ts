@@ -7,21 +7,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findOperation, OPERATION_PATHS } from '../../src/catalog/index.ts';
+import { findOperation } from '../../src/catalog/index.ts';
+import { importVerifyingKey, webCryptoPort } from '../../src/core/index.ts';
 import {
   diagnose,
-  importVerifyingKey,
   parseCapture,
-  webCryptoPort,
   type AlternativeKey,
   type Diagnosis,
   type KeyConsumer,
   type MistakeId,
-} from '../../src/core/index.ts';
+} from '../../src/diagnose/index.ts';
 
 const CORPUS = resolve(import.meta.dirname, '../corpus');
 const crypto = webCryptoPort();
-const catalog = { paths: OPERATION_PATHS, find: findOperation };
 
 interface Sidecar {
   id: string;
@@ -60,7 +58,6 @@ async function run(c: Sidecar, withSecrets: boolean): Promise<Diagnosis> {
   const alternativeKeys: AlternativeKey[] = s.alternativeKeys ?? [];
   return diagnose({
     capture: parsed.request,
-    resolveOperation: catalog,
     crypto,
     headersComplete: parsed.headersComplete,
     urlSchemeKnown: c.urlSchemeKnown ?? parsed.schemeKnown,

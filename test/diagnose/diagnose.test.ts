@@ -7,20 +7,10 @@ import { createHash, createHmac, createSign, generateKeyPairSync } from 'node:cr
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findOperation, OPERATION_PATHS } from '../../src/catalog/index.ts';
-import {
-  diagnose,
-  importVerifyingKey,
-  inspectKeyText,
-  isPayError,
-  parseCapture,
-  webCryptoPort,
-  type CapturedRequest,
-  type DiagnoseInput,
-} from '../../src/core/index.ts';
+import { importVerifyingKey, isPayError, webCryptoPort, type CapturedRequest } from '../../src/core/index.ts';
+import { diagnose, inspectKeyText, parseCapture, type DiagnoseInput } from '../../src/diagnose/index.ts';
 
 const crypto = webCryptoPort();
-const catalog = { paths: OPERATION_PATHS, find: findOperation };
 const KEYS = resolve(import.meta.dirname, '../corpus/keys');
 const pem = (f: string) => readFileSync(join(KEYS, f), 'utf8');
 const KEY = 'DIAG-TEST-ONLY-8B1D-44E0-A3C2-19F7D2E6';
@@ -79,7 +69,7 @@ const PAYOUT: Array<readonly [string, string]> = [
 const hmacWith = (key: string) => (text: string) => createHmac('sha1', key).update(text).digest('base64');
 
 function run(capture: CapturedRequest, extra: Partial<DiagnoseInput> = {}) {
-  return diagnose({ capture, resolveOperation: catalog, crypto, ...extra });
+  return diagnose({ capture, crypto, ...extra });
 }
 
 let publicA: CryptoKey;

@@ -7,20 +7,17 @@ import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findOperation } from '../../src/catalog/index.ts';
+import { buildRequest, generateKeyPair, importSigningKey, webCryptoPort } from '../../src/core/index.ts';
 import {
-  buildRequest,
   controlRecipeOf,
   diffText,
-  generateKeyPair,
-  importSigningKey,
   MISTAKES,
   oauthBaseString,
   oauthRecipeOf,
   recipeSigningInput,
   signRecipe,
-  webCryptoPort,
   type MistakeId,
-} from '../../src/core/index.ts';
+} from '../../src/diagnose/index.ts';
 
 const crypto = webCryptoPort();
 const SPEC = resolve(import.meta.dirname, '../../docs/spec');

@@ -1,15 +1,14 @@
 /** The four capture parsers, format detection and their refusals of junk. */
 import { describe, expect, it } from 'vitest';
+import { decodeFormBody, type PayError } from '../../src/core/index.ts';
 import {
-  decodeFormBody,
   detectCaptureFormat,
   parseCapture,
   parseCurl,
   parseHar,
   parseLogLine,
   splitShellWords,
-  type PayError,
-} from '../../src/core/index.ts';
+} from '../../src/diagnose/index.ts';
 
 function parseError(f: () => unknown): PayError {
   try {

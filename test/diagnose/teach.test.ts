@@ -10,18 +10,15 @@ import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleValues, findOperation, type Operation } from '../../src/catalog/index.ts';
+import { buildRequest, importSigningKey, webCryptoPort, type InputParam } from '../../src/core/index.ts';
 import {
-  buildRequest,
-  importSigningKey,
   OTHER_MERCHANT_CONTROL_KEY,
   TEACHING_SWITCHES,
   teach,
   walkthrough,
-  webCryptoPort,
-  type InputParam,
   type MistakeId,
   type TeachInput,
-} from '../../src/core/index.ts';
+} from '../../src/diagnose/index.ts';
 import { createSandboxApp } from '../../sandbox/app.ts';
 
 const crypto = webCryptoPort();

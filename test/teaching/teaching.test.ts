@@ -14,13 +14,8 @@ import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOperation, type Operation } from '../../src/catalog/index.ts';
-import {
-  importSigningKey,
-  webCryptoPort,
-  type BuiltRequest,
-  type MistakeId,
-  type Scheme,
-} from '../../src/core/index.ts';
+import { importSigningKey, webCryptoPort, type BuiltRequest, type Scheme } from '../../src/core/index.ts';
+import { type MistakeId } from '../../src/diagnose/index.ts';
 import {
   readSandboxAnswer,
   runTeaching,

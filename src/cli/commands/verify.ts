@@ -1,17 +1,14 @@
 import { findOperation, OPERATION_PATHS, type Operation } from '../../catalog/index.ts';
 import {
   decodeFormBody,
-  diagnose,
   importVerifyingKey,
   matchOperationPath,
   normalizeUrl,
   parseAuthorizationHeader,
-  parseCapture,
   webCryptoPort,
-  type CaptureFormat,
   type CapturedRequest,
-  type ParsedCapture,
 } from '../../core/index.ts';
+import { diagnose, parseCapture, type CaptureFormat, type ParsedCapture } from '../../diagnose/index.ts';
 import {
   CliError,
   ENV,

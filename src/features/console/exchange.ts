@@ -1,7 +1,7 @@
 import type { BuiltRequest } from '../../core/index.ts';
 import type { RequestDraft } from '../../model/index.ts';
-import type { Exchange, SigningContext } from '../../shared/contracts.ts';
-import type { ProxyEnvelope } from '../../shared/proxy-client.ts';
+import type { Exchange, SigningContext } from '../../shared/contracts/contracts.ts';
+import type { ProxyEnvelope } from '../../shared/browser/proxy-client.ts';
 
 /** The exchange reported to history (history masks card data and drops CVVs before storing it). */
 export function toExchange(

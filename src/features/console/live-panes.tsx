@@ -3,7 +3,7 @@ import { useWatch, type Control } from 'react-hook-form';
 import { renderCurl, renderRawHttp, type BuiltRequest } from '../../core/index.ts';
 import type { Operation } from '../../catalog/index.ts';
 import { draftKey, type Place, type RequestDraft, type SigningRuntime } from '../../model/index.ts';
-import { signingEnvFor, type SigningContext } from '../../shared/contracts.ts';
+import { signingEnvFor, type SigningContext } from '../../shared/contracts/contracts.ts';
 import { CodeView, CopyButton } from '../../shared/ui/index.ts';
 import { tryBuild, type BuildResult } from './build.ts';
 import type { FieldValues, MetaValues } from './meta.ts';

@@ -1,5 +1,5 @@
 import type { BuiltRequest } from '../../core/index.ts';
-import type { ProxyEnvelope } from '../../shared/proxy-client.ts';
+import type { ProxyEnvelope } from '../../shared/browser/proxy-client.ts';
 import type { Interpreted } from './answer.ts';
 import { compareTerms, diffChars, type DiffPart } from './diff.ts';
 import { isSignatureRefusal, readSandboxDebug } from './sandbox-debug.ts';

@@ -15,8 +15,8 @@ import {
   type RequestDraft,
   type SigningRuntime,
 } from '../../model/index.ts';
-import { signingEnvFor, type Exchange, type SigningContext } from '../../shared/contracts.ts';
-import { sendThroughProxy } from '../../shared/proxy-client.ts';
+import { signingEnvFor, type Exchange, type SigningContext } from '../../shared/contracts/contracts.ts';
+import { sendThroughProxy } from '../../shared/browser/proxy-client.ts';
 import { ConfirmDialog } from '../../shared/ui/index.ts';
 import { interpretAnswer } from './answer.ts';
 import { AnswerView, type SendOutcome } from './answer-view.tsx';

@@ -7,9 +7,9 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
-import type { KeyConsumer } from '../../core/index.ts';
+import type { KeyConsumer } from '../../diagnose/index.ts';
 import type { Place, RequestDraft, SigningRuntime } from '../../model/index.ts';
-import type { SigningContext } from '../../shared/contracts.ts';
+import type { SigningContext } from '../../shared/contracts/contracts.ts';
 import { RevealToggle } from '../../shared/ui/index.ts';
 import { DiagnosisView } from './diagnosis-view.tsx';
 import {

@@ -1,14 +1,13 @@
+import { percentDecode, type Scheme } from '../../core/index.ts';
 import {
   CAPTURE_FORMAT_LABEL,
   diffText,
-  percentDecode,
   type Diagnosis,
   type FirstDifference,
   type LikelyCause,
   type ParsedCapture,
   type RuleReference,
-  type Scheme,
-} from '../../core/index.ts';
+} from '../../diagnose/index.ts';
 import { InlineCode } from '../../shared/ui/index.ts';
 import { Legend, Segments } from './segments.tsx';
 

@@ -1,19 +1,15 @@
+import { importVerifyingKey, isPayError, type Clock, type CryptoPort } from '../../core/index.ts';
 import {
   CAPTURE_FORMAT_LABEL,
   detectCaptureFormat,
   diagnose,
-  importVerifyingKey,
-  isPayError,
   parseCapture,
   type AlternativeKey,
   type CaptureFormat,
-  type Clock,
-  type CryptoPort,
   type Diagnosis,
   type KeyConsumer,
   type ParsedCapture,
-} from '../../core/index.ts';
-import { findOperation, OPERATION_PATHS } from '../../catalog/index.ts';
+} from '../../diagnose/index.ts';
 import { draftFromCapture, type Place, type RequestDraft } from '../../model/index.ts';
 
 export { CAPTURE_FORMAT_LABEL, detectCaptureFormat, type CaptureFormat };
@@ -107,7 +103,6 @@ export async function runDiagnosis(form: DebuggerForm, o: RunOptions): Promise<D
   try {
     const diagnosis = await diagnose({
       capture: parsed.request,
-      resolveOperation: { paths: OPERATION_PATHS, find: findOperation },
       crypto: o.crypto,
       headersComplete: parsed.headersComplete,
       urlSchemeKnown: parsed.schemeKnown,

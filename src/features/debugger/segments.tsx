@@ -1,4 +1,4 @@
-import type { DiffSegment } from '../../core/index.ts';
+import type { DiffSegment } from '../../diagnose/index.ts';
 
 export function Segments({ segments, label }: { segments: readonly DiffSegment[]; label: string }) {
   return (

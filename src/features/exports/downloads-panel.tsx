@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { buildOpenApi, buildPostmanCollection, exchangesToHar } from '../../exports/index.ts';
-import type { Exchange, SigningContext } from '../../shared/contracts.ts';
+import type { Exchange, SigningContext } from '../../shared/contracts/contracts.ts';
 import { downloadText, errorText } from './download.ts';
 
 const DEFAULT_BASE = 'https://sandbox.example.com/paynet';

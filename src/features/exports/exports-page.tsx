@@ -1,5 +1,5 @@
 import type { Place, RequestDraft } from '../../model/index.ts';
-import type { Exchange, SigningContext } from '../../shared/contracts.ts';
+import type { Exchange, SigningContext } from '../../shared/contracts/contracts.ts';
 import { DownloadsPanel } from './downloads-panel.tsx';
 import { ImportPanel } from './import-panel.tsx';
 import { SharePanel } from './share-panel.tsx';

@@ -9,7 +9,7 @@ import {
   type SnippetLanguage,
 } from '../../exports/index.ts';
 import { operationOf, schemeOf, type Place, type RequestDraft } from '../../model/index.ts';
-import type { SigningContext } from '../../shared/contracts.ts';
+import type { SigningContext } from '../../shared/contracts/contracts.ts';
 import { CopyButton } from '../../shared/ui/index.ts';
 import { downloadText, errorText } from './download.ts';
 

@@ -1,6 +1,6 @@
 import type { SigningRuntime } from '../../model/index.ts';
-import type { SigningContext } from '../../shared/contracts.ts';
-import { sendThroughProxy } from '../../shared/proxy-client.ts';
+import type { SigningContext } from '../../shared/contracts/contracts.ts';
+import { sendThroughProxy } from '../../shared/browser/proxy-client.ts';
 import type { FlowDeps } from './flow-engine.ts';
 import type { FlowEnv } from './flow-types.ts';
 

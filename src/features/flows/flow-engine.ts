@@ -15,7 +15,7 @@ import {
   type Operation,
 } from '../../catalog/index.ts';
 import { buildDraft, DRAFT_VERSION, type Place, type RequestDraft } from '../../model/index.ts';
-import { signingEnvFor, type Exchange, type SigningContext } from '../../shared/contracts.ts';
+import { signingEnvFor, type Exchange, type SigningContext } from '../../shared/contracts/contracts.ts';
 import type {
   CustomerStep,
   FlowDefinition,

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { findOperation } from '../../catalog/index.ts';
 import type { RequestDraft, SigningRuntime } from '../../model/index.ts';
-import type { Exchange, SigningContext } from '../../shared/contracts.ts';
+import type { Exchange, SigningContext } from '../../shared/contracts/contracts.ts';
 import { browserDeps } from './browser-deps.ts';
 import { FlowRun, type ControlCheck, type StepState, type TimelineEntry } from './flow-engine.ts';
 import type { FlowDefinition } from './flow-types.ts';

@@ -1,6 +1,6 @@
 import type { MouseEvent } from 'react';
 import type { RequestDraft, SigningRuntime } from '../../model/index.ts';
-import type { Exchange, SigningContext } from '../../shared/contracts.ts';
+import type { Exchange, SigningContext } from '../../shared/contracts/contracts.ts';
 import { findFlow, FLOWS } from './flow-definitions.ts';
 import { FlowRunner } from './flow-runner.tsx';
 import './flows.css';

@@ -1,4 +1,4 @@
-import { openDatabase, withStore } from '../../shared/idb.ts';
+import { openDatabase, withStore } from '../../shared/browser/idb.ts';
 import { HistoryEntrySchema, parseStoredEntry, type HistoryEntry } from './history-schema.ts';
 
 const DB_NAME = 'pay-console-history';

@@ -1,4 +1,4 @@
-import type { Exchange } from '../../shared/contracts.ts';
+import type { Exchange } from '../../shared/contracts/contracts.ts';
 import { listEntries } from './history-db.ts';
 
 export { recordExchange } from './record-exchange.ts';

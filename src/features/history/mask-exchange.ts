@@ -8,7 +8,7 @@ import {
   scrubText,
 } from '../../catalog/index.ts';
 import { prepareShareDraft, type DraftValue, type RequestDraft } from '../../model/index.ts';
-import type { Exchange } from '../../shared/contracts.ts';
+import type { Exchange } from '../../shared/contracts/contracts.ts';
 
 export {
   dropCvvFromText,

@@ -1,4 +1,4 @@
-import type { Exchange } from '../../shared/contracts.ts';
+import type { Exchange } from '../../shared/contracts/contracts.ts';
 import { buildEntry } from './build-entry.ts';
 import { putEntry } from './history-db.ts';
 

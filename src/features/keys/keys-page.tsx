@@ -13,7 +13,7 @@ import {
   type GeneratedKeyPair,
   type KeyInspection,
 } from '../../core/index.ts';
-import { readKeyFile } from '../../shared/read-key-file.ts';
+import { readKeyFile } from '../../shared/browser/read-key-file.ts';
 import { PemOutput } from './pem-output.tsx';
 import { answerMessage, registeredFingerprint, registerPublicKey } from './register-key.ts';
 import './keys.css';

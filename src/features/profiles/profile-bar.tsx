@@ -1,5 +1,5 @@
 import { useId, useState, type ChangeEvent, type ReactNode } from 'react';
-import { readKeyFile } from '../../shared/read-key-file.ts';
+import { readKeyFile } from '../../shared/browser/read-key-file.ts';
 import { describeKey } from './key-import.ts';
 import { PassphraseDialog } from './passphrase-dialog.tsx';
 import { useProfiles, type KeyState, type ProfilesValue } from './profiles-provider.tsx';

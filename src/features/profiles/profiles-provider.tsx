@@ -6,7 +6,11 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { ProxyTargetsSchema, type ProxyTarget, type SigningContext } from '../../shared/contracts.ts';
+import {
+  ProxyTargetsSchema,
+  type ProxyTarget,
+  type SigningContext,
+} from '../../shared/contracts/contracts.ts';
 import { fetchJson } from './fetch-json.ts';
 import { createKeyImporter, type KeyImport } from './key-import.ts';
 import {

@@ -1,4 +1,4 @@
-import { openDatabase, withStore } from '../../shared/idb.ts';
+import { openDatabase, withStore } from '../../shared/browser/idb.ts';
 import { VaultRecordSchema, type VaultRecord } from './vault-crypto.ts';
 
 const DB_NAME = 'pay-console-secrets';

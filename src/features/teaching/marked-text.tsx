@@ -1,4 +1,4 @@
-import { diffText } from '../../core/index.ts';
+import { diffText } from '../../diagnose/index.ts';
 
 /**
  * One side of a comparison, its own text exactly, with the characters the other side does not

@@ -1,20 +1,22 @@
 import { z } from 'zod';
 import {
-  OTHER_MERCHANT_CONTROL_KEY,
-  TEACHING_SWITCHES,
-  teach,
   type Clock,
   type Credentials,
   type CryptoPort,
   type EndpointRef,
   type InputParam,
-  type Mistake,
   type OperationSigningSpec,
-  type MistakeId,
   type Scheme,
+} from '../../core/index.ts';
+import {
+  OTHER_MERCHANT_CONTROL_KEY,
+  TEACHING_SWITCHES,
+  teach,
+  type Mistake,
+  type MistakeId,
   type TeachInput,
   type TeachResult,
-} from '../../core/index.ts';
+} from '../../diagnose/index.ts';
 import { parseResponse, RESPONSE_SCHEMAS, type Operation } from '../../catalog/index.ts';
 import {
   DRAFT_VERSION,

@@ -2,14 +2,12 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState } from 'react';
 import {
   isPayError,
-  mistakeById,
   renderRawHttp,
   toOAuthTimestamp,
   type BuiltRequest,
-  type MistakeId,
   type Scheme,
-  type TeachResult,
 } from '../../core/index.ts';
+import { mistakeById, type MistakeId, type TeachResult } from '../../diagnose/index.ts';
 import {
   findOperation,
   GROUP_TITLES,
@@ -18,8 +16,8 @@ import {
   type OperationGroup,
 } from '../../catalog/index.ts';
 import type { Place, RequestDraft, SigningRuntime } from '../../model/index.ts';
-import type { SigningContext } from '../../shared/contracts.ts';
-import { sendThroughProxy } from '../../shared/proxy-client.ts';
+import type { SigningContext } from '../../shared/contracts/contracts.ts';
+import { sendThroughProxy } from '../../shared/browser/proxy-client.ts';
 import { InlineCode } from '../../shared/ui/index.ts';
 import { MarkedText } from './marked-text.tsx';
 import {

@@ -21,8 +21,8 @@ import {
   type EndpointRef,
   type InputParam,
   type OperationSigningSpec,
-  type RuleReference,
 } from '../../core/index.ts';
+import { type RuleReference } from '../../diagnose/index.ts';
 
 export type StepValue =
   { label: string; text: string } | { label: string; table: { columns: string[]; rows: string[][] } };

@@ -1,12 +1,12 @@
-import type { BaseString } from '../brands.ts';
-import { constantTimeEqual } from '../bytes.ts';
-import type { TermSource } from '../control/control-terms.ts';
-import { CONTROL_KEY_MASK } from '../control/sign-control.ts';
-import type { CryptoPort } from '../crypto-port.ts';
-import type { OAuthSignatureMethod } from '../oauth/oauth-parameters.ts';
-import { percentEncode } from '../percent-encode.ts';
-import type { ControlTrace } from '../control/sign-control.ts';
-import type { OAuthTrace } from '../request/build-request.ts';
+import type { BaseString } from '../core/brands.ts';
+import { constantTimeEqual } from '../core/bytes.ts';
+import type { TermSource } from '../core/control/control-terms.ts';
+import { CONTROL_KEY_MASK } from '../core/control/sign-control.ts';
+import type { CryptoPort } from '../core/crypto-port.ts';
+import type { OAuthSignatureMethod } from '../core/oauth/oauth-parameters.ts';
+import { percentEncode } from '../core/percent-encode.ts';
+import type { ControlTrace } from '../core/control/sign-control.ts';
+import type { OAuthTrace } from '../core/request/build-request.ts';
 
 /**
  * A signing recipe: every choice a signer makes, written out so that one choice at a time can be

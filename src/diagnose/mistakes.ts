@@ -1,5 +1,5 @@
-import { percentDecode, percentEncode } from '../percent-encode.ts';
-import type { EndpointRef, Scheme } from '../request/operation-spec.ts';
+import { percentDecode, percentEncode } from '../core/percent-encode.ts';
+import type { EndpointRef, Scheme } from '../core/request/operation-spec.ts';
 import {
   oauthBaseString,
   type ControlRecipe,

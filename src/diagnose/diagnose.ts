@@ -1,14 +1,15 @@
-import { constantTimeEqual } from '../bytes.ts';
-import { describeFormula, type ResolvedTerm } from '../control/control-terms.ts';
-import { CONTROL_KEY_MASK } from '../control/sign-control.ts';
-import type { CryptoPort } from '../crypto-port.ts';
-import { PayError } from '../errors.ts';
-import { importSigningKey, importVerifyingKey } from '../keys/key-containers.ts';
-import { parseAuthorizationHeader } from '../oauth/authorization-header.ts';
-import { decodeFormBody, percentDecode } from '../percent-encode.ts';
-import type { EndpointRef, Scheme } from '../request/operation-spec.ts';
-import { matchOperationPath, type CapturedRequest } from '../verify/parse-raw-http.ts';
-import { verifySignature, type Verification } from '../verify/verify-signature.ts';
+import { constantTimeEqual } from '../core/bytes.ts';
+import { describeFormula, type ResolvedTerm } from '../core/control/control-terms.ts';
+import { CONTROL_KEY_MASK } from '../core/control/sign-control.ts';
+import type { CryptoPort } from '../core/crypto-port.ts';
+import { PayError } from '../core/errors.ts';
+import { importSigningKey, importVerifyingKey } from '../core/keys/key-containers.ts';
+import { parseAuthorizationHeader } from '../core/oauth/authorization-header.ts';
+import { decodeFormBody, percentDecode } from '../core/percent-encode.ts';
+import type { EndpointRef, Scheme } from '../core/request/operation-spec.ts';
+import { matchOperationPath, type CapturedRequest } from '../core/verify/parse-raw-http.ts';
+import { verifySignature, type Verification } from '../core/verify/verify-signature.ts';
+import { findOperation, OPERATION_PATHS } from '../catalog/index.ts';
 import { inspectKeyText, type KeyConsumer, type KeyTextInspection } from './inspect-key-text.ts';
 import {
   MISTAKES,
@@ -36,20 +37,12 @@ import {
 import { structuralChecks, type DiagnoseOperation, type Finding } from './structural-checks.ts';
 import { diffText, firstDifferenceOffset, type DiffSegment } from './text-diff.ts';
 
-/** Finds an operation from a capture's path; the catalog provides it (the core does not import the catalog). */
-export interface OperationResolver {
-  /** The known operation paths (`v2/sale`, …). */
-  paths: readonly string[];
-  find(path: string): DiagnoseOperation | undefined;
-}
-
 export interface DiagnoseInput {
   capture: CapturedRequest;
-  /** The operation; without it, `resolveOperation` finds it from the capture's path. */
+  /** The operation; without it, it is found in the catalog from the capture's path. */
   operation?: DiagnoseOperation;
   /** The endpoint; without it, it is read from the capture's path. */
   endpoint?: EndpointRef;
-  resolveOperation?: OperationResolver;
   /** Merchant login (default: the body's `login`, then the header's oauth_consumer_key). */
   login?: string;
   /** The merchant control key (control and HMAC-SHA1). */
@@ -265,10 +258,8 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
         `The captured URL "${capture.url.slice(0, 80)}" is not an absolute address.`,
       );
     }
-    const match = input.resolveOperation
-      ? matchOperationPath(pathname, input.resolveOperation.paths)
-      : undefined;
-    op ??= match ? input.resolveOperation?.find(match.path) : undefined;
+    const match = matchOperationPath(pathname, OPERATION_PATHS);
+    op ??= match ? findOperation(match.path) : undefined;
     endpoint ??= match?.endpoint;
     if (!op || !endpoint) {
       throw new PayError(

@@ -3,8 +3,8 @@
  * `POST /proxy/<target>/<path>`. Every answer is parsed with zod before the UI sees it.
  */
 import { z } from 'zod';
-import type { BuiltRequest } from '../core/index.ts';
-import { ProxyTargetsSchema, type ProxyTarget } from './contracts.ts';
+import type { BuiltRequest } from '../../core/index.ts';
+import { ProxyTargetsSchema, type ProxyTarget } from '../contracts/contracts.ts';
 
 export const ProxyEnvelopeSchema = z.object({
   status: z.number().int(),

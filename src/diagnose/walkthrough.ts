@@ -1,6 +1,6 @@
-import { describeFormula } from '../control/control-terms.ts';
-import type { BuiltRequest } from '../request/build-request.ts';
-import type { OperationSigningSpec } from '../request/operation-spec.ts';
+import { describeFormula } from '../core/control/control-terms.ts';
+import type { BuiltRequest } from '../core/request/build-request.ts';
+import type { OperationSigningSpec } from '../core/request/operation-spec.ts';
 import type { RuleReference } from './mistakes.ts';
 
 /** One step of the teaching mode's walkthrough: what is done, the rule it applies, and the user's live value. */

@@ -1,6 +1,12 @@
 import forge from 'node-forge';
-import { fromBase64 } from '../bytes.ts';
-import { derToForgeAsn1, firstPemBlock, kindOfLabel, PEM_KIND_LABEL, type PemKind } from '../keys/pem.ts';
+import { fromBase64 } from '../core/bytes.ts';
+import {
+  derToForgeAsn1,
+  firstPemBlock,
+  kindOfLabel,
+  PEM_KIND_LABEL,
+  type PemKind,
+} from '../core/keys/pem.ts';
 
 /** What a key text is inside, whatever its BEGIN line says. */
 export type DerStructure =

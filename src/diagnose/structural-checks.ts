@@ -1,11 +1,12 @@
-import { toMinorUnits } from '../amount.ts';
-import { constantTimeEqual, fromBase64 } from '../bytes.ts';
-import type { ControlTerm } from '../control/control-terms.ts';
-import { PayError } from '../errors.ts';
-import { parseAuthorizationHeader } from '../oauth/authorization-header.ts';
-import { FORM_MEDIA_TYPE, PAY_MEDIA_TYPE } from '../request/build-request.ts';
-import type { EndpointRef, OperationSigningSpec, Scheme } from '../request/operation-spec.ts';
-import type { CapturedRequest } from '../verify/parse-raw-http.ts';
+import { toMinorUnits } from '../core/amount.ts';
+import { constantTimeEqual, fromBase64 } from '../core/bytes.ts';
+import type { ControlTerm } from '../core/control/control-terms.ts';
+import { PayError } from '../core/errors.ts';
+import { parseAuthorizationHeader } from '../core/oauth/authorization-header.ts';
+import { FORM_MEDIA_TYPE, PAY_MEDIA_TYPE } from '../core/request/build-request.ts';
+import type { EndpointRef, OperationSigningSpec, Scheme } from '../core/request/operation-spec.ts';
+import type { CapturedRequest } from '../core/verify/parse-raw-http.ts';
+import type { Operation } from '../catalog/index.ts';
 import type { MistakeId } from './mistakes.ts';
 
 /** A check that needs no secret (or only the one it names), with what it found. */
@@ -20,14 +21,12 @@ export interface Finding {
   subject?: string;
 }
 
-/** What the debugger knows of an operation: the core's signing spec plus, when known, its fields. */
-export interface DiagnoseOperation extends OperationSigningSpec {
-  id?: string;
-  title?: string;
-  fields?: ReadonlyArray<{ name: string; required: boolean }>;
-  /** Other schemes the gateway may use for it (the sources disagree): picked from what the capture carries. */
-  schemeAlternatives?: readonly Scheme[];
-}
+/**
+ * What the debugger knows of an operation: the core's signing spec plus, when known, the catalog's
+ * id, title, fields and scheme alternatives (read from the catalog entry, not restated here).
+ */
+export type DiagnoseOperation = OperationSigningSpec &
+  Partial<Pick<Operation, 'id' | 'title' | 'fields' | 'schemeAlternatives'>>;
 
 export interface StructuralInput {
   capture: CapturedRequest;

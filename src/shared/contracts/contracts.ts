@@ -3,8 +3,8 @@
  * and in the props the shell wires up.
  */
 import { z } from 'zod';
-import type { Credentials, EndpointRef } from '../core/index.ts';
-import type { Place, RequestDraft, SigningEnv, SigningRuntime } from '../model/index.ts';
+import type { Credentials, EndpointRef } from '../../core/index.ts';
+import type { Place, RequestDraft, SigningEnv, SigningRuntime } from '../../model/index.ts';
 
 /** A proxy target as `GET /proxy/targets` lists it. */
 export const ProxyTargetSchema = z.object({

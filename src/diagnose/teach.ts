@@ -1,7 +1,7 @@
-import { buildAuthorizationHeader } from '../oauth/authorization-header.ts';
-import { encodeFormBody } from '../percent-encode.ts';
-import { buildRequest, type BuildRequestInput, type BuiltRequest } from '../request/build-request.ts';
-import { renderRawHttp } from '../request/render-request.ts';
+import { buildAuthorizationHeader } from '../core/oauth/authorization-header.ts';
+import { encodeFormBody } from '../core/percent-encode.ts';
+import { buildRequest, type BuildRequestInput, type BuiltRequest } from '../core/request/build-request.ts';
+import { renderRawHttp } from '../core/request/render-request.ts';
 import { mistakeById, type MistakeContext, type MistakeId, type WireChange } from './mistakes.ts';
 import {
   controlRecipeOf,

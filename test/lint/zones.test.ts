@@ -1,0 +1,178 @@
+/**
+ * The lint zones bite: each forbidden import below, written into the real folder it is forbidden in,
+ * fails `npm run lint` with the named rule, and each legal import passes with no error at all (so the
+ * test fails both ways). Probes are real files (the typed rules' project service reads only files on
+ * disk), written under a name no source file uses and deleted afterwards. A throwaway feature folder
+ * proves the feature list is read from src/features rather than kept by hand.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const PATHS = 'import-x/no-restricted-paths';
+const PACKAGES = 'no-restricted-imports';
+
+interface Probe {
+  name: string;
+  /** The folder the probe file is written in, from the repository root. */
+  dir: string;
+  /** The module imported, as written in the probe. */
+  from: string;
+  /** The rule that must fire, or null for a legal import (no error at all). */
+  rule: string | null;
+}
+
+const probe = (name: string, dir: string, from: string, rule: string | null): Probe => ({
+  name,
+  dir,
+  from,
+  rule,
+});
+
+// A folder of its own for src/node (another layer adds its first file) and a throwaway feature.
+const NODE_TARGET = 'src/node/__zones-probe-target__.ts';
+const NEW_FEATURE = 'src/features/__zones-probe-feature__';
+
+const PROBES: Probe[] = [
+  // The five probes of issue 8 §3.
+  probe('core ← react', 'src/core', 'react', PACKAGES),
+  probe('core ← react-dom/client', 'src/core', 'react-dom/client', PACKAGES),
+  probe('core ← react-hook-form', 'src/core', 'react-hook-form', PACKAGES),
+  probe('core ← @tanstack/react-query', 'src/core', '@tanstack/react-query', PACKAGES),
+  probe('core ← monaco-editor', 'src/core', 'monaco-editor', PACKAGES),
+  probe('core ← node:crypto', 'src/core', 'node:crypto', PACKAGES),
+  probe('core ← fs (a built-in by bare name)', 'src/core', 'fs', PACKAGES),
+  probe('core ← path/posix', 'src/core', 'path/posix', PACKAGES),
+  probe('core ← src/shared/ui', 'src/core', '../shared/ui/index.ts', PATHS),
+  probe('core ← src/catalog', 'src/core', '../catalog/index.ts', PATHS),
+  probe('core ← src/diagnose', 'src/core', '../diagnose/index.ts', PATHS),
+  probe('core ← src/shared/contracts', 'src/core', '../shared/contracts/contracts.ts', PATHS),
+  probe('sandbox ← src/features', 'sandbox', '../src/features/console/answer.ts', PATHS),
+  probe('sandbox ← src/app', 'sandbox', '../src/app/routes.ts', PATHS),
+  probe('sandbox ← src/shared/ui', 'sandbox', '../src/shared/ui/index.ts', PATHS),
+  probe('sandbox ← react', 'sandbox', 'react', PACKAGES),
+  probe('proxy ← src/shared/browser', 'proxy', '../src/shared/browser/idb.ts', PATHS),
+  probe('cli ← src/features', 'src/cli', '../features/console/answer.ts', PATHS),
+  probe('exports ← src/shared/ui', 'src/exports', '../shared/ui/index.ts', PATHS),
+  probe('exports ← src/features', 'src/exports', '../features/console/answer.ts', PATHS),
+  probe('exports ← @tanstack/react-query', 'src/exports', '@tanstack/react-query', PACKAGES),
+  probe('exports ← react', 'src/exports', 'react', PACKAGES),
+  probe('shared/ui ← a feature', 'src/shared/ui', '../../features/console/answer.ts', PATHS),
+  probe('shared/browser ← a feature', 'src/shared/browser', '../../features/history/index.ts', PATHS),
+  // The extra zones.
+  probe('shared/contracts ← shared/browser', 'src/shared/contracts', '../browser/idb.ts', PATHS),
+  probe('shared/contracts ← src/exports', 'src/shared/contracts', '../../exports/index.ts', PATHS),
+  probe('shared/contracts ← react', 'src/shared/contracts', 'react', PACKAGES),
+  probe('shared/browser ← react', 'src/shared/browser', 'react', PACKAGES),
+  probe('shared/browser ← src/shared/ui', 'src/shared/browser', '../ui/index.ts', PATHS),
+  probe('src/node ← src/catalog', 'src/node', '../catalog/index.ts', PATHS),
+  probe('src/node ← src/exports', 'src/node', '../exports/index.ts', PATHS),
+  probe('src/node ← react', 'src/node', 'react', PACKAGES),
+  probe('a feature ← src/node', 'src/features/keys', '../../node/__zones-probe-target__.ts', PATHS),
+  probe('src/app ← src/node', 'src/app', '../node/__zones-probe-target__.ts', PATHS),
+  probe('src/shared/browser ← src/node', 'src/shared/browser', '../../node/__zones-probe-target__.ts', PATHS),
+  probe('src/exports ← src/node', 'src/exports', '../node/__zones-probe-target__.ts', PATHS),
+  probe('diagnose ← src/exports', 'src/diagnose', '../exports/index.ts', PATHS),
+  probe('diagnose ← src/shared/contracts', 'src/diagnose', '../shared/contracts/contracts.ts', PATHS),
+  probe('diagnose ← react', 'src/diagnose', 'react', PACKAGES),
+  probe('diagnose ← node:fs', 'src/diagnose', 'node:fs', PACKAGES),
+  probe('catalog ← src/diagnose', 'src/catalog', '../diagnose/index.ts', PATHS),
+  probe('model ← a feature', 'src/model', '../features/console/answer.ts', PATHS),
+  probe('model ← src/shared/browser', 'src/model', '../shared/browser/idb.ts', PATHS),
+  probe('model ← src/diagnose', 'src/model', '../diagnose/index.ts', PATHS),
+  probe('model ← src/exports', 'src/model', '../exports/index.ts', PATHS),
+  probe('model ← react', 'src/model', 'react', PACKAGES),
+  probe('model ← node:crypto', 'src/model', 'node:crypto', PACKAGES),
+  probe('catalog ← src/model', 'src/catalog', '../model/index.ts', PATHS),
+  probe('a feature ← another feature', 'src/features/console', '../debugger/index.ts', PATHS),
+  probe('a feature ← the app shell', 'src/features/history', '../../app/routes.ts', PATHS),
+  probe(
+    'a feature ← a feature folder created after the config was written',
+    'src/features/console',
+    `../__zones-probe-feature__/index.ts`,
+    PATHS,
+  ),
+  // Legal imports: no error at all.
+  probe('legal: core ← core', 'src/core', './bytes.ts', null),
+  probe('legal: core ← zod', 'src/core', 'zod', null),
+  probe('legal: diagnose ← catalog', 'src/diagnose', '../catalog/index.ts', null),
+  probe('legal: model ← catalog', 'src/model', '../catalog/index.ts', null),
+  probe('legal: exports ← model', 'src/exports', '../model/index.ts', null),
+  probe('legal: shared/contracts ← model', 'src/shared/contracts', '../../model/index.ts', null),
+  probe('legal: diagnose ← core', 'src/diagnose', '../core/index.ts', null),
+  probe('legal: exports ← diagnose', 'src/exports', '../diagnose/index.ts', null),
+  probe('legal: exports ← shared/contracts', 'src/exports', '../shared/contracts/contracts.ts', null),
+  probe('legal: shared/contracts ← catalog', 'src/shared/contracts', '../../catalog/index.ts', null),
+  probe('legal: shared/browser ← shared/contracts', 'src/shared/browser', '../contracts/contracts.ts', null),
+  probe('legal: a feature ← shared/ui', 'src/features/console', '../../shared/ui/index.ts', null),
+  probe('legal: a feature ← react', 'src/features/console', 'react', null),
+  probe('legal: a feature ← diagnose', 'src/features/debugger', '../../diagnose/index.ts', null),
+  probe('legal: src/node ← core', 'src/node', '../core/index.ts', null),
+  probe('legal: cli ← src/node', 'src/cli', '../node/__zones-probe-target__.ts', null),
+  probe('legal: sandbox ← catalog', 'sandbox', '../src/catalog/index.ts', null),
+];
+
+const written: string[] = [];
+const createdDirs: string[] = [];
+const results = new Map<Probe, ESLint.LintResult>();
+
+function write(rel: string, text: string): string {
+  const file = path.join(ROOT, rel);
+  const dir = path.dirname(file);
+  if (!fs.existsSync(dir)) {
+    fs.mkdirSync(dir, { recursive: true });
+    createdDirs.push(dir);
+  }
+  fs.writeFileSync(file, text);
+  written.push(file);
+  return file;
+}
+
+function cleanUp(): void {
+  for (const f of written.splice(0)) fs.rmSync(f, { force: true });
+  // Deepest first; only folders this test created, and only if still empty.
+  for (const d of createdDirs.splice(0).reverse()) if (fs.readdirSync(d).length === 0) fs.rmdirSync(d);
+}
+
+beforeAll(async () => {
+  try {
+    write(NODE_TARGET, 'export const probeTarget = 1;\n');
+    write(`${NEW_FEATURE}/index.ts`, 'export const probeFeature = 1;\n');
+    const files = PROBES.map((p, i) =>
+      write(`${p.dir}/__zones-probe-${i}__.ts`, `import * as m from '${p.from}';\nexport const probe = m;\n`),
+    );
+    // Created after the probe feature folder, so the config reads the directory with it inside.
+    const eslint = new ESLint({ cwd: ROOT });
+    const out = await eslint.lintFiles(files);
+    const byFile = new Map(out.map((r) => [r.filePath, r]));
+    PROBES.forEach((p, i) => results.set(p, byFile.get(files[i]!)!));
+  } finally {
+    cleanUp();
+  }
+}, 180_000);
+
+afterAll(cleanUp);
+
+describe('lint zones', () => {
+  it.each(PROBES.filter((p) => p.rule !== null).map((p) => [p.name, p] as const))(
+    '%s fails lint',
+    (_n, p) => {
+      const r = results.get(p)!;
+      expect(r.messages.filter((m) => m.fatal)).toEqual([]);
+      const hits = r.messages.filter((m) => m.ruleId === p.rule && m.severity === 2);
+      expect(hits, `${p.rule} on ${p.dir} importing ${p.from}`).toHaveLength(1);
+      // The message says what to do, not only what is wrong.
+      expect(hits[0]!.message.length).toBeGreaterThan(60);
+    },
+  );
+
+  it.each(PROBES.filter((p) => p.rule === null).map((p) => [p.name, p] as const))(
+    '%s passes lint',
+    (_n, p) => {
+      const r = results.get(p)!;
+      expect(r.messages.map((m) => `${m.ruleId}: ${m.message}`)).toEqual([]);
+    },
+  );
+});
