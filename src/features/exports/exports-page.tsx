@@ -30,7 +30,7 @@ export function ExportsPage({ current, context, place, loadExchanges, onOpen }: 
       </section>
       <section className="ex-section" aria-labelledby="ex-dl-title">
         <h2 id="ex-dl-title">Downloads</h2>
-        <DownloadsPanel context={context} loadExchanges={loadExchanges} />
+        <DownloadsPanel context={context} place={place} loadExchanges={loadExchanges} />
       </section>
       <section className="ex-section" aria-labelledby="ex-code-title">
         <h2 id="ex-code-title">
