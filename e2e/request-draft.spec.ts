@@ -18,6 +18,12 @@ import {
 } from './support/fixtures.ts';
 import { hmacSha1, oauthBaseString, rfc3986 } from './support/oracle.ts';
 
+/** The answer's "request as sent" (opened: it is folded by default). */
+async function sentRequest(page: Page): Promise<string> {
+  await page.getByRole('region', { name: 'Answer' }).getByText('The request as sent').click();
+  return (await page.getByRole('group', { name: 'Request as sent' }).textContent()) ?? '';
+}
+
 const inboxOf = async (page: Page) => {
   const text = (await page.getByText(/^Inbox: /).textContent()) ?? '';
   const m = /(https?:\/\/\S+\/callbacks\/[A-Za-z0-9_-]+)/.exec(text);
@@ -128,16 +134,16 @@ test('Send sends the request the panes show, byte for byte', async ({ page }) =>
     const shown = (await page.getByRole('group', { name: 'curl command' }).textContent()) ?? '';
     const sig = (await signature(page).textContent()) ?? '';
     await send(page);
-    const sent = (await page.getByRole('group', { name: 'Request as sent' }).textContent()) ?? '';
+    const sent = await sentRequest(page);
     expect(sent).toContain(`control=${sig}`);
     expect(shown).toContain(`control=${sig}`);
     await expect(signature(page)).toHaveText(sig);
   });
   await test.step('OAuth unpinned: a fresh nonce and timestamp are drawn, shown, and that request is sent', async () => {
     await openOperation(page, 'v2/payout');
-    await fillTestData(page, '123');
+    await fillTestData(page);
     await send(page);
-    const sent = (await page.getByRole('group', { name: 'Request as sent' }).textContent()) ?? '';
+    const sent = await sentRequest(page);
     const nonce = (await page.getByLabel('oauth_nonce value').textContent()) ?? '';
     const sig = (await signature(page).textContent()) ?? '';
     expect(sent).toContain(`oauth_nonce="${rfc3986(nonce)}"`);
