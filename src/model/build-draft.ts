@@ -31,6 +31,8 @@ export interface SigningEnv {
 export interface BuildDraftOptions {
   /** For an unpinned draft: the nonce to use instead of drawing one (a preview keeps it while typing). */
   nonce?: string;
+  /** Names sent even when empty (the command line's explicit `name=`); by default empty values are left out. */
+  keepEmpty?: ReadonlySet<string>;
 }
 
 /**
@@ -51,7 +53,9 @@ export function buildDraft(
     operation: spec,
     baseUrl: env.baseUrl,
     endpoint: resolved.endpoint ?? env.endpoint,
-    params: draftParams(op, resolved),
+    params: draftParams(op, resolved).map((p) =>
+      options.keepEmpty?.has(p.name) ? { ...p, keepEmpty: true } : p,
+    ),
     credentials: env.credentials,
     crypto: env.runtime.crypto,
     clock: env.runtime.clock,

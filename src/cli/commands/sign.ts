@@ -10,7 +10,6 @@ import {
   type BuiltRequest,
   type Credentials,
   type EndpointRef,
-  type InputParam,
   type SigningKey,
 } from '../../core/index.ts';
 import {
@@ -109,13 +108,26 @@ export async function runSign(args: readonly string[], io: Io): Promise<number> 
   const place: Place = { origin: '', inboxUrl: '', login };
   const params = draftParams(op, resolveDraft(draft, place));
 
-  const built = await buildDraft(draft, { place, baseUrl, endpoint, credentials, runtime });
+  // `name=` on the command line is sent empty, on purpose.
+  const keepEmpty = new Set(
+    parsePairs(pairArgs)
+      .filter((p) => p.value === '')
+      .map((p) => p.name),
+  );
+  const built = await buildDraft(draft, { place, baseUrl, endpoint, credentials, runtime }, { keepEmpty });
   if (built.problems.length > 0) throw new CliError(built.problems.map((p) => p.message).join(' '));
 
   if (modes[0] === 'raw') io.out(renderRawHttp(built));
   else if (modes[0] === 'curl') io.out(`${renderCurl(built)}\n`);
   else if (modes[0] === 'json') io.out(json(toJson(op, endpoint, built)));
-  else io.out(renderHuman(op, endpoint, built, params, signingKey));
+  else {
+    // What the user gave (control too, to say it is ignored) and what the profile filled in.
+    const given = new Set([
+      ...parsePairs(pairArgs).map((p) => p.name),
+      ...params.filter((p) => p.value !== '').map((p) => p.name),
+    ]);
+    io.out(renderHuman(op, endpoint, built, given, signingKey));
+  }
   return 0;
 }
 
@@ -204,9 +216,8 @@ async function credentialsFor(
 
 /** The body parameters in the order given, the login field filled from --login when the operation has one. */
 /**
- * The command line's pairs as a draft of the request model: the operation's fields as values (the
- * first of a repeated name), everything else as extra parameters in the order given; a login field
- * not given is the --login's.
+ * The command line's pairs as a draft of the request model, in the order given (a name repeated
+ * goes on as an extra parameter); a login field not given is the --login's.
  */
 function draftOf(
   op: Operation,
@@ -214,12 +225,11 @@ function draftOf(
   endpoint: EndpointRef,
   pinned: { nonce: string; timestamp: string } | undefined,
 ): RequestDraft {
-  const known = new Set(op.fields.map((f) => f.name));
   const values: Record<string, DraftValue> = {};
   const extras: RequestDraft['extras'] = [];
   for (const p of pairs) {
-    if (!known.has(p.name)) extras.push({ name: p.name, value: p.value });
-    else if (!Object.hasOwn(values, p.name)) values[p.name] = p.value;
+    if (Object.hasOwn(values, p.name)) extras.push({ name: p.name, value: p.value });
+    else values[p.name] = p.value;
   }
   return { v: DRAFT_VERSION, operation: op.path, values, extras, endpoint, ...(pinned ? { pinned } : {}) };
 }
@@ -281,7 +291,7 @@ function renderHuman(
   op: Operation,
   endpoint: EndpointRef,
   built: BuiltRequest,
-  params: readonly InputParam[],
+  given: ReadonlySet<string>,
   signingKey: SigningKey | undefined,
 ): string {
   const out: string[] = [];
@@ -293,7 +303,6 @@ function renderHuman(
       ['URL', built.url],
     ]),
   );
-  const given = new Set(params.map((p) => p.name));
   const missing = op.fields.filter((f) => f.required && !given.has(f.name)).map((f) => f.name);
   if (missing.length > 0) out.push(`Not given (the catalog marks them required): ${missing.join(', ')}`);
   if (given.has('control'))
