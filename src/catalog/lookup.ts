@@ -13,6 +13,6 @@ export const OPERATION_PATHS: readonly OperationPath[] = OPERATIONS.map((o) => o
 export function exampleValues(op: Operation): Record<string, string> {
   const out: Record<string, string> = {};
   for (const spec of op.fields)
-    if (spec.example !== undefined && !spec.fromProfile) out[spec.name] = spec.example;
+    if (spec.example !== undefined && !spec.fromProfile && !spec.place) out[spec.name] = spec.example;
   return out;
 }

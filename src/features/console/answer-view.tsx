@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { renderRawHttp, type BuiltRequest } from '../../core/index.ts';
 import type { Operation } from '../../catalog/index.ts';
-import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
+import type { Place, RequestDraft, SigningRuntime } from '../../model/index.ts';
+import type { Exchange, SigningContext } from '../../shared/contracts/contracts.ts';
 import type { ProxyEnvelope } from '../../shared/browser/proxy-client.ts';
 import { CodeView, CopyButton } from '../../shared/ui/index.ts';
 import type { Interpreted } from './answer.ts';
@@ -24,14 +25,18 @@ export function AnswerView({
   op,
   outcome,
   context,
+  place,
+  runtime,
   onExchange,
   onNavigate,
 }: {
   op: Operation;
   outcome: SendOutcome;
   context: SigningContext | null;
+  place: Place;
+  runtime: SigningRuntime;
   onExchange: (ex: Exchange) => void;
-  onNavigate: (to: { operationPath: string; preset?: FormPreset }) => void;
+  onNavigate: (to: { operationPath: string; draft?: RequestDraft }) => void;
 }) {
   const { envelope: env, interpreted: a, built } = outcome;
   const [poll, setPoll] = useState<PollIds | null>(null);
@@ -120,6 +125,8 @@ export function AnswerView({
         <StatusPoller
           ids={poll}
           context={context}
+          place={place}
+          runtime={runtime}
           onExchange={onExchange}
           onStop={() => setPoll(null)}
           onNavigate={onNavigate}
