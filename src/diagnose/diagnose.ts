@@ -18,8 +18,8 @@ import {
   type MistakeContext,
   type MistakeId,
   type MistakenVariant,
-  type RuleReference,
 } from './mistakes.ts';
+import type { RuleReference } from './rulebook.ts';
 import {
   controlRecipeOf,
   controlSigningInput,
@@ -459,8 +459,8 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     extra: Partial<LikelyCause> = {},
   ): LikelyCause => {
     const m = mistakeById(id);
-    const rank = (r: RuleReference) => (r.schemes ? (r.schemes.includes(scheme) ? 0 : 2) : 1);
-    const rules = [...m.rules].sort((a, b) => rank(a) - rank(b));
+    // Only the rules of the capture's own scheme: an HMAC-SHA1 capture is not told about RSA keys.
+    const rules = m.rules.filter((r) => r.schemes.includes(scheme));
     return { mistakeId: id, title: m.title, confidence, evidence, advice: m.advice, rules, ...extra };
   };
   const signatureWord = scheme === 'control' ? 'control' : 'oauth_signature';
