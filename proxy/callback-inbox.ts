@@ -55,36 +55,103 @@ function fieldsOf(params: URLSearchParams, into: Record<string, string>): void {
 
 interface Inbox {
   events: CallbackEvent[];
+  /** Bytes of each kept event (its JSON), parallel to `events`. */
+  sizes: number[];
+  bytes: number;
   streams: Set<ServerResponse>;
 }
 
-/** The callbacks received, the last {@link CallbackStore.perInbox} per inbox, in memory. */
+/**
+ * The inbox's bounds. Sizes are those of each callback's JSON (what `/list` and the event stream
+ * send). With them the callbacks kept take at most `maxTotalBytes` of JSON, whatever is sent.
+ */
+export interface InboxLimits {
+  /** Callbacks kept per inbox (the oldest go first). */
+  perInbox: number;
+  /** Inboxes kept (the oldest without an open stream goes first). */
+  maxInboxes: number;
+  /** A larger callback is refused (413): a gateway's callback is well under 2 KiB. */
+  maxCallbackBytes: number;
+  /** Bytes kept per inbox (the oldest callbacks go first). */
+  maxInboxBytes: number;
+  /** Bytes kept in all inboxes together (the oldest callbacks, in any inbox, go first). */
+  maxTotalBytes: number;
+}
+
+export const INBOX_LIMITS: Readonly<InboxLimits> = {
+  perInbox: 200,
+  maxInboxes: 1000,
+  maxCallbackBytes: 16 * 1024,
+  maxInboxBytes: 512 * 1024,
+  maxTotalBytes: 16 * 1024 * 1024,
+};
+
+/** A callback over {@link InboxLimits.maxCallbackBytes}; nothing of it is kept. */
+export class CallbackTooLargeError extends Error {
+  override readonly name = 'CallbackTooLargeError';
+}
+
+/** The callbacks received, in memory, within {@link InboxLimits} (count and bytes, oldest first out). */
 export class CallbackStore {
   private readonly inboxes = new Map<string, Inbox>();
   private nextId = 1;
+  private total = 0;
+  readonly limits: Readonly<InboxLimits>;
 
-  constructor(
-    readonly perInbox = 200,
-    readonly maxInboxes = 1000,
-  ) {}
+  constructor(limits: Partial<InboxLimits> = {}) {
+    this.limits = { ...INBOX_LIMITS, ...limits };
+  }
+
+  /** Bytes of JSON kept in all inboxes. */
+  get totalBytes(): number {
+    return this.total;
+  }
 
   inbox(name: string): Inbox {
     let box = this.inboxes.get(name);
     if (!box) {
-      if (this.inboxes.size >= this.maxInboxes) {
+      if (this.inboxes.size >= this.limits.maxInboxes) {
         for (const [oldName, old] of this.inboxes) {
           if (old.streams.size === 0) {
+            this.total -= old.bytes;
             this.inboxes.delete(oldName);
             break;
           }
         }
       }
-      box = { events: [], streams: new Set() };
+      box = { events: [], sizes: [], bytes: 0, streams: new Set() };
       this.inboxes.set(name, box);
     }
     return box;
   }
 
+  private dropOldest(box: Inbox): void {
+    box.events.shift();
+    const size = box.sizes.shift() ?? 0;
+    box.bytes -= size;
+    this.total -= size;
+  }
+
+  /** Drops the oldest callback of all inboxes (the inbox whose first event has the lowest id). */
+  private dropGloballyOldest(): void {
+    let oldest: Inbox | undefined;
+    let oldestName = '';
+    for (const [name, box] of this.inboxes) {
+      const first = box.events[0];
+      if (first && (!oldest || first.id < oldest.events[0]!.id)) {
+        oldest = box;
+        oldestName = name;
+      }
+    }
+    if (!oldest) return;
+    this.dropOldest(oldest);
+    if (oldest.events.length === 0 && oldest.streams.size === 0) this.inboxes.delete(oldestName);
+  }
+
+  /**
+   * Keeps one callback (fields masked) and sends it to the inbox's open streams. Throws
+   * {@link CallbackTooLargeError} when its JSON is over the per-callback bound.
+   */
   add(
     name: string,
     method: string,
@@ -92,17 +159,30 @@ export class CallbackStore {
     source: CallbackEvent['source'],
   ): CallbackEvent {
     const event: CallbackEvent = {
-      id: this.nextId++,
+      id: this.nextId,
       inbox: name,
       receivedAt: new Date().toISOString(),
       method,
       source,
       query: maskCallbackFields(fields),
     };
+    const json = JSON.stringify(event);
+    const size = Buffer.byteLength(json);
+    if (size > this.limits.maxCallbackBytes) {
+      throw new CallbackTooLargeError(
+        `The callback is ${size} bytes as JSON; the inbox keeps callbacks of at most ${this.limits.maxCallbackBytes} bytes. Send fewer or shorter fields.`,
+      );
+    }
+    this.nextId++;
     const box = this.inbox(name);
     box.events.push(event);
-    if (box.events.length > this.perInbox) box.events.splice(0, box.events.length - this.perInbox);
-    const frame = sseFrame(event);
+    box.sizes.push(size);
+    box.bytes += size;
+    this.total += size;
+    while (box.events.length > this.limits.perInbox || box.bytes > this.limits.maxInboxBytes)
+      this.dropOldest(box);
+    while (this.total > this.limits.maxTotalBytes) this.dropGloballyOldest();
+    const frame = `id: ${event.id}\ndata: ${json}\n\n`;
     for (const stream of box.streams) stream.write(frame);
     return event;
   }
@@ -113,7 +193,12 @@ export class CallbackStore {
 
   clear(name: string): void {
     const box = this.inboxes.get(name);
-    if (box) box.events = [];
+    if (box) {
+      this.total -= box.bytes;
+      box.events = [];
+      box.sizes = [];
+      box.bytes = 0;
+    }
   }
 
   /** Ends every open event stream (server shutdown). */
@@ -160,12 +245,14 @@ export const callbackInbox: FastifyPluginAsync<CallbackInboxOptions> = async (ap
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: 64 * 1024 },
+    { parseAs: 'string', bodyLimit: store.limits.maxCallbackBytes },
     (_req, body, done) => done(null, new URLSearchParams(body as string)),
   );
   // Any other body is accepted and ignored: the gateway's callbacks carry their fields in the query.
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_req, _body, done) =>
-    done(null, undefined),
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: store.limits.maxCallbackBytes },
+    (_req, _body, done) => done(null, undefined),
   );
 
   const receive = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -179,7 +266,17 @@ export const callbackInbox: FastifyPluginAsync<CallbackInboxOptions> = async (ap
     const body = request.body instanceof URLSearchParams ? request.body : undefined;
     if (body) fieldsOf(body, fields);
     const hasBody = body !== undefined && [...body.keys()].length > 0;
-    store.add(name, request.method, fields, hasQuery && hasBody ? 'query+body' : hasBody ? 'body' : 'query');
+    try {
+      store.add(
+        name,
+        request.method,
+        fields,
+        hasQuery && hasBody ? 'query+body' : hasBody ? 'body' : 'query',
+      );
+    } catch (err) {
+      if (!(err instanceof CallbackTooLargeError)) throw err;
+      return reply.code(413).send(errorBody('CALLBACK_TOO_LARGE', err.message));
+    }
     return reply.code(200).type('text/plain; charset=utf-8').send('OK');
   };
   app.get('/:inbox', receive);

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
+import { serverLimitsFromEnv, type ServerLimits } from '../sandbox/server-limits.ts';
+import { shownProxy, type NetworkSettings, type TargetTls } from './upstream-network.ts';
 
 /** Where a proxy target points: the embedded sandbox, a real gateway sandbox, or production. */
 export const TARGET_KINDS = ['sandbox', 'production', 'local'] as const;
@@ -11,6 +14,8 @@ export interface ProxyTarget {
   /** Absolute http(s) URL without a trailing slash, query or fragment. */
   baseUrl: string;
   kind: TargetKind;
+  /** CA bundle and client certificate (mutual TLS) from the targets file, read at start. */
+  tls?: TargetTls;
 }
 
 export interface ServerConfig {
@@ -28,6 +33,10 @@ export interface ServerConfig {
   distDir: string;
   /** Interval of the keep-alive comment on callback event streams. */
   keepAliveMs: number;
+  /** Request and header timeouts, connection cap (SERVER_* variables). */
+  limits: ServerLimits;
+  /** HTTPS_PROXY, HTTP_PROXY, NO_PROXY. */
+  network: NetworkSettings;
 }
 
 /** A bad setting: the message is one line that names the variable and says what to do. */
@@ -63,14 +72,61 @@ const baseUrlSchema = z.string().transform((raw, ctx) => {
   return url.href.replace(/\/+$/, '');
 });
 
-const targetSchema = z.object({
-  name: z
-    .string()
-    .regex(TARGET_NAME, 'a target name is 1-32 letters, digits, "_" or "-", starting with a letter or digit'),
-  baseUrl: baseUrlSchema,
-  kind: z.enum(TARGET_KINDS, { error: 'kind must be "sandbox", "production" or "local"' }),
+const pemPath = z.string().trim().min(1, 'a file path must not be empty');
+
+const targetSchema = z
+  .object({
+    name: z
+      .string()
+      .regex(
+        TARGET_NAME,
+        'a target name is 1-32 letters, digits, "_" or "-", starting with a letter or digit',
+      ),
+    baseUrl: baseUrlSchema,
+    kind: z.enum(TARGET_KINDS, { error: 'kind must be "sandbox", "production" or "local"' }),
+    /** PEM file of CAs to trust for this target, besides the built-in roots (a company CA). */
+    caFile: pemPath.optional(),
+    /** PEM client certificate (and chain) and its private key, for mutual TLS. */
+    certFile: pemPath.optional(),
+    keyFile: pemPath.optional(),
+  })
+  .strict()
+  .refine((t) => (t.certFile === undefined) === (t.keyFile === undefined), {
+    message: 'certFile and keyFile go together (the client certificate and its private key)',
+  })
+  .refine((t) => !(t.caFile || t.certFile) || t.baseUrl.startsWith('https:'), {
+    message: 'caFile, certFile and keyFile need an https:// baseUrl',
+  });
+type TargetEntry = z.infer<typeof targetSchema>;
+const targetListSchema = z.array(targetSchema, {
+  error: 'expected a JSON list of {name, baseUrl, kind, caFile?, certFile?, keyFile?}',
 });
-const targetListSchema = z.array(targetSchema, { error: 'expected a JSON list of {name, baseUrl, kind}' });
+
+const proxyUrl = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw.trim() === '') return undefined;
+      let url: URL;
+      try {
+        url = new URL(raw.trim());
+      } catch {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be a proxy URL like http://proxy.example.com:3128 (it is not a URL)`,
+        });
+        return z.NEVER;
+      }
+      if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be an http:// or https:// proxy URL like http://proxy.example.com:3128 (got ${shownProxy(url.href)})`,
+        });
+        return z.NEVER;
+      }
+      return url.href;
+    });
 
 const intFrom = (name: string, min: number, max: number, fallback: number) =>
   z
@@ -140,6 +196,12 @@ const envSchema = z.object({
     .transform((d) => (d && d.trim() !== '' ? d : 'dist')),
   PROXY_TARGETS_FILE: z.string().optional(),
   PROXY_TARGETS: z.string().optional(),
+  HTTPS_PROXY: proxyUrl('HTTPS_PROXY'),
+  https_proxy: proxyUrl('https_proxy'),
+  HTTP_PROXY: proxyUrl('HTTP_PROXY'),
+  http_proxy: proxyUrl('http_proxy'),
+  NO_PROXY: z.string().optional(),
+  no_proxy: z.string().optional(),
 });
 
 function describeIssue(issue: z.core.$ZodIssue, prefix: string): string {
@@ -149,7 +211,86 @@ function describeIssue(issue: z.core.$ZodIssue, prefix: string): string {
   return `${where}${issue.message}`;
 }
 
-function parseTargets(json: string, source: string): ProxyTarget[] {
+function readPem(
+  file: string,
+  baseDir: string,
+  where: string,
+  field: string,
+  expect: RegExp,
+  what: string,
+): { text: string; path: string } {
+  const path = resolve(baseDir, file);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(
+      `${where}: ${field} ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}); check the path and its permissions`,
+    );
+  }
+  if (!expect.test(text))
+    throw new ConfigError(
+      `${where}: ${field} ${path} is not a PEM ${what} (no "-----BEGIN ..." block of that kind)`,
+    );
+  return { text, path };
+}
+
+/** Reads and checks a target's CA bundle and client certificate files. */
+function targetTls(entry: TargetEntry, baseDir: string, source: string): TargetTls | undefined {
+  if (!entry.caFile && !entry.certFile) return undefined;
+  const where = `${source} target "${entry.name}"`;
+  const tls: TargetTls = {};
+  if (entry.caFile) {
+    const ca = readPem(
+      entry.caFile,
+      baseDir,
+      where,
+      'caFile',
+      /-----BEGIN CERTIFICATE-----/,
+      'certificate bundle',
+    );
+    tls.ca = ca.text;
+    tls.caFile = ca.path;
+    try {
+      createSecureContext({ ca: ca.text });
+    } catch (err) {
+      throw new ConfigError(`${where}: caFile ${ca.path} cannot be used (${(err as Error).message})`);
+    }
+  }
+  if (entry.certFile && entry.keyFile) {
+    const cert = readPem(
+      entry.certFile,
+      baseDir,
+      where,
+      'certFile',
+      /-----BEGIN CERTIFICATE-----/,
+      'certificate',
+    );
+    const key = readPem(
+      entry.keyFile,
+      baseDir,
+      where,
+      'keyFile',
+      /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
+      'private key',
+    );
+    if (/ENCRYPTED/.test(key.text))
+      throw new ConfigError(
+        `${where}: keyFile ${key.path} is encrypted; write an unencrypted copy (openssl pkey -in key.pem -out plain.pem) and keep it readable only by you`,
+      );
+    try {
+      createSecureContext({ cert: cert.text, key: key.text });
+    } catch (err) {
+      throw new ConfigError(
+        `${where}: certFile ${cert.path} and keyFile ${key.path} cannot be used together (${(err as Error).message}); check that the key belongs to the certificate`,
+      );
+    }
+    Object.assign(tls, { cert: cert.text, certFile: cert.path, key: key.text, keyFile: key.path });
+  }
+  return tls;
+}
+
+function parseTargets(json: string, source: string, baseDir: string): ProxyTarget[] {
   let data: unknown;
   try {
     data = JSON.parse(json);
@@ -163,7 +304,12 @@ function parseTargets(json: string, source: string): ProxyTarget[] {
     const issue = parsed.error.issues[0];
     throw new ConfigError(issue ? describeIssue(issue, `${source} `) : `${source} is invalid`);
   }
-  return parsed.data;
+  return parsed.data.map((entry) => {
+    const target: ProxyTarget = { name: entry.name, baseUrl: entry.baseUrl, kind: entry.kind };
+    const tls = targetTls(entry, baseDir, source);
+    if (tls) target.tls = tls;
+    return target;
+  });
 }
 
 /**
@@ -177,6 +323,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError(issue ? describeIssue(issue, '') : 'invalid configuration');
   }
   const e = parsed.data;
+  let limits: ServerLimits;
+  try {
+    limits = serverLimitsFromEnv(env);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
   const targets: ProxyTarget[] = [];
   if (e.PROXY_TARGETS_FILE && e.PROXY_TARGETS_FILE.trim() !== '') {
     const file = resolve(cwd, e.PROXY_TARGETS_FILE);
@@ -188,10 +340,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
         `PROXY_TARGETS_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? 'error'}); check the path`,
       );
     }
-    targets.push(...parseTargets(text, `PROXY_TARGETS_FILE (${file})`));
+    // Certificate files named in it are found relative to the targets file.
+    targets.push(...parseTargets(text, `PROXY_TARGETS_FILE (${file})`, dirname(file)));
   }
   if (e.PROXY_TARGETS && e.PROXY_TARGETS.trim() !== '')
-    targets.push(...parseTargets(e.PROXY_TARGETS, 'PROXY_TARGETS'));
+    targets.push(...parseTargets(e.PROXY_TARGETS, 'PROXY_TARGETS', cwd));
   const seen = new Set<string>();
   for (const t of targets) {
     if (t.name === 'local') {
@@ -212,6 +365,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     allowedOrigins: e.ALLOWED_ORIGINS,
     distDir: resolve(cwd, e.DIST_DIR),
     keepAliveMs: e.CALLBACK_KEEPALIVE_MS,
+    limits,
+    network: {
+      ...((e.https_proxy ?? e.HTTPS_PROXY) ? { httpsProxy: e.https_proxy ?? e.HTTPS_PROXY } : {}),
+      ...((e.http_proxy ?? e.HTTP_PROXY) ? { httpProxy: e.http_proxy ?? e.HTTP_PROXY } : {}),
+      noProxy: e.no_proxy ?? e.NO_PROXY ?? '',
+    },
   };
 }
 

@@ -14,8 +14,9 @@ function hasControlCharacter(value: string): boolean {
 /**
  * Checks the path the console asked the proxy to forward (the part after `/proxy/<target>/`, as
  * it was sent, still percent-encoded) and joins it to the target's base URL. Refuses query
- * strings, empty segments (`//host`), `.` and `..` segments however they are encoded, encoded
- * slashes and backslashes, and any result that would leave the base URL.
+ * strings, empty segments (`//host`), `.` and `..` segments however they are encoded, also with
+ * matrix parameters (`..;`, `.;x`, `..%3bjsessionid=1`, which Tomcat/Spring-style servers read as
+ * `..`), encoded slashes and backslashes, and any result that would leave the base URL.
  */
 export function upstreamUrl(baseUrl: string, rawPath: string): URL {
   if (rawPath.includes('?') || rawPath.includes('#')) {
@@ -52,11 +53,13 @@ export function upstreamUrl(baseUrl: string, rawPath: string): URL {
     let value = segment;
     let encodedTwice = false;
     for (let depth = 0; depth < 5; depth++) {
-      if (value === '.' || value === '..' || /[/\\]/.test(value) || hasControlCharacter(value)) {
+      // Tomcat/Spring drop a segment's ";params" before resolving it: "..;x" is "..".
+      const bare = value.split(';')[0];
+      if (bare === '.' || bare === '..' || /[/\\]/.test(value) || hasControlCharacter(value)) {
         throw new ProxyError(
           400,
           'PATH_TRAVERSAL',
-          'The path may not contain "." or ".." segments, encoded slashes or backslashes: name the operation path as it is, like api/v2/sale/1.',
+          'The path may not contain "." or ".." segments (also with ";parameters"), encoded slashes or backslashes: name the operation path as it is, like api/v2/sale/1.',
         );
       }
       if (!value.includes('%')) break;

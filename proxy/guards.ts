@@ -39,8 +39,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * DNS-rebinding and cross-site guards, run on every request before routing:
- * a `Host` that is not this server's gets 421; on state-changing requests and on `/proxy/*`,
- * an `Origin` that is not the console's gets 403. Requests without `Origin` (curl, the gateway's
+ * a `Host` that is not this server's gets 421; on state-changing requests, on `/proxy/*` and on
+ * `/callbacks/*` (any method), an `Origin` that is not the console's gets 403. Requests without `Origin` (curl, the gateway's
  * callbacks, server-to-server calls) pass.
  */
 export function installGuards(app: FastifyInstance, config: ServerConfig): void {
@@ -64,7 +64,14 @@ export function installGuards(app: FastifyInstance, config: ServerConfig): void 
     }
     const origin = request.headers.origin;
     const path = request.url;
-    const checked = !SAFE_METHODS.has(request.method) || path === '/proxy' || path.startsWith('/proxy/');
+    // Gateways send callbacks without Origin: one that carries a foreign Origin comes from a web page.
+    const checked =
+      !SAFE_METHODS.has(request.method) ||
+      path === '/proxy' ||
+      path.startsWith('/proxy/') ||
+      path === '/callbacks' ||
+      path.startsWith('/callbacks/') ||
+      path.startsWith('/callbacks?');
     if (checked && origin !== undefined && !allowedOrigins(config, port).has(origin)) {
       return reply
         .code(403)

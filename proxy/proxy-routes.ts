@@ -1,13 +1,48 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
+import { fetch as undiciFetch } from 'undici';
 import type { ProxyTarget } from './config.ts';
 import { upstreamUrl } from './forward-path.ts';
+import { takeTlsObservation, type Route, type UpstreamRoutes } from './upstream-network.ts';
 import { classifyUpstreamError, errorBody, ProxyError } from './upstream-errors.ts';
 
 /** The request headers the proxy forwards, unchanged; nothing else from the browser goes upstream. */
 export const FORWARDED_HEADERS = ['accept', 'content-type', 'authorization'] as const;
 
-/** Response headers never handed to the console. */
-const DROPPED_RESPONSE_HEADERS = new Set(['set-cookie', 'set-cookie2']);
+/**
+ * Response headers never handed to the console: cookies, and the hop-by-hop headers (RFC 9110
+ * §7.6.1), which describe the proxy's own connection to the upstream, not the gateway's answer.
+ */
+const DROPPED_RESPONSE_HEADERS = new Set([
+  'set-cookie',
+  'set-cookie2',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+]);
+
+/** One upstream answer, read whole. */
+export interface UpstreamAnswer {
+  status: number;
+  statusText: string;
+  /** Lowercase names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+/**
+ * Serves the built-in `local` target in this process (no HTTP hop): gets the upstream URL (its
+ * host is the `Host` the sandbox sees, as over HTTP), the forwarded headers and the body.
+ */
+export type LocalTransport = (request: {
+  url: URL;
+  headers: Record<string, string>;
+  body: Buffer | undefined;
+}) => Promise<UpstreamAnswer>;
 
 /** Largest upstream answer the proxy reads (a gateway reply is a few kilobytes). */
 export const RESPONSE_LIMIT = 16 * 1024 * 1024;
@@ -34,9 +69,24 @@ export interface ProxyRoutesOptions {
   targets: () => ProxyTarget[];
   bodyLimit: number;
   timeoutMs: number;
+  /** When given, the built-in `local` target is served by it instead of over HTTP. */
+  local?: LocalTransport;
+  /** Dispatchers per target: corporate proxy, CA bundle, client certificate. */
+  routes: UpstreamRoutes;
 }
 
-async function readLimited(response: Response, limit: number): Promise<Uint8Array> {
+function tooLarge(limit: number): ProxyError {
+  return new ProxyError(
+    502,
+    'UPSTREAM_TOO_LARGE',
+    `The upstream answer is larger than ${limit} bytes; the proxy stopped reading it. Check the target's base URL.`,
+  );
+}
+
+async function readLimited(
+  response: Awaited<ReturnType<typeof undiciFetch>>,
+  limit: number,
+): Promise<Uint8Array> {
   if (!response.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -44,15 +94,95 @@ async function readLimited(response: Response, limit: number): Promise<Uint8Arra
     size += chunk.byteLength;
     if (size > limit) {
       await response.body.cancel().catch(() => undefined);
-      throw new ProxyError(
-        502,
-        'UPSTREAM_TOO_LARGE',
-        `The upstream answer is larger than ${limit} bytes; the proxy stopped reading it. Check the target's base URL.`,
-      );
+      throw tooLarge(limit);
     }
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+async function answerInProcess(
+  local: LocalTransport,
+  url: URL,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  timeoutMs: number,
+): Promise<UpstreamAnswer> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          classifyUpstreamError(new DOMException('timeout', 'TimeoutError'), {
+            host: url.host,
+            timeoutMs,
+            target: 'local',
+          }),
+        ),
+      timeoutMs,
+    );
+  });
+  try {
+    const answer = await Promise.race([local({ url, headers, body }), timeout]);
+    if (answer.body.byteLength > RESPONSE_LIMIT) throw tooLarge(RESPONSE_LIMIT);
+    return answer;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function answerOverHttp(
+  url: URL,
+  route: Route,
+  target: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  timeoutMs: number,
+  client: ServerResponse,
+): Promise<UpstreamAnswer> {
+  const clientGone = new AbortController();
+  const onClose = () => {
+    if (!client.writableEnded) clientGone.abort();
+  };
+  client.on('close', onClose);
+  try {
+    const response = await undiciFetch(url, {
+      method: 'POST',
+      headers,
+      body,
+      redirect: 'manual',
+      dispatcher: route.dispatcher,
+      signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), clientGone.signal]),
+    });
+    const bytes = await readLimited(response, RESPONSE_LIMIT);
+    const out: Record<string, string> = {};
+    response.headers.forEach((value, key) => {
+      out[key] = value;
+    });
+    return { status: response.status, statusText: response.statusText, headers: out, body: bytes };
+  } catch (err) {
+    if (err instanceof ProxyError) throw err;
+    if (clientGone.signal.aborted) {
+      throw new ProxyError(
+        499,
+        'CLIENT_CLOSED',
+        'The console closed the request before the upstream answered.',
+      );
+    }
+    throw classifyUpstreamError(err, {
+      host: url.host,
+      timeoutMs,
+      target,
+      ...(route.proxy
+        ? { proxy: route.proxy, proxyVariable: url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY' }
+        : {}),
+      clientCertificate: route.tls?.cert !== undefined,
+      customCa: route.tls?.ca !== undefined,
+      ...(url.protocol === 'https:' ? { tls: takeTlsObservation(url.origin) } : {}),
+    });
+  } finally {
+    client.off('close', onClose);
+  }
 }
 
 /**
@@ -91,50 +221,35 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
       const v = request.headers[h];
       if (typeof v === 'string') headers[h] = v;
     }
-    const body = Buffer.isBuffer(request.body) ? new Uint8Array(request.body) : undefined;
+    const body: Buffer | undefined = Buffer.isBuffer(request.body) ? request.body : undefined;
 
-    const clientGone = new AbortController();
-    const onClose = () => {
-      if (!reply.raw.writableEnded) clientGone.abort();
-    };
-    reply.raw.on('close', onClose);
     const started = performance.now();
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers,
-        body,
-        redirect: 'manual',
-        signal: AbortSignal.any([AbortSignal.timeout(opts.timeoutMs), clientGone.signal]),
-      });
-      const bytes = await readLimited(response, RESPONSE_LIMIT);
-      const elapsedMs = Math.round((performance.now() - started) * 100) / 100;
-      const outHeaders: Record<string, string> = {};
-      response.headers.forEach((value, key) => {
-        if (!DROPPED_RESPONSE_HEADERS.has(key)) outHeaders[key] = value;
-      });
-      const envelope: ProxyEnvelope = {
-        status: response.status,
-        statusText: response.statusText,
-        headers: outHeaders,
-        body: new TextDecoder('utf-8').decode(bytes),
-        elapsedMs,
-        url: url.href,
-      };
-      return envelope;
-    } catch (err) {
-      if (err instanceof ProxyError) throw err;
-      if (clientGone.signal.aborted) {
-        throw new ProxyError(
-          499,
-          'CLIENT_CLOSED',
-          'The console closed the request before the upstream answered.',
-        );
-      }
-      throw classifyUpstreamError(err, url.host, opts.timeoutMs);
-    } finally {
-      reply.raw.off('close', onClose);
+    const answer =
+      target.name === 'local' && target.kind === 'local' && opts.local
+        ? await answerInProcess(opts.local, url, headers, body, opts.timeoutMs)
+        : await answerOverHttp(
+            url,
+            opts.routes.route(target, url),
+            target.name,
+            headers,
+            body,
+            opts.timeoutMs,
+            reply.raw,
+          );
+    const elapsedMs = Math.round((performance.now() - started) * 100) / 100;
+    const outHeaders: Record<string, string> = {};
+    for (const key of Object.keys(answer.headers).sort()) {
+      if (!DROPPED_RESPONSE_HEADERS.has(key)) outHeaders[key] = answer.headers[key]!;
     }
+    const envelope: ProxyEnvelope = {
+      status: answer.status,
+      statusText: answer.statusText,
+      headers: outHeaders,
+      body: new TextDecoder('utf-8').decode(answer.body),
+      elapsedMs,
+      url: url.href,
+    };
+    return envelope;
   });
 
   app.setNotFoundHandler(async (request, reply) => {

@@ -3,13 +3,15 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } f
 import type { ViteDevServer } from 'vite';
 import { sandboxOptionsFromEnv, type SandboxOptions } from '../sandbox/options.ts';
 import { sandboxPlugin } from '../sandbox/plugin.ts';
+import { applyConnectionCap, serverLimitOptions } from '../sandbox/server-limits.ts';
 import { callbackInbox, CallbackStore } from './callback-inbox.ts';
 import { localTarget, type ProxyTarget, type ServerConfig } from './config.ts';
 import { installGuards, listeningPort } from './guards.ts';
-import { proxyRoutes } from './proxy-routes.ts';
+import { proxyRoutes, type LocalTransport } from './proxy-routes.ts';
 import { CONSOLE_CSP, DEV_CSP, installSecurityHeaders } from './security-headers.ts';
 import { registerStaticConsole, registerViteConsole } from './static-console.ts';
 import { errorBody, ProxyError } from './upstream-errors.ts';
+import { UpstreamRoutes } from './upstream-network.ts';
 
 export interface BuildServerOptions {
   /** Environment the sandbox reads its settings from (SANDBOX_DB, SANDBOX_MERCHANTS...). */
@@ -21,6 +23,12 @@ export interface BuildServerOptions {
    * WebSocket); it then answers the console pages instead of the built files.
    */
   vite?: (httpServer: Server) => Promise<ViteDevServer>;
+  /**
+   * How the proxy reaches the built-in `local` target: `in-process` (default) hands the request to
+   * this server's own router without a socket; `http` goes over loopback HTTP like any other target
+   * (kept for the bench's before/after figures and the equivalence tests).
+   */
+  localTransport?: 'in-process' | 'http';
 }
 
 export type ConsoleServer = FastifyInstance & {
@@ -52,6 +60,10 @@ export async function buildServer(
     trustProxy: false,
     // A local tool: closing ends open event streams and idle keep-alive sockets at once.
     forceCloseConnections: true,
+    ...serverLimitOptions(config.limits, (_status, code, message) => ({
+      contentType: 'application/json; charset=utf-8',
+      body: JSON.stringify(errorBody(code, message)),
+    })),
     frameworkErrors: (err, _request, reply) => {
       void (reply as FastifyReply)
         .code(400)
@@ -65,6 +77,8 @@ export async function buildServer(
         );
     },
   });
+
+  applyConnectionCap(app, config.limits);
 
   const proxyTargets = (): ProxyTarget[] => [
     localTarget(config.host, listeningPort(app, config)),
@@ -104,11 +118,36 @@ export async function buildServer(
   installGuards(app, config);
   installSecurityHeaders(app, options.vite ? DEV_CSP : CONSOLE_CSP);
 
+  // The request goes through this server's own hooks and routes (Host and Origin guards, body
+  // limits, the sandbox), with the Host an HTTP client would send, so signatures over the URL verify.
+  const local: LocalTransport = async ({ url, headers, body }) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: url.pathname,
+      headers: { ...headers, host: url.host },
+      ...(body ? { payload: body } : {}),
+      remoteAddress: '127.0.0.1',
+    });
+    const headersOut: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value !== undefined) headersOut[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    }
+    return {
+      status: res.statusCode,
+      statusText: res.statusMessage,
+      headers: headersOut,
+      body: res.rawPayload,
+    };
+  };
+  const routes = new UpstreamRoutes(config.network);
+  app.addHook('onClose', async () => routes.close());
   await app.register(proxyRoutes, {
     prefix: '/proxy',
+    routes,
     targets: proxyTargets,
     bodyLimit: config.bodyLimit,
     timeoutMs: config.timeoutMs,
+    ...(options.localTransport === 'http' ? {} : { local }),
   });
   await app.register(callbackInbox, {
     prefix: '/callbacks',

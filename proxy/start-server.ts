@@ -1,5 +1,6 @@
-import { ConfigError, loadConfig, urlHost, type ServerConfig } from './config.ts';
+import { ConfigError, loadConfig, urlHost, type ProxyTarget, type ServerConfig } from './config.ts';
 import { buildServer, type BuildServerOptions, type ConsoleServer } from './server.ts';
+import { proxyFor, shownProxy } from './upstream-network.ts';
 
 function describeListenError(err: unknown, config: ServerConfig): string {
   const code = (err as NodeJS.ErrnoException).code;
@@ -11,6 +12,17 @@ function describeListenError(err: unknown, config: ServerConfig): string {
   }
   if (code === 'EACCES') return `no permission to listen on port ${config.port}: use a port above 1023`;
   return `cannot start the server (${code ?? (err as Error).message})`;
+}
+
+/** How a target is reached, for the start-up lines: in process, through a proxy, with which TLS files. */
+function targetNotes(target: ProxyTarget, config: ServerConfig): string {
+  if (target.name === 'local' && target.kind === 'local') return '  (in process)';
+  const notes: string[] = [];
+  const proxy = proxyFor(new URL(target.baseUrl), config.network);
+  if (proxy) notes.push(`via proxy ${shownProxy(proxy)}`);
+  if (target.tls?.caFile) notes.push(`CA ${target.tls.caFile}`);
+  if (target.tls?.certFile) notes.push(`client certificate ${target.tls.certFile}`);
+  return notes.length > 0 ? `  (${notes.join('; ')})` : '';
 }
 
 /** Loads the configuration, builds the server and listens; prints where everything is. */
@@ -53,7 +65,9 @@ export async function startServer(
       `  sandbox:  ${app.sandboxBaseUrl()}   (e.g. POST ${app.sandboxBaseUrl()}/api/v2/sale/<endpointId>)`,
       `  inbox:    http://${urlHost(config.host)}:${port}/callbacks/<inbox>`,
       '  proxy targets:',
-      ...targets.map((t) => `    ${t.name.padEnd(width)}  ${t.kind.padEnd(10)}  ${t.baseUrl}`),
+      ...targets.map(
+        (t) => `    ${t.name.padEnd(width)}  ${t.kind.padEnd(10)}  ${t.baseUrl}${targetNotes(t, config)}`,
+      ),
       '',
     ].join('\n'),
   );

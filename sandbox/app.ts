@@ -8,6 +8,12 @@ import Fastify, {
 import { sandboxPlugin } from './plugin.ts';
 import { resolveSandboxOptions, type SandboxOptions } from './options.ts';
 import { PAY_JSON } from './replies.ts';
+import {
+  applyConnectionCap,
+  SERVER_LIMIT_DEFAULTS,
+  serverLimitOptions,
+  type ServerLimits,
+} from './server-limits.ts';
 
 export const SANDBOX_PREFIX = '/sandbox';
 
@@ -24,15 +30,24 @@ function sendPayJson(reply: FastifyReply, code: number, body: Record<string, unk
  */
 export async function createSandboxApp(
   options: SandboxOptions = {},
-  server: { logger?: boolean } = {},
+  server: { logger?: boolean; limits?: ServerLimits } = {},
 ): Promise<FastifyInstance> {
   const resolved = resolveSandboxOptions(options);
+  const limits = server.limits ?? SERVER_LIMIT_DEFAULTS;
   const app = Fastify({
     // Never log requests: bodies and headers carry card data and signatures.
     logger: server.logger ? { level: 'warn' } : false,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: resolved.bodyLimit,
     routerOptions: { maxParamLength: 256 },
+    ...serverLimitOptions(limits, (status, code, message) => ({
+      contentType: PAY_JSON,
+      body: JSON.stringify({
+        type: status === 408 ? 'error' : 'validation-error',
+        'error-message': message,
+        'error-code': code,
+      }),
+    })),
     frameworkErrors: (err: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
       void sendPayJson(reply, 400, {
         type: 'validation-error',
@@ -41,6 +56,7 @@ export async function createSandboxApp(
       });
     },
   });
+  applyConnectionCap(app, limits);
   // Outside the sandbox's own routes too, every body is read as bytes and every error answered as JSON.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));

@@ -137,10 +137,16 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   return LOOPBACK_V4.test(a) || a === '::1' || (a.startsWith('::ffff:') && LOOPBACK_V4.test(a.slice(7)));
 }
 
-/** A loopback host name as a URL or `Host` header names it: `localhost`, `127.x.y.z`, `[::1]`. */
+/** The loopback names sandbox/README.md documents, and no others. */
+const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+/**
+ * A loopback host name as a URL or `Host` header names it: exactly `127.0.0.1`, `localhost` or
+ * `[::1]` (any case). Not `*.localhost` or `localhost.`, which common resolvers send to DNS, and not
+ * other 127.x addresses, which the README does not list.
+ */
 export function isLoopbackHostname(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/\.$/, '');
-  return h === 'localhost' || h.endsWith('.localhost') || LOOPBACK_V4.test(h) || h === '[::1]' || h === '::1';
+  return LOOPBACK_NAMES.has(hostname.toLowerCase());
 }
 
 /** The host name of a `Host` header value (port and brackets handled). */

@@ -1,5 +1,6 @@
 import { createSandboxApp, SANDBOX_PREFIX } from './app.ts';
 import { sandboxOptionsFromEnv } from './options.ts';
+import { serverLimitsFromEnv } from './server-limits.ts';
 
 /** `npm run sandbox`: the local gateway sandbox alone, for a merchant's own back end and test suite. */
 async function main(): Promise<void> {
@@ -9,7 +10,8 @@ async function main(): Promise<void> {
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) {
     throw new Error(`SANDBOX_PORT "${portText}" is not a port number (1-65535).`);
   }
-  const app = await createSandboxApp(options, { logger: true });
+  const limits = serverLimitsFromEnv(process.env);
+  const app = await createSandboxApp(options, { logger: true, limits });
   await app.listen({ host, port: Number(portText) });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : Number(portText);

@@ -32,6 +32,13 @@ describe('loadConfig', () => {
       allowedOrigins: [],
       distDir: '/srv/app/dist',
       keepAliveMs: 15_000,
+      limits: {
+        requestTimeoutMs: 30_000,
+        headersTimeoutMs: 10_000,
+        keepAliveTimeoutMs: 5_000,
+        maxConnections: 256,
+      },
+      network: { noProxy: '' },
     });
     expect(localTarget(c.host, c.port)).toEqual({
       name: 'local',

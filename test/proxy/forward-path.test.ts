@@ -52,6 +52,34 @@ describe('upstreamUrl', () => {
     expect(refusal(path)).toBe(code);
   });
 
+  // Tomcat and Spring strip a segment's ";params" before resolving dot segments: "..;x" is "..".
+  it.each([
+    'api/..;/x',
+    '..;/x',
+    'api/.;/x',
+    '.;',
+    'api/..;jsessionid=x/y',
+    'api/.;jsessionid=x/y',
+    'api/..;a=b;c=d/x',
+    'api/%2e%2e;/x',
+    'api/%2E%2e;/x',
+    'api/.%2E;x/y',
+    'api/..%3b/x',
+    'api/..%3B/x',
+    'api/%2e%2e%3Bjsessionid=1/x',
+    'api/%252e%252e%253b/x',
+    'api/..%253b/x',
+    'api/%2e;/x',
+  ])('refuses the dot segment with parameters %j (PATH_TRAVERSAL)', (path) => {
+    expect(refusal(path)).toBe('PATH_TRAVERSAL');
+  });
+
+  it('still forwards ";" elsewhere in a segment', () => {
+    expect(upstreamUrl(BASE, 'api/v2/a;b/1').pathname).toBe('/paynet/api/v2/a;b/1');
+    expect(upstreamUrl(BASE, 'api/...;x/1').pathname).toBe('/paynet/api/...;x/1');
+    expect(upstreamUrl(BASE, 'api/x..;/1').pathname).toBe('/paynet/api/x..;/1');
+  });
+
   it('never leaves the base URL, whatever the path (property)', () => {
     const piece = fc.constantFrom(
       'api',
@@ -75,6 +103,9 @@ describe('upstreamUrl', () => {
       '\\',
       '%',
       'x',
+      ';',
+      '%3b',
+      '%253b',
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
@@ -89,7 +120,22 @@ describe('upstreamUrl', () => {
           url.origin === 'https://sandbox.example.com' &&
           url.pathname.startsWith('/paynet/') &&
           url.search === '' &&
-          !url.pathname.split('/').includes('..')
+          // Read the way Tomcat/Spring do: each segment's ";params" removed, then decoded.
+          !url.pathname
+            .split('/')
+            .map((seg) => {
+              let v = seg;
+              for (let i = 0; i < 4; i++) {
+                v = v.split(/;|%3b/i)[0]!;
+                try {
+                  v = decodeURIComponent(v);
+                } catch {
+                  break;
+                }
+              }
+              return v.split(';')[0];
+            })
+            .some((seg) => seg === '.' || seg === '..')
         );
       }),
       { numRuns: 3000 },
