@@ -127,6 +127,7 @@ export async function runVerify(args: readonly string[], io: Io): Promise<number
     ...(now !== undefined ? { now } : {}),
     urlSchemeKnown,
     headersComplete: parsed.headersComplete,
+    ...(parsed.maskedExport ? { maskedExport: true } : {}),
     crypto,
   });
   const ctx: VerifyContext = {
@@ -145,6 +146,11 @@ export async function runVerify(args: readonly string[], io: Io): Promise<number
     parseNotes: parsed.notes,
   };
   io.out(flag(values, 'json') ? json(diagnosisJson(d, ctx)) : renderDiagnosis(d, ctx));
+  const masked = d.structuralFindings.find((f) => f.id === 'masked-values');
+  if (d.verdict === 'cannot-check' && masked)
+    throw new CliError(
+      `The signature cannot be checked over masked data (${masked.subject ?? 'card data'}): the key is not to blame. Verify the request as it was sent: pass the original capture (raw HTTP, curl or HAR from your own system), or an export made without masking.`,
+    );
   if (d.verdict === 'cannot-check') throw new CliError(missingKeyAdvice(op, d.scheme));
   return d.verdict === 'ok' ? 0 : 1;
 }

@@ -1,5 +1,6 @@
 import {
   useCallback,
+  useEffect,
   useId,
   useRef,
   useState,
@@ -135,6 +136,15 @@ export function DebuggerPage({ context, place, runtime, onOpen }: DebuggerPagePr
   const [run, setRun] = useState<DebuggerRun | null>(null);
   const [busy, setBusy] = useState(false);
   const runId = useRef(0);
+  const results = useRef<HTMLElement>(null);
+  // After Diagnose, the verdict (or the error) is where the eye and the keyboard go next.
+  useEffect(() => {
+    if (run === null) return;
+    const target = results.current?.querySelector<HTMLElement>('[data-verdict]');
+    if (!target) return;
+    target.scrollIntoView?.({ block: 'start' });
+    target.focus({ preventScroll: true });
+  }, [run]);
   const set = useCallback(
     <K extends keyof DebuggerForm>(k: K, v: DebuggerForm[K]) => setForm((f) => ({ ...f, [k]: v })),
     [],
@@ -385,13 +395,13 @@ export function DebuggerPage({ context, place, runtime, onOpen }: DebuggerPagePr
           </div>
         </form>
 
-        <section className="dbg-results" aria-label="Diagnosis" aria-busy={busy}>
+        <section className="dbg-results" aria-label="Diagnosis" aria-busy={busy} ref={results}>
           {busy ? (
             <p role="status">Checking the signature…</p>
           ) : run === null ? (
             <p className="dbg-hint">The verdict, the likely causes and the first difference appear here.</p>
           ) : !run.ok ? (
-            <p className="dbg-error" role="alert">
+            <p className="dbg-error" role="alert" tabIndex={-1} data-verdict>
               {run.message}
             </p>
           ) : (

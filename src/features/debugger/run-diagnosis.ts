@@ -106,6 +106,7 @@ export async function runDiagnosis(form: DebuggerForm, o: RunOptions): Promise<D
       crypto: o.crypto,
       headersComplete: parsed.headersComplete,
       urlSchemeKnown: parsed.schemeKnown,
+      ...(parsed.maskedExport ? { maskedExport: true } : {}),
       now,
       ...(form.login.trim() !== '' ? { login: form.login.trim() } : {}),
       ...(form.controlKey !== '' ? { controlKey: form.controlKey } : {}),
