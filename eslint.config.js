@@ -1,5 +1,6 @@
 // One linter for the whole tree. The import rules keep the layers one-way (docs/architecture.md):
-// core ← catalog ← diagnose ← exports ← features ← app, with src/shared beside the features and the
+// core ← catalog ← model, diagnose ← exports ← features ← app (src/model: the request model), with
+// src/shared beside the features and the
 // Node side (cli, proxy, sandbox, src/node) never reaching into the UI.
 // Paths are checked by import-x/no-restricted-paths, packages by no-restricted-imports; both must bite,
 // and test/lint/zones.test.ts proves that each zone does.
@@ -83,6 +84,13 @@ export default tseslint.config(
                 'Diagnosis sits above the catalog and imports src/core and src/catalog only. Let the caller (a feature, the CLI) do the rest with its result.',
             },
             {
+              target: './src/model',
+              from: ['./src', './proxy', './sandbox'],
+              except: ['./core', './catalog', './model'],
+              message:
+                'The request model is pure and framework-free: it imports src/core and src/catalog only. Resolve anything of the page (origin, inbox, login) through a Place passed in.',
+            },
+            {
               target: './src/exports',
               from: [...BROWSER_UI, ...src('shared/browser', 'cli'), './proxy', './sandbox'],
               message:
@@ -91,9 +99,9 @@ export default tseslint.config(
             {
               target: './src/shared/contracts',
               from: ['./src', './proxy', './sandbox'],
-              except: ['./core', './catalog', './shared/contracts'],
+              except: ['./core', './catalog', './model', './shared/contracts'],
               message:
-                'Contracts are pure types and zod schemas over src/core and src/catalog. Keep the code that uses them where it is and import the contract from there.',
+                'Contracts are pure types and zod schemas over src/core, src/catalog and src/model. Keep the code that uses them where it is and import the contract from there.',
             },
             {
               target: './src/shared',
@@ -140,6 +148,7 @@ export default tseslint.config(
   { files: ['src/core/**'], rules: packages(noUi('The signing core'), noNode('The signing core')) },
   { files: ['src/catalog/**'], rules: packages(noUi('The catalog'), noNode('The catalog')) },
   { files: ['src/diagnose/**'], rules: packages(noUi('Diagnosis'), noNode('Diagnosis')) },
+  { files: ['src/model/**'], rules: packages(noUi('The request model'), noNode('The request model')) },
   { files: ['src/shared/contracts/**'], rules: packages(noUi('A contract'), noNode('A contract')) },
   { files: ['src/shared/browser/**'], rules: packages(noUi('Browser IO'), noNode('Browser IO')) },
   { files: ['src/exports/**'], rules: packages(noUi('Exports'), noNode('Exports')) },

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
-import { serverLimitsFromEnv, type ServerLimits } from '../sandbox/server-limits.ts';
+import { intFrom, serverLimitsFromEnv, type ServerLimits } from '../sandbox/server-limits.ts';
 import { shownProxy, type NetworkSettings, type TargetTls } from './upstream-network.ts';
 
 /** Where a proxy target points: the embedded sandbox, a real gateway sandbox, or production. */
@@ -126,23 +126,6 @@ const proxyUrl = (name: string) =>
         return z.NEVER;
       }
       return url.href;
-    });
-
-const intFrom = (name: string, min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .optional()
-    .transform((raw, ctx) => {
-      if (raw === undefined || raw.trim() === '') return fallback;
-      const n = Number(raw);
-      if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `${name} must be a whole number from ${min} to ${max} (got "${raw}")`,
-        });
-        return z.NEVER;
-      }
-      return n;
     });
 
 const list = (raw: string | undefined): string[] =>

@@ -1,3 +1,4 @@
+import { cvvOutcomeSpec } from '../src/catalog/index.ts';
 import type { TransactionStatus } from './store.ts';
 
 /** What the card's CVV makes the sandbox do (gateway-notes.md, Sandbox behaviour). */
@@ -6,44 +7,30 @@ export type CvvOutcome =
   | { kind: 'three-d-secure' }
   | { kind: 'unknown' };
 
-export const THREE_DS_PASSWORD = 'hint';
-
-const DECLINES: Record<string, { errorMessage: string; errorCode: string }> = {
-  '101': { errorMessage: 'Declined: expired card', errorCode: 'EXPIRED_CARD' },
-  '116': { errorMessage: 'Declined: insufficient funds', errorCode: 'INSUFFICIENT_FUNDS' },
-  '119': {
-    errorMessage: 'Declined: transaction not permitted to the cardholder',
-    errorCode: 'NOT_PERMITTED',
-  },
-  '209': { errorMessage: 'Declined: stolen card, pick up', errorCode: 'STOLEN_CARD' },
-};
+export { THREE_DS_PASSWORD } from '../src/catalog/index.ts';
 
 /**
- * The sandbox's CVV table: 123/1234 approved; 321 3-D Secure challenge (password `hint`); 111 approved
- * without 3-D Secure; 217 unknown (stays non-final); 101/116/119/209 declined with a reason; any other
- * CVV declined. `threeDs` false turns the 321 challenge into a plain approval (rebills, transfers).
+ * The sandbox's CVV table, read from the catalog (src/catalog/test-cards.ts) that the console and
+ * the docs read too. `threeDs` false turns the 3-D Secure challenge into a plain approval (rebills,
+ * transfers: no cardholder is present).
  */
 export function outcomeForCvv(cvv: string | undefined, threeDs: boolean): CvvOutcome {
-  if (cvv === undefined || cvv === '') return { kind: 'final', status: 'approved' };
-  switch (cvv) {
-    case '123':
-    case '1234':
-    case '111':
+  const spec = cvvOutcomeSpec(cvv);
+  switch (spec.kind) {
+    case 'approved':
       return { kind: 'final', status: 'approved' };
-    case '321':
+    case 'three-d-secure':
       return threeDs ? { kind: 'three-d-secure' } : { kind: 'final', status: 'approved' };
-    case '217':
+    case 'unknown':
       return { kind: 'unknown' };
+    case 'declined':
+      return {
+        kind: 'final',
+        status: 'declined',
+        ...(spec.errorMessage ? { errorMessage: spec.errorMessage } : {}),
+        ...(spec.errorCode ? { errorCode: spec.errorCode } : {}),
+      };
   }
-  const decline = DECLINES[cvv];
-  if (decline) return { kind: 'final', status: 'declined', ...decline };
-  return {
-    kind: 'final',
-    status: 'declined',
-    errorMessage:
-      'Declined by the issuer (sandbox: this CVV is not one of the approving test values 123, 1234, 111, 321)',
-    errorCode: 'DECLINED',
-  };
 }
 
 export const THREE_DS_DECLINE = {

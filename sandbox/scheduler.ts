@@ -2,7 +2,7 @@ import { callbackControl, type CryptoPort } from '../src/core/index.ts';
 import type { Engine } from './engine.ts';
 import type { MerchantRegistry } from './merchants.ts';
 import { fromMinorUnits } from './outcomes.ts';
-import type { CallbackRow } from './store.ts';
+import { NONCE_PURGE_BATCH, type CallbackRow } from './store.ts';
 
 /**
  * Finalizes due requests and delivers callbacks: on a timer, and whenever a request arrives.
@@ -14,6 +14,7 @@ export class Scheduler {
   private readonly abort = new AbortController();
   private stopped = false;
   private ticking = false;
+  private purging = false;
 
   constructor(
     private readonly engine: Engine,
@@ -36,6 +37,7 @@ export class Scheduler {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.abort.abort();
+    if (!this.engine.store.isClosed) this.engine.store.releaseClaims();
   }
 
   /** Finalizes what is due now (synchronous: a status read right after sees it). */
@@ -50,8 +52,9 @@ export class Scheduler {
     try {
       const now = this.engine.options.clock();
       this.engine.finalizeDue(now);
-      this.engine.store.purgeNonces(now);
-      for (const cb of this.engine.store.dueCallbacks(now)) {
+      this.purgeNonces(now);
+      const store = this.engine.store;
+      for (const cb of store.claimCallbacks(now, this.engine.options.callbackTimeoutMs)) {
         if (this.inFlight.has(cb.id)) continue;
         this.inFlight.add(cb.id);
         void this.deliver(cb)
@@ -70,13 +73,38 @@ export class Scheduler {
     }
   }
 
+  /**
+   * Deletes expired nonces a bounded batch at a time, yielding to the event loop between batches,
+   * so a large expiry (500,000 nonces) never stalls requests for more than one batch.
+   */
+  private purgeNonces(now: number): void {
+    if (this.purging) return;
+    const store = this.engine.store;
+    if (store.purgeNonces(now) < NONCE_PURGE_BATCH) return;
+    this.purging = true;
+    const more = () => {
+      if (this.stopped || store.isClosed) {
+        this.purging = false;
+        return;
+      }
+      try {
+        if (store.purgeNonces(now) < NONCE_PURGE_BATCH) this.purging = false;
+        else setImmediate(more);
+      } catch (e) {
+        this.purging = false;
+        if (!this.stopped && !store.isClosed) this.onError(`sandbox nonce purge: ${(e as Error).message}`);
+      }
+    };
+    setImmediate(more);
+  }
+
   private async deliver(cb: CallbackRow): Promise<void> {
     const store = this.engine.store;
     const request = store.getRequest(cb.request_id);
     const order = request ? store.getOrder(request.order_id) : undefined;
     const merchant = order ? this.merchants.byLogin(order.merchant) : undefined;
     if (!request || !order || !merchant) {
-      store.updateCallback(cb.id, { state: 'failed', last_result: 'order or merchant no longer known' });
+      store.finishCallback(cb.id, { state: 'failed', last_result: 'order or merchant no longer known' });
       return;
     }
     const control = await callbackControl(
@@ -88,7 +116,7 @@ export class Scheduler {
     try {
       url = new URL(cb.url);
     } catch {
-      if (!this.stopped) store.updateCallback(cb.id, { state: 'failed', last_result: 'invalid URL' });
+      if (!this.stopped) store.finishCallback(cb.id, { state: 'failed', last_result: 'invalid URL' });
       return;
     }
     const q = url.searchParams;
@@ -124,10 +152,10 @@ export class Scheduler {
     if (this.stopped || store.isClosed) return;
     const attempts = cb.attempts + 1;
     const { attempts: max, baseDelayMs } = this.engine.options.callbackRetry;
-    if (delivered) store.updateCallback(cb.id, { state: 'delivered', attempts, last_result: result });
-    else if (attempts >= max) store.updateCallback(cb.id, { state: 'failed', attempts, last_result: result });
+    if (delivered) store.finishCallback(cb.id, { state: 'delivered', attempts, last_result: result });
+    else if (attempts >= max) store.finishCallback(cb.id, { state: 'failed', attempts, last_result: result });
     else {
-      store.updateCallback(cb.id, {
+      store.finishCallback(cb.id, {
         attempts,
         last_result: result,
         next_at: this.engine.options.clock() + baseDelayMs * 2 ** (attempts - 1),

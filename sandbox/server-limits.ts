@@ -24,7 +24,8 @@ export const SERVER_LIMIT_DEFAULTS: Readonly<ServerLimits> = {
   maxConnections: 256,
 };
 
-const intFrom = (name: string, min: number, max: number, fallback: number) =>
+/** An environment variable holding a whole number in [min, max], or `fallback` when unset. */
+export const intFrom = (name: string, min: number, max: number, fallback: number) =>
   z
     .string()
     .optional()

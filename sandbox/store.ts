@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -37,6 +37,8 @@ export interface OrderRow {
   captured_minor: number;
   refunded_minor: number;
   cancelled_minor: number;
+  /** payout-pay: what was paid out of the checked amount. */
+  paid_minor: number;
   voided: number;
   card_bin: string | null;
   card_last4: string | null;
@@ -107,9 +109,15 @@ export interface CallbackRow {
   next_at: number;
   state: 'pending' | 'delivered' | 'failed';
   last_result: string | null;
+  /** The process delivering the current attempt, and until when its claim holds. */
+  lease_owner: string | null;
+  lease_until: number | null;
 }
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
+
+/** How long a statement waits for another process's write lock before SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 5_000;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -119,7 +127,7 @@ CREATE TABLE IF NOT EXISTS orders (
   op_path TEXT NOT NULL, kind TEXT NOT NULL, client_orderid TEXT NOT NULL, params_hash TEXT NOT NULL, ack_json TEXT NOT NULL,
   amount_minor INTEGER NOT NULL DEFAULT 0, currency TEXT,
   captured_minor INTEGER NOT NULL DEFAULT 0, refunded_minor INTEGER NOT NULL DEFAULT 0,
-  cancelled_minor INTEGER NOT NULL DEFAULT 0, voided INTEGER NOT NULL DEFAULT 0,
+  cancelled_minor INTEGER NOT NULL DEFAULT 0, paid_minor INTEGER NOT NULL DEFAULT 0, voided INTEGER NOT NULL DEFAULT 0,
   card_bin TEXT, card_last4 TEXT, card_exp_month TEXT, card_exp_year TEXT, card_name TEXT, card_brand TEXT, card_hash TEXT,
   card_ref_id INTEGER,
   redirect_url TEXT, callback_url TEXT,
@@ -154,21 +162,40 @@ CREATE TABLE IF NOT EXISTS recurring_payments (
 CREATE TABLE IF NOT EXISTS nonces (
   consumer TEXT NOT NULL, nonce TEXT NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (consumer, nonce)
 );
+CREATE INDEX IF NOT EXISTS nonces_expiry ON nonces (expires_at);
 CREATE TABLE IF NOT EXISTS callbacks (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   request_id INTEGER NOT NULL REFERENCES requests(id), url TEXT NOT NULL,
-  attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL, state TEXT NOT NULL, last_result TEXT
+  attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL, state TEXT NOT NULL, last_result TEXT,
+  lease_owner TEXT, lease_until INTEGER
 );
 CREATE INDEX IF NOT EXISTS callbacks_due ON callbacks (next_at) WHERE state = 'pending';
 CREATE TABLE IF NOT EXISTS merchant_keys (login TEXT PRIMARY KEY, public_key_pem TEXT NOT NULL, updated_at INTEGER NOT NULL);
 `;
+
+/** Columns added after schema version 1 (a v1 file is upgraded in place). */
+const ADDED_COLUMNS: ReadonlyArray<readonly [table: string, column: string, definition: string]> = [
+  ['orders', 'paid_minor', 'INTEGER NOT NULL DEFAULT 0'],
+  ['callbacks', 'lease_owner', 'TEXT'],
+  ['callbacks', 'lease_until', 'INTEGER'],
+];
+
+/** How long a callback claim holds beyond the delivery timeout: a process that dies loses it after this. */
+const LEASE_MARGIN_MS = 5_000;
+
+/** Expired nonces deleted per statement: each batch is short, so the event loop never stalls for long. */
+export const NONCE_PURGE_BATCH = 500;
 
 type Patch<T> = Partial<Omit<T, 'id'>>;
 
 /** The sandbox's persistent state: orders, their requests, card references, nonces and callbacks. */
 export class SandboxStore {
   readonly db: Database.Database;
+  /** This process's name in callback claims. */
+  readonly owner = `${process.pid}-${randomUUID()}`;
   private closed = false;
+  /** Prepared once per SQL text: preparing is the costliest step of a small query. */
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(dbPath: string) {
     if (dbPath !== ':memory:')
@@ -178,28 +205,39 @@ export class SandboxStore {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
       this.db.pragma('foreign_keys = ON');
-      this.db.pragma('busy_timeout = 2000');
-      this.db.exec(SCHEMA);
-      const version = this.getMeta('schema_version');
-      if (version === undefined) this.setMeta('schema_version', String(SCHEMA_VERSION));
-      else if (Number(version) > SCHEMA_VERSION) {
-        throw new Error(
-          `The sandbox database ${dbPath} has schema version ${version}, newer than this sandbox (${SCHEMA_VERSION}): update the project or point SANDBOX_DB at another file.`,
-        );
-      }
+      // Another process (npm start beside npm run sandbox) may hold the write lock for a moment.
+      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      this.tx(() => {
+        this.db.exec(SCHEMA);
+        const version = this.getMeta('schema_version');
+        if (version !== undefined && Number(version) > SCHEMA_VERSION) {
+          throw new Error(
+            `The sandbox database ${dbPath} has schema version ${version}, newer than this sandbox (${SCHEMA_VERSION}): update the project or point SANDBOX_DB at another file.`,
+          );
+        }
+        for (const [table, column, definition] of ADDED_COLUMNS) {
+          const columns = this.db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
+          if (!columns.some((c) => c.name === column))
+            this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+        }
+        if (version === undefined || Number(version) < SCHEMA_VERSION)
+          this.setMeta('schema_version', String(SCHEMA_VERSION));
+      });
       // Readable, gateway-like ids: orders from 5000001, card references from 1000001, subscriptions from 700001.
       const seed = this.db.prepare(
         `INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)`,
       );
-      for (const [table, start] of [
-        ['orders', 5_000_000],
-        ['card_refs', 1_000_000],
-        ['recurring_payments', 700_000],
-      ] as const) {
-        seed.run(table, start, table);
-      }
-      if (this.getMeta('card_hash_secret') === undefined)
-        this.setMeta('card_hash_secret', randomBytes(32).toString('hex'));
+      this.tx(() => {
+        for (const [table, start] of [
+          ['orders', 5_000_000],
+          ['card_refs', 1_000_000],
+          ['recurring_payments', 700_000],
+        ] as const) {
+          seed.run(table, start, table);
+        }
+        if (this.getMeta('card_hash_secret') === undefined)
+          this.setMeta('card_hash_secret', randomBytes(32).toString('hex'));
+      });
     } catch (e) {
       this.db.close();
       throw e;
@@ -216,22 +254,33 @@ export class SandboxStore {
     this.db.close();
   }
 
+  /**
+   * A write transaction that takes the lock up front (`BEGIN IMMEDIATE`): a deferred one that
+   * upgrades to write while another process writes fails with SQLITE_BUSY at once, whatever the
+   * busy timeout. Nested calls become savepoints.
+   */
   tx<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
+  }
+
+  private stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
   }
 
   getMeta(key: string): string | undefined {
-    const row = this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as
-      { value: string } | undefined;
+    const row = this.stmt('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
     return row?.value;
   }
 
   setMeta(key: string, value: string): void {
-    this.db
-      .prepare(
-        'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-      )
-      .run(key, value);
+    this.stmt(
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    ).run(key, value);
   }
 
   // Orders
@@ -243,7 +292,7 @@ export class SandboxStore {
     const sql = `INSERT INTO orders (${keys.join(', ')}) VALUES (${keys.map((k) => `@${k}`).join(', ')})`;
     const values: Record<string, unknown> = {};
     for (const k of keys) values[k] = (o as Record<string, unknown>)[k];
-    return Number(this.db.prepare(sql).run(values).lastInsertRowid);
+    return Number(this.stmt(sql).run(values).lastInsertRowid);
   }
 
   updateOrder(id: number, patch: Patch<OrderRow>): void {
@@ -251,7 +300,7 @@ export class SandboxStore {
   }
 
   getOrder(id: number): OrderRow | undefined {
-    return this.db.prepare('SELECT * FROM orders WHERE id = ?').get(id) as OrderRow | undefined;
+    return this.stmt('SELECT * FROM orders WHERE id = ?').get(id) as OrderRow | undefined;
   }
 
   findOrderByKey(
@@ -261,21 +310,19 @@ export class SandboxStore {
     opPath: string,
     clientOrderId: string,
   ): OrderRow | undefined {
-    return this.db
-      .prepare(
-        'SELECT * FROM orders WHERE merchant = ? AND endpoint_kind = ? AND endpoint_ref = ? AND op_path = ? AND client_orderid = ?',
-      )
-      .get(merchant, endpointKind, endpointRef, opPath, clientOrderId) as OrderRow | undefined;
+    return this.stmt(
+      'SELECT * FROM orders WHERE merchant = ? AND endpoint_kind = ? AND endpoint_ref = ? AND op_path = ? AND client_orderid = ?',
+    ).get(merchant, endpointKind, endpointRef, opPath, clientOrderId) as OrderRow | undefined;
   }
 
   latestOrderByClientId(merchant: string, clientOrderId: string): OrderRow | undefined {
-    return this.db
-      .prepare('SELECT * FROM orders WHERE merchant = ? AND client_orderid = ? ORDER BY id DESC LIMIT 1')
-      .get(merchant, clientOrderId) as OrderRow | undefined;
+    return this.stmt(
+      'SELECT * FROM orders WHERE merchant = ? AND client_orderid = ? ORDER BY id DESC LIMIT 1',
+    ).get(merchant, clientOrderId) as OrderRow | undefined;
   }
 
   orderByToken(token: string): OrderRow | undefined {
-    return this.db.prepare('SELECT * FROM orders WHERE page_token = ?').get(token) as OrderRow | undefined;
+    return this.stmt('SELECT * FROM orders WHERE page_token = ?').get(token) as OrderRow | undefined;
   }
 
   // Requests
@@ -283,7 +330,7 @@ export class SandboxStore {
   insertRequest(r: Omit<RequestRow, 'id'>): RequestRow {
     const keys = Object.keys(r);
     const sql = `INSERT INTO requests (${keys.join(', ')}) VALUES (${keys.map((k) => `@${k}`).join(', ')})`;
-    const id = Number(this.db.prepare(sql).run(r).lastInsertRowid);
+    const id = Number(this.stmt(sql).run(r).lastInsertRowid);
     return { id, ...r };
   }
 
@@ -292,27 +339,22 @@ export class SandboxStore {
   }
 
   getRequest(id: number): RequestRow | undefined {
-    return this.db.prepare('SELECT * FROM requests WHERE id = ?').get(id) as RequestRow | undefined;
+    return this.stmt('SELECT * FROM requests WHERE id = ?').get(id) as RequestRow | undefined;
   }
 
   requestsOf(orderId: number): RequestRow[] {
-    return this.db
-      .prepare('SELECT * FROM requests WHERE order_id = ? ORDER BY id')
-      .all(orderId) as RequestRow[];
+    return this.stmt('SELECT * FROM requests WHERE order_id = ? ORDER BY id').all(orderId) as RequestRow[];
   }
 
   requestBySerial(orderId: number, serial: string): RequestRow | undefined {
-    return this.db
-      .prepare('SELECT * FROM requests WHERE order_id = ? AND serial = ?')
-      .get(orderId, serial) as RequestRow | undefined;
+    return this.stmt('SELECT * FROM requests WHERE order_id = ? AND serial = ?').get(orderId, serial) as
+      RequestRow | undefined;
   }
 
   dueRequests(now: number, limit = 200): RequestRow[] {
-    return this.db
-      .prepare(
-        'SELECT * FROM requests WHERE finalize_at IS NOT NULL AND finalize_at <= ? ORDER BY finalize_at, id LIMIT ?',
-      )
-      .all(now, limit) as RequestRow[];
+    return this.stmt(
+      'SELECT * FROM requests WHERE finalize_at IS NOT NULL AND finalize_at <= ? ORDER BY finalize_at, id LIMIT ?',
+    ).all(now, limit) as RequestRow[];
   }
 
   // Card references and subscriptions
@@ -320,18 +362,17 @@ export class SandboxStore {
   insertCardRef(c: Omit<CardRefRow, 'id'>): CardRefRow {
     const keys = Object.keys(c);
     const sql = `INSERT INTO card_refs (${keys.join(', ')}) VALUES (${keys.map((k) => `@${k}`).join(', ')})`;
-    const id = Number(this.db.prepare(sql).run(c).lastInsertRowid);
+    const id = Number(this.stmt(sql).run(c).lastInsertRowid);
     return { id, ...c };
   }
 
   cardRef(merchant: string, id: number): CardRefRow | undefined {
-    return this.db.prepare('SELECT * FROM card_refs WHERE merchant = ? AND id = ?').get(merchant, id) as
+    return this.stmt('SELECT * FROM card_refs WHERE merchant = ? AND id = ?').get(merchant, id) as
       CardRefRow | undefined;
   }
 
   cardRefOfOrder(orderId: number): CardRefRow | undefined {
-    return this.db.prepare('SELECT * FROM card_refs WHERE order_id = ?').get(orderId) as
-      CardRefRow | undefined;
+    return this.stmt('SELECT * FROM card_refs WHERE order_id = ?').get(orderId) as CardRefRow | undefined;
   }
 
   insertRecurring(r: {
@@ -345,12 +386,10 @@ export class SandboxStore {
     created_at: number;
   }): number {
     return Number(
-      this.db
-        .prepare(
-          `INSERT INTO recurring_payments (merchant, order_id, card_type, amount_minor, currency, period, interval, created_at)
+      this.stmt(
+        `INSERT INTO recurring_payments (merchant, order_id, card_type, amount_minor, currency, period, interval, created_at)
            VALUES (@merchant, @order_id, @card_type, @amount_minor, @currency, @period, @interval, @created_at)`,
-        )
-        .run(r).lastInsertRowid,
+      ).run(r).lastInsertRowid,
     );
   }
 
@@ -358,43 +397,79 @@ export class SandboxStore {
 
   /** Records a nonce; false when the same consumer already used it and it has not expired. */
   useNonce(consumer: string, nonce: string, now: number, expiresAt: number): boolean {
-    this.db
-      .prepare('DELETE FROM nonces WHERE consumer = ? AND nonce = ? AND expires_at <= ?')
-      .run(consumer, nonce, now);
-    const r = this.db
-      .prepare('INSERT OR IGNORE INTO nonces (consumer, nonce, expires_at) VALUES (?, ?, ?)')
-      .run(consumer, nonce, expiresAt);
+    // One statement: a new nonce is inserted, an expired one taken over, a live one left alone.
+    const r = this.stmt(
+      `INSERT INTO nonces (consumer, nonce, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (consumer, nonce) DO UPDATE SET expires_at = excluded.expires_at WHERE nonces.expires_at <= ?`,
+    ).run(consumer, nonce, expiresAt, now);
     return r.changes === 1;
   }
 
-  purgeNonces(now: number): void {
-    this.db.prepare('DELETE FROM nonces WHERE expires_at <= ?').run(now);
+  /**
+   * Deletes at most `limit` expired nonces (through the expiry index) and returns how many: the
+   * caller spreads a large purge over several turns of the event loop.
+   */
+  purgeNonces(now: number, limit = NONCE_PURGE_BATCH): number {
+    return this.stmt(
+      'DELETE FROM nonces WHERE rowid IN (SELECT rowid FROM nonces WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)',
+    ).run(now, limit).changes;
   }
 
   // Callbacks
 
   insertCallback(requestId: number, url: string, nextAt: number): void {
-    this.db
-      .prepare(
-        `INSERT INTO callbacks (request_id, url, attempts, next_at, state) VALUES (?, ?, 0, ?, 'pending')`,
-      )
-      .run(requestId, url, nextAt);
+    this.stmt(
+      `INSERT INTO callbacks (request_id, url, attempts, next_at, state) VALUES (?, ?, 0, ?, 'pending')`,
+    ).run(requestId, url, nextAt);
   }
 
+  /** Pending callbacks due now, claimed or not (for tests and diagnostics). */
   dueCallbacks(now: number, limit = 20): CallbackRow[] {
-    return this.db
-      .prepare(
-        `SELECT * FROM callbacks WHERE state = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?`,
-      )
-      .all(now, limit) as CallbackRow[];
+    return this.stmt(
+      `SELECT * FROM callbacks WHERE state = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?`,
+    ).all(now, limit) as CallbackRow[];
+  }
+
+  /**
+   * Claims due callbacks for this process until `now + holdMs` (a lease row in the database), so
+   * that of several processes on one file exactly one delivers each attempt. A claim whose holder
+   * died expires and is taken over.
+   */
+  claimCallbacks(now: number, holdMs: number, limit = 20): CallbackRow[] {
+    return this.tx(() => {
+      const due = this.stmt(
+        `SELECT * FROM callbacks WHERE state = 'pending' AND next_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+         ORDER BY next_at, id LIMIT ?`,
+      ).all(now, now, limit) as CallbackRow[];
+      const until = now + holdMs + LEASE_MARGIN_MS;
+      const claim = this.stmt('UPDATE callbacks SET lease_owner = ?, lease_until = ? WHERE id = ?');
+      for (const cb of due) claim.run(this.owner, until, cb.id);
+      return due.map((cb) => ({ ...cb, lease_owner: this.owner, lease_until: until }));
+    });
+  }
+
+  /** Records an attempt's result and releases the claim; false when this process no longer held it. */
+  finishCallback(id: number, patch: Patch<Omit<CallbackRow, 'lease_owner' | 'lease_until'>>): boolean {
+    return this.tx(() => {
+      const row = this.stmt('SELECT lease_owner FROM callbacks WHERE id = ?').get(id) as
+        { lease_owner: string | null } | undefined;
+      if (!row || row.lease_owner !== this.owner) return false;
+      this.update('callbacks', id, { ...patch, lease_owner: null, lease_until: null });
+      return true;
+    });
+  }
+
+  /** Gives up this process's claims (on a clean stop), so another process or the next start delivers at once. */
+  releaseClaims(): void {
+    this.stmt('UPDATE callbacks SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?').run(
+      this.owner,
+    );
   }
 
   callbacksOfOrder(orderId: number): CallbackRow[] {
-    return this.db
-      .prepare(
-        'SELECT c.* FROM callbacks c JOIN requests r ON r.id = c.request_id WHERE r.order_id = ? ORDER BY c.id',
-      )
-      .all(orderId) as CallbackRow[];
+    return this.stmt(
+      'SELECT c.* FROM callbacks c JOIN requests r ON r.id = c.request_id WHERE r.order_id = ? ORDER BY c.id',
+    ).all(orderId) as CallbackRow[];
   }
 
   updateCallback(id: number, patch: Patch<CallbackRow>): void {
@@ -404,18 +479,16 @@ export class SandboxStore {
   // Merchant keys registered at run time
 
   merchantKeys(): Array<{ login: string; public_key_pem: string }> {
-    return this.db.prepare('SELECT login, public_key_pem FROM merchant_keys').all() as Array<{
+    return this.stmt('SELECT login, public_key_pem FROM merchant_keys').all() as Array<{
       login: string;
       public_key_pem: string;
     }>;
   }
 
   setMerchantKey(login: string, pem: string, now: number): void {
-    this.db
-      .prepare(
-        'INSERT INTO merchant_keys (login, public_key_pem, updated_at) VALUES (?, ?, ?) ON CONFLICT(login) DO UPDATE SET public_key_pem = excluded.public_key_pem, updated_at = excluded.updated_at',
-      )
-      .run(login, pem, now);
+    this.stmt(
+      'INSERT INTO merchant_keys (login, public_key_pem, updated_at) VALUES (?, ?, ?) ON CONFLICT(login) DO UPDATE SET public_key_pem = excluded.public_key_pem, updated_at = excluded.updated_at',
+    ).run(login, pem, now);
   }
 
   private update(
@@ -428,8 +501,6 @@ export class SandboxStore {
     for (const k of keys) if (!/^[a-z_0-9]+$/.test(k)) throw new Error(`bad column ${k}`);
     const values: Record<string, unknown> = { id };
     for (const k of keys) values[k] = patch[k];
-    this.db
-      .prepare(`UPDATE ${table} SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`)
-      .run(values);
+    this.stmt(`UPDATE ${table} SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`).run(values);
   }
 }

@@ -58,6 +58,16 @@ export const signature = (page: Page) => page.getByLabel('Signature', { exact: t
 export const field = (page: Page, name: string) => page.getByLabel(name, { exact: true });
 export const answer = (page: Page) => page.getByRole('region', { name: 'Answer' });
 
+/**
+ * A fact of the current answer, read from its summary (labelled by the API key, e.g.
+ * `paynet-order-id`): rendered with the answer itself, whether or not the lazy editor has loaded.
+ */
+export const answerFact = (page: Page, key: string) =>
+  answer(page)
+    .getByRole('group', { name: 'Answer summary' })
+    .getByRole('group', { name: key, exact: true })
+    .getByRole('definition');
+
 /** Fills the form with the sandbox test data for the chosen CVV outcome. */
 export async function fillTestData(page: Page, cvv?: string): Promise<void> {
   if (cvv) await page.getByLabel('Outcome (CVV)').selectOption(cvv);

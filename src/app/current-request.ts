@@ -1,12 +1,12 @@
 import { useSyncExternalStore } from 'react';
-import type { FormPreset } from '../shared/contracts/contracts.ts';
+import type { RequestDraft } from '../model/index.ts';
 
 /** The workbench's current request, kept outside React state so typing re-renders only its readers. */
-let current: FormPreset | null = null;
+let current: RequestDraft | null = null;
 const listeners = new Set<() => void>();
 
-export function setCurrentRequest(preset: FormPreset): void {
-  current = preset;
+export function setCurrentRequest(draft: RequestDraft): void {
+  current = draft;
   for (const l of listeners) l();
 }
 
@@ -15,6 +15,6 @@ function subscribe(l: () => void): () => void {
   return () => listeners.delete(l);
 }
 
-export function useCurrentRequest(): FormPreset | null {
+export function useCurrentRequest(): RequestDraft | null {
   return useSyncExternalStore(subscribe, () => current);
 }

@@ -1,7 +1,8 @@
 import { lazy, Suspense } from 'react';
 import { RequestTools } from '../features/exports/index.ts';
 import { listExchanges } from '../features/history/index.ts';
-import type { FormPreset, SigningContext } from '../shared/contracts/contracts.ts';
+import type { Place, RequestDraft } from '../model/index.ts';
+import type { SigningContext } from '../shared/contracts/contracts.ts';
 import { useCurrentRequest } from './current-request.ts';
 import { navigate } from './router.ts';
 import { teachHref } from './routes.ts';
@@ -14,20 +15,22 @@ const ExportsPage = lazy(() =>
 export function WorkbenchTools({
   operationPath,
   context,
+  place,
   onOpen,
 }: {
   operationPath: string;
   context: SigningContext | null;
-  onOpen: (preset: FormPreset) => void;
+  place: Place;
+  onOpen: (draft: RequestDraft) => void;
 }) {
   const latest = useCurrentRequest();
-  const current = latest?.operationPath === operationPath ? latest : null;
+  const current = latest?.operation === operationPath ? latest : null;
   return (
-    <RequestTools current={current} context={context} onOpen={onOpen}>
+    <RequestTools current={current} context={context} place={place} onOpen={onOpen}>
       <button
         type="button"
         className="ui-btn ui-btn-small"
-        onClick={() => navigate(teachHref(operationPath), current ? { preset: current } : null)}
+        onClick={() => navigate(teachHref(operationPath), current ? { draft: current } : null)}
       >
         Teach this
       </button>
@@ -37,15 +40,23 @@ export function WorkbenchTools({
 
 export function ExportsRoute({
   context,
+  place,
   onOpen,
 }: {
   context: SigningContext | null;
-  onOpen: (preset: FormPreset) => void;
+  place: Place;
+  onOpen: (draft: RequestDraft) => void;
 }) {
   const current = useCurrentRequest();
   return (
     <Suspense fallback={<p role="status">Loading…</p>}>
-      <ExportsPage current={current} context={context} loadExchanges={listExchanges} onOpen={onOpen} />
+      <ExportsPage
+        current={current}
+        context={context}
+        place={place}
+        loadExchanges={listExchanges}
+        onOpen={onOpen}
+      />
     </Suspense>
   );
 }

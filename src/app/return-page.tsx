@@ -1,23 +1,34 @@
 import { useEffect, useState } from 'react';
-import { callbackControl, constantTimeEqual, webCryptoPort } from '../core/index.ts';
-import type { FormPreset } from '../shared/contracts/contracts.ts';
+import { callbackControl, constantTimeEqual } from '../core/index.ts';
+import { DRAFT_VERSION, type RequestDraft } from '../model/index.ts';
 import { useSigningContext } from '../features/profiles/index.ts';
 import { navigate, opHref } from './router.ts';
+import { runtime } from './runtime.ts';
 
-function uploadPreset(q: URLSearchParams): { title: string; preset: FormPreset } | null {
+function uploadDraft(q: URLSearchParams): { title: string; draft: RequestDraft } | null {
   const ids = { 'client-order-id': q.get('client_orderid') ?? '', orderid: q.get('orderid') ?? '' };
   const cres = q.get('cres');
   if (cres) {
     return {
       title: 'Upload the CRes (upload-cres-result)',
-      preset: { operationPath: '3ds/v1/upload-cres-result', values: { ...ids, cRes: cres } },
+      draft: {
+        v: DRAFT_VERSION,
+        operation: '3ds/v1/upload-cres-result',
+        values: { ...ids, cRes: cres },
+        extras: [],
+      },
     };
   }
   const pares = q.get('PaRes');
   if (pares) {
     return {
       title: 'Upload the PaRes (upload-pares-result)',
-      preset: { operationPath: '3ds/v1/upload-pares-result', values: { ...ids, paRes: pares } },
+      draft: {
+        v: DRAFT_VERSION,
+        operation: '3ds/v1/upload-pares-result',
+        values: { ...ids, paRes: pares },
+        extras: [],
+      },
     };
   }
   return null;
@@ -41,7 +52,7 @@ function useReturnCheck(q: URLSearchParams): 'ok' | 'bad' | 'no-key' | null {
     void callbackControl(
       { status, orderid: orderid ?? '', merchantOrder: merchantOrder ?? '' },
       key,
-      webCryptoPort(),
+      runtime.crypto,
     ).then((expected) => {
       if (live) setResult(constantTimeEqual(control.toLowerCase(), expected) ? 'ok' : 'bad');
     });
@@ -55,7 +66,7 @@ function useReturnCheck(q: URLSearchParams): 'ok' | 'bad' | 'no-key' | null {
 export function ReturnPage() {
   const [q] = useState(() => new URLSearchParams(location.search));
   const fields = [...q];
-  const upload = uploadPreset(q);
+  const upload = uploadDraft(q);
   const check = useReturnCheck(q);
   return (
     <section aria-labelledby="return-title">
@@ -70,7 +81,7 @@ export function ReturnPage() {
           <button
             type="button"
             className="ui-btn ui-btn-primary"
-            onClick={() => navigate(opHref(upload.preset.operationPath), { preset: upload.preset })}
+            onClick={() => navigate(opHref(upload.draft.operation), { draft: upload.draft })}
           >
             {upload.title}
           </button>

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import type { FormPreset } from '../shared/contracts/contracts.ts';
+import { parseDraft, type RequestDraft } from '../model/index.ts';
 import { Workbench, type WorkbenchNavigation } from '../features/console/index.ts';
 import { recordExchange } from '../features/history/index.ts';
 import { ProfileBar, useProfileActions, useSigningContext } from '../features/profiles/index.ts';
@@ -8,6 +8,7 @@ import { setCurrentRequest } from './current-request.ts';
 import { ExportsRoute, WorkbenchTools } from './request-tools-bar.tsx';
 import { navigate, onLinkClick, opHref, parseRoute, useLocation, type Route } from './router.ts';
 import { teachHref } from './routes.ts';
+import { runtime, usePlace } from './runtime.ts';
 import { useThemeChoice, type ThemeChoice } from './theme.ts';
 
 const DebuggerPage = lazy(() =>
@@ -26,13 +27,20 @@ const HistoryPage = lazy(() =>
 const KeysPage = lazy(() => import('../features/keys/keys-page.tsx').then((m) => ({ default: m.KeysPage })));
 const loading = <p role="status">Loading…</p>;
 
-function presetFromState(state: unknown): FormPreset | null {
+/** The draft a navigation carries (history state survives reloads, so it is checked like any input). */
+const drafts = new WeakMap<object, RequestDraft>();
+function draftFromState(state: unknown): RequestDraft | null {
   if (!state || typeof state !== 'object') return null;
-  const p = (state as { preset?: unknown }).preset;
-  if (!p || typeof p !== 'object') return null;
-  const values = (p as { values?: unknown }).values;
-  if (!values || typeof values !== 'object') return null;
-  return p as FormPreset;
+  const d = (state as { draft?: unknown }).draft;
+  if (!d || typeof d !== 'object') return null;
+  // One parsed draft per state object, so the workbench sees the same draft on every render.
+  let parsed = drafts.get(d);
+  if (!parsed) {
+    parsed = parseDraft(d);
+    if (!parsed) return null;
+    drafts.set(d, parsed);
+  }
+  return parsed;
 }
 
 function ThemePicker() {
@@ -75,13 +83,14 @@ export function Shell() {
   const route = parseRoute(loc.pathname);
   const { context } = useSigningContext();
   const { setPrivateKeyPem, activeLogin } = useProfileActions();
-  const preset = presetFromState(loc.state);
+  const draft = draftFromState(loc.state);
+  const place = usePlace(context?.credentials.login ?? '');
 
   const goTo = useCallback((to: WorkbenchNavigation) => {
-    navigate(opHref(to.operationPath), to.preset ? { preset: to.preset } : null);
+    navigate(opHref(to.operationPath), to.draft ? { draft: to.draft } : null);
   }, []);
 
-  const reopen = useCallback((p: FormPreset) => navigate(opHref(p.operationPath), { preset: p }), []);
+  const reopen = useCallback((d: RequestDraft) => navigate(opHref(d.operation), { draft: d }), []);
   const teachOn = useCallback((path: string) => navigate(teachHref(path)), []);
   const [shareError, setShareError] = useState<string | null>(null);
   useEffect(() => {
@@ -97,7 +106,7 @@ export function Shell() {
         return;
       }
       setShareError(null);
-      navigate(opHref(shared.preset.operationPath), { preset: shared.preset }, true);
+      navigate(opHref(shared.draft.operation), { draft: shared.draft }, true);
     };
     const onHash = () => void openShared();
     onHash();
@@ -145,14 +154,16 @@ export function Shell() {
           ) : null}
           {route.kind === 'op' ? (
             <>
-              <WorkbenchTools operationPath={route.path} context={context} onOpen={reopen} />
+              <WorkbenchTools operationPath={route.path} context={context} place={place} onOpen={reopen} />
               <Workbench
                 operationPath={route.path}
                 context={context}
-                preset={preset}
+                place={place}
+                runtime={runtime}
+                draft={draft}
                 onExchange={recordExchange}
                 onNavigate={goTo}
-                onValuesChange={setCurrentRequest}
+                onDraftChange={setCurrentRequest}
               />
             </>
           ) : null}
@@ -161,13 +172,14 @@ export function Shell() {
               <FlowsPage
                 flowId={route.id}
                 context={context}
+                runtime={runtime}
                 onOpen={reopen}
                 onExchange={recordExchange}
                 onNavigate={navigate}
               />
             </Suspense>
           ) : null}
-          {route.kind === 'export' ? <ExportsRoute context={context} onOpen={reopen} /> : null}
+          {route.kind === 'export' ? <ExportsRoute context={context} place={place} onOpen={reopen} /> : null}
           {route.kind === 'history' ? (
             <Suspense fallback={loading}>
               <HistoryPage onReopen={reopen} />
@@ -185,15 +197,17 @@ export function Shell() {
           ) : null}
           {route.kind === 'debugger' ? (
             <Suspense fallback={loading}>
-              <DebuggerPage context={context} onOpen={reopen} />
+              <DebuggerPage context={context} place={place} runtime={runtime} onOpen={reopen} />
             </Suspense>
           ) : null}
           {route.kind === 'teach' ? (
             <Suspense fallback={loading}>
               <TeachingPage
                 operationPath={route.path}
-                preset={preset}
+                draft={draft}
                 context={context}
+                place={place}
+                runtime={runtime}
                 onPickOperation={teachOn}
               />
             </Suspense>

@@ -39,6 +39,11 @@ export interface FieldSpec {
   sensitive?: 'pan' | 'cvv';
   /** Filled from the profile unless the user overrides it. */
   fromProfile?: 'login';
+  /**
+   * A URL of the place the request is made from (this console's return page, this session's
+   * callback inbox): filled in where the request is opened, never frozen into a shared request.
+   */
+  place?: 'return-url' | 'callback-url';
 }
 
 type Opt = Partial<Omit<FieldSpec, 'name' | 'title' | 'type'>>;
@@ -159,12 +164,14 @@ export const F = {
   redirect_url: f('redirect_url', 'Customer return URL', 'url', {
     maxLength: 1024,
     provenance: 'description',
-    example: 'http://127.0.0.1:4173/return',
+    example: 'https://merchant.example.com/return',
+    place: 'return-url',
   }),
   server_callback_url: f('server_callback_url', 'Server callback URL', 'url', {
     maxLength: 1024,
     provenance: 'description',
-    example: 'http://127.0.0.1:4173/callbacks/demo',
+    example: 'https://merchant.example.com/callbacks',
+    place: 'callback-url',
   }),
   comment: f('comment', 'Comment', 'text', { maxLength: 50 }),
   cardrefid: f('cardrefid', 'Card reference id', 'digits', {

@@ -6,3 +6,5 @@ export * from './responses.ts';
 export * from './validators.ts';
 export * from './request-schema.ts';
 export * from './card-data.ts';
+export * from './test-cards.ts';
+export * from './sandbox-debug.ts';

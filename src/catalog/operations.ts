@@ -34,8 +34,11 @@ export const GROUP_TITLES: Record<OperationGroup, string> = {
   status: 'Status',
 };
 
-/** One operation of the API, as the description (and where it is silent, the gateway notes) define it. */
-export interface Operation {
+/**
+ * One operation of the API as written in {@link OPERATIONS}, before its id and path are narrowed to
+ * the catalog's literal unions ({@link Operation} is what every reader uses).
+ */
+export interface OperationSpec {
   /** The description's operation id (`SALE`), or one made up for the example-only operations. */
   id: string;
   /** The path after `/api/`, without the endpoint id. */
@@ -112,7 +115,7 @@ const PAYOUT_FIELDS: FieldSpec[] = [
 const without = (fields: readonly FieldSpec[], ...names: string[]) =>
   fields.filter((x) => !names.includes(x.name));
 
-export const OPERATIONS: readonly Operation[] = [
+const OPERATION_LIST = [
   // 3-D Secure result uploads
   {
     id: 'TDS_UPLOAD_CRES_RESULT',
@@ -661,4 +664,18 @@ export const OPERATIONS: readonly Operation[] = [
     response: 'PayoutV4Response',
     movesMoney: true,
   },
-];
+] as const satisfies readonly OperationSpec[];
+
+/** Every operation id of the catalog (`SALE`, `CAPTURE`…): a misspelt id does not compile. */
+export type OperationId = (typeof OPERATION_LIST)[number]['id'];
+/** Every operation path of the catalog (`v2/sale`, `3ds/v1/upload-cres-result`…). */
+export type OperationPath = (typeof OPERATION_LIST)[number]['path'];
+
+/** One operation of the API, as the description (and where it is silent, the gateway notes) define it. */
+export interface Operation extends OperationSpec {
+  id: OperationId;
+  path: OperationPath;
+  followUps?: readonly OperationPath[];
+}
+
+export const OPERATIONS: readonly Operation[] = OPERATION_LIST;

@@ -92,10 +92,11 @@ export function parseResponse(
   schema: ResponseSchemaName;
   result: ReturnType<(typeof RESPONSE_SCHEMAS)[ResponseSchemaName]['safeParse']>;
 } {
+  // 400 is a `validation-error`; every other refusal (403 signature, 404, 405, 413, 5xx) an `error`.
   const schema: ResponseSchemaName =
     httpStatus === 400
       ? 'ValidationErrorResponse'
-      : httpStatus >= 500
+      : httpStatus >= 400
         ? 'ServerErrorResponse'
         : operationSchema;
   return { schema, result: RESPONSE_SCHEMAS[schema].safeParse(body) };

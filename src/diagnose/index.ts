@@ -5,6 +5,7 @@ export * from './capture/parse-har.ts';
 export * from './capture/parse-log-line.ts';
 export * from './capture/parse-capture.ts';
 export * from './recipe.ts';
+export * from './rulebook.ts';
 export * from './mistakes.ts';
 export * from './inspect-key-text.ts';
 export * from './structural-checks.ts';

@@ -7,6 +7,7 @@ import {
   type OAuthRecipe,
   type SigningRecipe,
 } from './recipe.ts';
+import { rulesOf, type RuleReference } from './rulebook.ts';
 
 /** Stable ids of the known mistakes (the corpus, the UI and the CLI use them). */
 export type MistakeId =
@@ -27,16 +28,9 @@ export type MistakeId =
   | 'lowercase-percent-encoding'
   | 'include-oauth-signature'
   | 'wrong-signature-method'
-  | 'stale-timestamp';
-
-/** Where a rule is written: the user's description first, then the gateway's notes or an RFC. */
-export interface RuleReference {
-  document: 'api-description.md' | 'gateway-notes.md' | 'RFC 5849' | 'RFC 3986';
-  section: string;
-  quote: string;
-  /** The schemes the rule is about, when it is about some only (the debugger shows the matching one first). */
-  schemes?: readonly Scheme[];
-}
+  | 'stale-timestamp'
+  | 'malformed-signature'
+  | 'masked-values';
 
 /** What the mistake does to a request, beyond the signature, when the teaching mode injects it. */
 export interface WireChange {
@@ -90,130 +84,6 @@ export interface Mistake {
 
 const ALL: readonly Scheme[] = ['control', 'oauth-hmac-sha1', 'oauth-rsa-sha256'];
 const OAUTH: readonly Scheme[] = ['oauth-hmac-sha1', 'oauth-rsa-sha256'];
-
-const O1_STEP2 = 'Authentication › Scheme O1 step 2';
-const RULE = {
-  amount: {
-    document: 'api-description.md',
-    section: 'Authentication › Scheme C step 3',
-    quote: '`amount` is taken in cents (10.00 becomes 1000).',
-  },
-  encoding: {
-    document: 'api-description.md',
-    section: O1_STEP2,
-    quote:
-      'percent-encode (RFC 3986: unreserved characters are left unencoded, reserved characters encoded, space as `%20`) each value',
-  },
-  spaceNeverPlus: {
-    document: 'api-description.md',
-    section: 'Authentication › Scheme O2 step 5',
-    quote: 'Space is `%20`, never `+`.',
-  },
-  threeParts: {
-    document: 'api-description.md',
-    section: O1_STEP2,
-    quote:
-      'The base string is `POST&<encoded URL>&<encoded joined parameters>`, each of the three parts percent-encoded (the inner `&` and `=` included).',
-  },
-  sort: {
-    document: 'api-description.md',
-    section: O1_STEP2,
-    quote: 'sort by parameter name lexicographically; join as `name=value` pairs with `&`.',
-  },
-  defaultPort: { document: 'api-description.md', section: O1_STEP2, quote: 'The URL has no default port.' },
-  hmacKey: {
-    schemes: ['oauth-hmac-sha1'],
-    document: 'api-description.md',
-    section: 'Authentication › Scheme O1 step 3',
-    quote: 'Signing key: the merchant control key (consumer secret), then `&`, then the empty token secret.',
-  },
-  controlKey: {
-    schemes: ['control'],
-    document: 'api-description.md',
-    section: 'Authentication › Scheme C step 2',
-    quote:
-      "SHA-1 over the plain concatenation (no separators) of the values named in the operation's formula, in that order, followed by the merchant control key.",
-  },
-  rsaKey: {
-    schemes: ['oauth-rsa-sha256'],
-    document: 'api-description.md',
-    section: 'Authentication › Scheme O2 step 2',
-    quote: 'RSA signature with SHA-256 over the base string (UTF-8 bytes), using the merchant private key',
-  },
-  login: {
-    schemes: ['control'],
-    document: 'api-description.md',
-    section: 'Authentication › Scheme C step 3',
-    quote: '`login` is the merchant login',
-  },
-  consumerKey: {
-    schemes: OAUTH,
-    document: 'api-description.md',
-    section: 'Authentication › Scheme O1 step 1',
-    quote: '`oauth_consumer_key` (merchant login)',
-  },
-  containers: {
-    document: 'api-description.md',
-    section: 'Authentication › Scheme O2 step 4',
-    quote:
-      'signing libraries may need a PKCS#8 private key (`BEGIN PRIVATE KEY`); the in-page request builders need an unencrypted PKCS#1 key (`BEGIN RSA PRIVATE KEY`) up to 4096 bits.',
-  },
-  endpointId: {
-    schemes: ['control'],
-    document: 'api-description.md',
-    section: 'Authentication › Scheme C step 3',
-    quote: '`endpointId` is the path endpoint id',
-  },
-  groupId: {
-    document: 'gateway-notes.md',
-    section: 'Addresses',
-    quote:
-      'An endpoint group id may stand in place of the endpoint id: `{base_url}/api/v2/sale/group/{endpointGroupId}`; the group id then replaces `endpointId` in the `control` formula too.',
-  },
-  hyphen: {
-    document: 'api-description.md',
-    section: 'Resources and their fields › Parameters and headers',
-    quote: '`client_orderid` … Spelled `client-order-id` in the 3DS upload formulas',
-  },
-  formula: {
-    document: 'api-description.md',
-    section: 'Authentication › Scheme C steps 2 and 4',
-    quote:
-      "the values named in the operation's formula, in that order … the order id term is the empty string when `orderid` is not sent.",
-  },
-  hex: {
-    document: 'gateway-notes.md',
-    section: '`control` (scheme C)',
-    quote: 'Lowercase hex SHA-1 (40 chars) of the UTF-8 concatenation, no separators, key last.',
-  },
-  upperEscapes: {
-    document: 'RFC 3986',
-    section: '§2.1 Percent-Encoding (and RFC 5849 §3.6)',
-    quote: 'URI producers … should use uppercase hexadecimal digits for all percent-encodings.',
-  },
-  excludeSignature: {
-    document: 'api-description.md',
-    section: O1_STEP2,
-    quote: 'gather all body parameters plus the oauth parameters except `oauth_signature`',
-  },
-  methodO1: {
-    schemes: ['oauth-hmac-sha1'],
-    document: 'api-description.md',
-    section: 'Authentication › Scheme O1 step 1',
-    quote: '`oauth_signature_method` (`HMAC-SHA1`)',
-  },
-  methodO2: {
-    schemes: ['oauth-rsa-sha256'],
-    document: 'api-description.md',
-    section: 'Authentication › Scheme O2 step 1',
-    quote: '`oauth_signature_method` = `RSA-SHA256`',
-  },
-  timestamp: {
-    document: 'api-description.md',
-    section: 'Authentication › Scheme O1 step 1',
-    quote: '`oauth_timestamp` (current time in seconds)',
-  },
-} satisfies Record<string, RuleReference>;
 
 function isOAuth(r: SigningRecipe): r is OAuthRecipe {
   return r.scheme !== 'control';
@@ -280,15 +150,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     id: 'amount-major-units',
     title: 'Amount not in minor units',
-    rules: [
-      RULE.amount,
-      {
-        document: 'gateway-notes.md',
-        section: '`control` (scheme C)',
-        quote:
-          'Amount term in minor units: `0.94` signs as `94`, `10.15` as `1015`, `10.42` as `1042`. The SDKs multiply a float by 100, which is a bug waiting to happen (`0.29 * 100`); use exact decimal arithmetic.',
-      },
-    ],
+    rules: rulesOf(['c-amount-cents', 'notes-amount-minor-units']),
     advice:
       'Sign the amount in minor units, converted with exact decimal arithmetic: 10.42 → 1042, 0.29 → 29 (never float × 100). The body still sends the amount as written (10.42).',
     schemes: ['control'],
@@ -334,7 +196,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     id: 'plus-for-space',
     title: '`+` for a space',
-    rules: [RULE.encoding, RULE.spaceNeverPlus],
+    rules: rulesOf(['o1-percent-encode', 'o2-space-never-plus', 'c-concatenation']),
     advice:
       'Encode a space as %20, never +, in the base string (RFC 3986, not HTML form encoding). In the body, a literal + must be sent as %2B: a bare + is read as a space.',
     schemes: ALL,
@@ -377,7 +239,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     id: 'double-encoding',
     title: 'Double percent-encoding',
-    rules: [RULE.encoding, RULE.threeParts],
+    rules: rulesOf(['o1-percent-encode', 'o1-three-parts', 'c-concatenation']),
     advice:
       'Percent-encode each name and value exactly once before sorting, then encode the joined parameter string once as the third part. Hand raw (decoded) values to the OAuth library, and send the body encoded once.',
     schemes: ALL,
@@ -426,14 +288,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     id: 'unsorted-parameters',
     title: 'Parameters not sorted',
-    rules: [
-      RULE.sort,
-      {
-        document: 'gateway-notes.md',
-        section: 'OAuth 1.0a (schemes O1, O2)',
-        quote: 'Sorting is by name (then value), never by insertion order.',
-      },
-    ],
+    rules: rulesOf(['o1-sort-and-join', 'notes-sorting']),
     advice:
       'Sort the encoded pairs by name, then by value, comparing bytes (ASCII: uppercase before lowercase, `-` before `_`), body and oauth_* parameters together, before joining them with &.',
     schemes: OAUTH,
@@ -475,7 +330,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     id: 'default-port',
     title: 'Default port kept in the URL',
-    rules: [RULE.defaultPort],
+    rules: rulesOf(['o1-no-default-port']),
     advice:
       'Drop :443 from https:// and :80 from http:// URLs before building the base string (keep any other port).',
     schemes: OAUTH,
@@ -494,7 +349,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     id: 'http-vs-https',
     title: '`http` versus `https`',
-    rules: [RULE.threeParts],
+    rules: rulesOf(['o1-three-parts']),
     advice:
       'Sign the URL exactly as the request is sent, https:// included. Behind a TLS-terminating proxy, sign the public https:// address, not the internal http:// one.',
     schemes: OAUTH,
@@ -511,7 +366,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     id: 'hmac-key-without-ampersand',
     title: 'HMAC key without the trailing `&`',
-    rules: [RULE.hmacKey],
+    rules: rulesOf(['o1-signing-key']),
     advice:
       'The HMAC-SHA1 key is the control key followed by & (the token secret is empty, but the & stays).',
     schemes: ['oauth-hmac-sha1'],
@@ -531,7 +386,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     id: 'key-swapped-with-login',
     title: 'Key swapped with the login',
-    rules: [RULE.login, RULE.consumerKey, RULE.controlKey],
+    rules: rulesOf(['c-login', 'o1-consumer-key', 'c-concatenation']),
     advice:
       'The merchant login goes into the login term / oauth_consumer_key; the control key is the secret that signs. Check the order of the arguments of your signing call and which setting feeds which.',
     schemes: ['control', 'oauth-hmac-sha1'],
@@ -565,7 +420,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     id: 'wrong-key',
     title: 'Wrong key',
-    rules: [RULE.controlKey, RULE.hmacKey, RULE.rsaKey],
+    rules: rulesOf(['c-concatenation', 'o1-signing-key', 'o2-rsa-key']),
     advice:
       "Sign with this merchant's own key of this environment (test and production keys differ; so do the keys of two merchants or two endpoints). Read the key file without its line end and keep the key's letters as issued.",
     schemes: ALL,
@@ -610,7 +465,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     id: 'pkcs1-pkcs8-confusion',
     title: 'PKCS#1 versus PKCS#8 key confusion',
-    rules: [RULE.containers],
+    rules: rulesOf(['o2-key-containers']),
     advice:
       'Give each tool the container it takes: PKCS#8 (BEGIN PRIVATE KEY) for signing libraries, Web Crypto and Java; PKCS#1 (BEGIN RSA PRIVATE KEY) for the in-page builders; the public key (BEGIN PUBLIC KEY) only to the gateway. Convert with `openssl pkcs8 -topk8 -nocrypt -in private_pkcs1.pem -out private.pem` or `openssl rsa -traditional -in private.pem -out private_pkcs1.pem`; never by editing the BEGIN/END lines.',
     schemes: ['oauth-rsa-sha256'],
@@ -619,7 +474,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     id: 'endpoint-vs-group-id',
     title: 'Endpoint id versus endpoint group id',
-    rules: [RULE.endpointId, RULE.groupId],
+    rules: rulesOf(['c-endpoint-id', 'notes-endpoint-group']),
     advice:
       'Sign with the id the path carries: the endpoint id for …/{endpointId}, the group id for …/group/{endpointGroupId}; and for OAuth sign the URL with or without /group/ exactly as it is sent.',
     schemes: ALL,
@@ -659,15 +514,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     id: 'hyphen-vs-underscore',
     title: 'Hyphen versus underscore in a name',
-    rules: [
-      RULE.hyphen,
-      {
-        document: 'gateway-notes.md',
-        section: 'Request fields',
-        quote:
-          'Hyphen vs underscore spelling differs from operation to operation: keep each name exactly as its operation spells it.',
-      },
-    ],
+    rules: rulesOf(['resources-client-order-id', 'notes-field-spelling']),
     advice:
       'Send each field under the exact name the operation spells (client-order-id in the 3DS uploads, client_orderid elsewhere): a look-alike name is a different field, and the formula then signs the missing one as the empty string.',
     schemes: ALL,
@@ -693,7 +540,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     id: 'field-missing-from-formula',
     title: 'A formula field missing',
-    rules: [RULE.formula],
+    rules: rulesOf(['c-formula-terms']),
     advice:
       'Send every field the formula names, and sign exactly the values you send: a field you do not send signs as the empty string (never as null, undefined or None), and a field you send must not be left out of the concatenation.',
     schemes: ['control'],
@@ -728,7 +575,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     id: 'uppercase-hex',
     title: 'Uppercase hex',
-    rules: [RULE.hex],
+    rules: rulesOf(['notes-lowercase-hex']),
     advice:
       "Send control as the lowercase hex digest (hexdigest() / digest('hex')); the local sandbox accepts either case, the gateway publishes lowercase.",
     schemes: ['control'],
@@ -743,7 +590,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     id: 'lowercase-percent-encoding',
     title: 'Lowercase percent-escapes',
-    rules: [RULE.upperEscapes],
+    rules: rulesOf(['rfc3986-uppercase-escapes']),
     advice: 'Write percent-escapes with uppercase hex digits (%2F, not %2f) in the base string.',
     schemes: OAUTH,
     detection: ['variant', 'inspection'],
@@ -764,7 +611,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     id: 'include-oauth-signature',
     title: '`oauth_signature` included in the base string',
-    rules: [RULE.excludeSignature],
+    rules: rulesOf(['o1-exclude-signature']),
     advice:
       'Leave oauth_signature (and realm) out of the signed parameters; sign once, then add the signature to the header.',
     schemes: OAUTH,
@@ -790,7 +637,7 @@ export const MISTAKES: readonly Mistake[] = [
   {
     id: 'wrong-signature-method',
     title: 'Wrong signature method',
-    rules: [RULE.methodO1, RULE.methodO2],
+    rules: rulesOf(['o1-signature-method', 'o2-signature-method']),
     advice:
       'Sign v2 OAuth operations with HMAC-SHA1 and the v4 operations with RSA-SHA256, and say so in oauth_signature_method.',
     schemes: OAUTH,
@@ -816,10 +663,28 @@ export const MISTAKES: readonly Mistake[] = [
   {
     id: 'stale-timestamp',
     title: 'Stale timestamp',
-    rules: [RULE.timestamp],
+    rules: rulesOf(['o1-timestamp']),
     advice:
       "Put the current time in whole seconds (not milliseconds) into oauth_timestamp when signing, and keep the machine's clock synchronised (NTP); never reuse a signed request later.",
     schemes: OAUTH,
+    detection: ['inspection'],
+  },
+  {
+    id: 'malformed-signature',
+    title: 'Malformed signature',
+    rules: rulesOf(['notes-lowercase-hex', 'o1-hmac-signature', 'o2-rsa-signature-encoding']),
+    advice:
+      'Send the signature exactly as computed: control as the 40 hexadecimal characters of the SHA-1 digest, oauth_signature as the Base64 of the signature, percent-encoded once in the header. A value of another shape was never a signature, so no key can be to blame.',
+    schemes: ALL,
+    detection: ['inspection'],
+  },
+  {
+    id: 'masked-values',
+    title: 'Masked values in the signed input',
+    rules: rulesOf(['c-concatenation', 'o1-gather-and-encode']),
+    advice:
+      'Check the signature against the request as it was sent: paste the original (the raw HTTP, curl or HAR from your own system, or the console’s history entry sent again), or an export made without masking. A masked card number (444444******4448) or a removed CVV is not what was signed.',
+    schemes: ALL,
     detection: ['inspection'],
   },
 ];
@@ -835,8 +700,3 @@ export function mistakeById(id: MistakeId): Mistake {
 
 /** The mistakes the teaching mode offers as switches, in catalogue order. */
 export const TEACHING_SWITCHES: readonly Mistake[] = MISTAKES.filter((m) => m.teachingSwitch !== undefined);
-
-/** The rule a mistake breaks, as one line: `api-description.md › Authentication › …: "…"`. */
-export function formatRule(rule: RuleReference): string {
-  return `${rule.document} › ${rule.section}: "${rule.quote}"`;
-}

@@ -316,6 +316,7 @@ function controlChecks(input: StructuralInput, add: (f: Finding) => void): void 
       id: 'control-format',
       severity: 'error',
       subject: 'control',
+      mistakeId: 'malformed-signature',
       message: `control is ${control === '' ? 'empty' : `"${control.slice(0, 50)}"`}: it must be a SHA-1 digest, 40 hexadecimal characters.`,
     });
   } else if (/[A-F]/.test(control)) {
@@ -481,6 +482,7 @@ function oauthChecks(
         id: 'signature-not-base64',
         severity: 'error',
         subject: 'oauth_signature',
+        mistakeId: 'malformed-signature',
         message:
           'oauth_signature is not Base64 once percent-decoded (was it encoded twice, or sent with + turned into spaces?).',
       });
@@ -489,6 +491,7 @@ function oauthChecks(
         id: 'signature-length',
         severity: 'error',
         subject: 'oauth_signature',
+        mistakeId: 'malformed-signature',
         message: `oauth_signature holds ${bytes.length} bytes; an HMAC-SHA1 signature has 20.`,
       });
     } else if (

@@ -58,32 +58,58 @@ function push(out: DiffSegment[], op: DiffSegment['op'], text: string): void {
   else out.push({ op, text });
 }
 
-/** Splits a base string or concatenation after each pair separator (`%26`, `&`), so whole pairs line up. */
-function tokens(text: string): string[] {
-  return text.split(/(?<=%26|&)/);
+/**
+ * The units a diff compares: a percent-escape is one unit (`%2B`), and so is a doubly encoded one
+ * (`%2520`, an escape of an escape), so `%2520` against `%2B` reads as two escapes differing
+ * rather than a shared `%2` and a soup of digits. A `+` and every other character (a whole code
+ * point) are units of their own.
+ */
+export function diffAtoms(text: string): string[] {
+  return text.match(/%25[0-9A-Fa-f]{2}|%[0-9A-Fa-f]{2}|[\s\S]/gu) ?? [];
+}
+
+/** Whole pairs of a base string or concatenation: atoms up to and including a separator (`%26`, `&`). */
+function pairTokens(atoms: readonly string[]): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (const a of atoms) {
+    cur += a;
+    if (a === '&' || a === '%26') {
+      out.push(cur);
+      cur = '';
+    }
+  }
+  if (cur !== '') out.push(cur);
+  return out;
 }
 
 /**
  * The difference between our text and another (the gateway's expected base string or
- * concatenation, pasted): pairs are lined up first, then a replaced pair is compared character by
- * character, so a one-letter change shows as one letter.
+ * concatenation, the sandbox's signing input, a mistaken signer's base string): pairs are lined up
+ * first, then a replaced pair is compared escape by escape, so a one-letter change shows as one
+ * letter and `+` against `%20` as one unit against another. Every surface that shows a diff (the
+ * debugger, the console's signature-mismatch view, the teaching mode, `paysign verify`) uses it.
  */
 export function diffText(ours: string, theirs: string): DiffSegment[] {
+  const a = diffAtoms(ours);
+  const b = diffAtoms(theirs);
   let prefix = 0;
-  while (prefix < ours.length && prefix < theirs.length && ours[prefix] === theirs[prefix]) prefix++;
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
   let suffix = 0;
   while (
-    suffix < ours.length - prefix &&
-    suffix < theirs.length - prefix &&
-    ours[ours.length - 1 - suffix] === theirs[theirs.length - 1 - suffix]
+    suffix < a.length - prefix &&
+    suffix < b.length - prefix &&
+    a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
   )
     suffix++;
   const out: DiffSegment[] = [];
-  push(out, 'equal', ours.slice(0, prefix));
-  const a = ours.slice(prefix, ours.length - suffix);
-  const b = theirs.slice(prefix, theirs.length - suffix);
-  const byToken = lcsDiff(tokens(a), tokens(b), (x, y) => x === y);
-  // A run of removed tokens followed by as many added ones is a replacement: refine it by character.
+  push(out, 'equal', a.slice(0, prefix).join(''));
+  const byToken = lcsDiff(
+    pairTokens(a.slice(prefix, a.length - suffix)),
+    pairTokens(b.slice(prefix, b.length - suffix)),
+    (x, y) => x === y,
+  );
+  // A run of removed tokens followed by as many added ones is a replacement: refine it by atom.
   for (let k = 0; k < byToken.length;) {
     if (byToken[k]!.op === 'equal') {
       push(out, 'equal', byToken[k]!.item);
@@ -97,18 +123,18 @@ export function diffText(ours: string, theirs: string): DiffSegment[] {
       else added.push(byToken[k]!.item);
       k++;
     }
-    const gone = removed.join('');
-    const come = added.join('');
-    const chars = lcsDiff([...gone], [...come], (x, y) => x === y);
+    const gone = diffAtoms(removed.join(''));
+    const come = diffAtoms(added.join(''));
+    const units = lcsDiff(gone, come, (x, y) => x === y);
     // Letters that happen to match inside a rewritten word ("com" → "org" keeps an "o") read worse
-    // than the whole word replaced: keep the character view only when most of it is shared.
-    const shared = chars.filter((c) => c.op === 'equal').length;
-    if (shared * 2 < Math.max([...gone].length, [...come].length)) {
-      push(out, 'removed', gone);
-      push(out, 'added', come);
-    } else for (const c of chars) push(out, c.op, c.item);
+    // than the whole word replaced: keep the fine view only when most of it is shared.
+    const shared = units.filter((c) => c.op === 'equal').length;
+    if (shared * 2 < Math.max(gone.length, come.length)) {
+      push(out, 'removed', gone.join(''));
+      push(out, 'added', come.join(''));
+    } else for (const c of units) push(out, c.op, c.item);
   }
-  push(out, 'equal', ours.slice(ours.length - suffix));
+  push(out, 'equal', a.slice(a.length - suffix).join(''));
   return out;
 }
 
@@ -118,4 +144,30 @@ export function firstDifferenceOffset(a: string, b: string): number | undefined 
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   return i;
+}
+
+export interface TermRow {
+  index: number;
+  ours?: { label: string; value: string };
+  theirs?: { label: string; value: string };
+  same: boolean;
+}
+
+/** Term-by-term comparison of two `control` signing inputs (ours against the sandbox's). */
+export function compareTerms(
+  ours: ReadonlyArray<{ label: string; value: string }>,
+  theirs: ReadonlyArray<{ label: string; value: string }>,
+): TermRow[] {
+  const rows: TermRow[] = [];
+  for (let i = 0; i < Math.max(ours.length, theirs.length); i++) {
+    const o = ours[i];
+    const t = theirs[i];
+    rows.push({
+      index: i,
+      ...(o ? { ours: o } : {}),
+      ...(t ? { theirs: t } : {}),
+      same: o !== undefined && t !== undefined && o.value === t.value && o.label === t.label,
+    });
+  }
+  return rows;
 }

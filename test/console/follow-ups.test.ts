@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findOperation } from '../../src/catalog/index.ts';
-import { carriedIds, followUpPreset, followUpsFor } from '../../src/features/console/follow-ups.ts';
+import { carriedIds, followUpDraft, followUpsFor } from '../../src/features/console/follow-ups.ts';
 
 const op = (p: string) => findOperation(p)!;
 const fresh = () => 'inv-new';
@@ -23,12 +23,12 @@ describe('follow-ups', () => {
       'v2/create-card-ref',
     ]);
     for (const u of ups) {
-      expect(u.preset.values.client_orderid).toBe('inv-1');
-      expect(u.preset.values.orderid).toBe('5001');
-      expect(u.preset.operationPath).toBe(u.path);
+      expect(u.draft.values.client_orderid).toBe('inv-1');
+      expect(u.draft.values.orderid).toBe('5001');
+      expect(u.draft.operation).toBe(u.path);
     }
     const capture = ups.find((u) => u.path === 'v2/capture')!;
-    expect(capture.preset.values.amount).toBeUndefined();
+    expect(capture.draft.values.amount).toBeUndefined();
   });
 
   it('opens make-rebill with cardrefid from card-ref-id and a new order id', () => {
@@ -42,7 +42,7 @@ describe('follow-ups', () => {
         'card-ref-id': '9001',
       },
     );
-    const p = followUpPreset(op('v2/make-rebill'), ids, fresh);
+    const p = followUpDraft(op('v2/make-rebill'), ids, fresh);
     expect(p.values.cardrefid).toBe('9001');
     expect(p.values.client_orderid).toBe('inv-new');
     expect(p.values.orderid).toBeUndefined();
@@ -53,7 +53,7 @@ describe('follow-ups', () => {
   it('takes payout-check to payout-pay with the same ids', () => {
     const ups = followUpsFor(op('v4/payout-check'), sent, answer, fresh);
     const pay = ups.find((u) => u.path === 'v4/payout-pay')!;
-    expect(pay.preset.values).toMatchObject({ client_orderid: 'inv-1', orderid: '5001' });
+    expect(pay.draft.values).toMatchObject({ client_orderid: 'inv-1', orderid: '5001' });
   });
 
   it('offers the 3DS uploads, spelled client-order-id, when a status answer shows a 3DS step', () => {
@@ -69,8 +69,8 @@ describe('follow-ups', () => {
       fresh,
     );
     const cres = ups.find((u) => u.path === '3ds/v1/upload-cres-result')!;
-    expect(cres.preset.values['client-order-id']).toBe('inv-3');
-    expect(cres.preset.values.orderid).toBe('42');
+    expect(cres.draft.values['client-order-id']).toBe('inv-3');
+    expect(cres.draft.values.orderid).toBe('42');
     expect(ups.map((u) => u.path)).toContain('3ds/v1/upload-pares-result');
   });
 });

@@ -1,47 +1,98 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { findOperation } from '../../src/catalog/index.ts';
-import { buildFor } from '../../src/features/console/build.ts';
+import { secureNonceSource, webCryptoPort } from '../../src/core/index.ts';
+import { tryBuild } from '../../src/features/console/build.ts';
 import {
   duplicateExtraNames,
   fromFormulaRows,
-  initialValues,
-  presetExtras,
   toFormulaRows,
-  toInputParams,
 } from '../../src/features/console/form-params.ts';
+import {
+  draftFromForm,
+  draftParams,
+  emptyDraft,
+  formFromDraft,
+  resolveDraft,
+  type Place,
+  type RequestDraft,
+  type SigningEnv,
+} from '../../src/model/index.ts';
 
 const sale = findOperation('v2/sale')!;
 const status = findOperation('v2/status')!;
 const cardInfo = findOperation('v2/get-card-info')!;
+const place: Place = {
+  origin: 'http://127.0.0.1:4183',
+  inboxUrl: 'http://127.0.0.1:4183/callbacks/s-1',
+  login: 'demo',
+};
 
-describe('form values to request parameters', () => {
+function env(controlKey: string | undefined, id = '1111'): SigningEnv {
+  return {
+    place,
+    baseUrl: 'http://127.0.0.1:4183/sandbox/paynet',
+    endpoint: { kind: 'endpoint', id },
+    credentials: { login: 'demo', ...(controlKey ? { controlKey } : {}) },
+    runtime: { crypto: webCryptoPort(), nonce: secureNonceSource(), clock: () => 1_700_000_000_000 },
+  };
+}
+
+function formDraft(
+  op = status,
+  values: Record<string, string> = {},
+  extras: Array<{ name: string; value: string }> = [],
+): RequestDraft {
+  const opened = formFromDraft(op, emptyDraft(op.path), place);
+  return draftFromForm(op, { ...opened, values: { ...opened.values, ...values }, extras }, place);
+}
+
+describe('form values to request parameters (through the request model)', () => {
   it('fills login from the profile and tags it while it holds the profile value', () => {
-    const v = initialValues(status, 'demo', { client_orderid: 'inv-1', nope: 'x' });
-    expect(v).toEqual({ login: 'demo', client_orderid: 'inv-1', orderid: '', 'by-request-sn': '' });
-    const params = toInputParams(
+    const opened = formFromDraft(
       status,
-      v,
-      [
-        { name: 'extra_one', value: '1' },
-        { name: ' ', value: 'dropped' },
-      ],
-      'demo',
+      { ...emptyDraft(status.path), values: { client_orderid: 'inv-1' } },
+      place,
     );
-    expect(params.map((p) => [p.name, p.source])).toEqual([
+    expect(opened.values).toEqual({
+      login: 'demo',
+      client_orderid: 'inv-1',
+      orderid: '',
+      'by-request-sn': '',
+    });
+    const draft = draftFromForm(
+      status,
+      {
+        ...opened,
+        extras: [
+          { name: 'extra_one', value: '1' },
+          { name: ' ', value: 'dropped' },
+        ],
+      },
+      place,
+    );
+    expect(draftParams(status, resolveDraft(draft, place)).map((p) => [p.name, p.source])).toEqual([
       ['login', 'profile'],
       ['client_orderid', 'form'],
       ['orderid', 'form'],
       ['by-request-sn', 'form'],
       ['extra_one', 'extra'],
     ]);
-    expect(toInputParams(status, { ...v, login: 'other' }, [], 'demo')[0]!.source).toBe('form');
+    const other = draftFromForm(status, { ...opened, values: { ...opened.values, login: 'other' } }, place);
+    expect(draftParams(status, resolveDraft(other, place))[0]).toEqual({
+      name: 'login',
+      value: 'other',
+      source: 'form',
+    });
   });
 
-  it('turns unknown preset values into extra rows and spots duplicate names', () => {
-    expect(presetExtras(status, { client_orderid: 'a', custom: 'b' })).toEqual([
-      { name: 'custom', value: 'b' },
-    ]);
+  it('turns values that are no field into extra rows and spots duplicate names', () => {
+    const opened = formFromDraft(
+      status,
+      { ...emptyDraft(status.path), values: { client_orderid: 'a', custom: 'b' } },
+      place,
+    );
+    expect(opened.extras).toEqual([{ name: 'custom', value: 'b' }]);
     expect([
       ...duplicateExtraNames(status, [
         { name: 'orderid', value: '' },
@@ -69,25 +120,13 @@ describe('form values to request parameters', () => {
   });
 
   it('signs the published sale example through the form path (checked with Node crypto)', async () => {
-    const values = {
-      ...initialValues(sale, 'demo'),
+    const key = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
+    const draft = formDraft(sale, {
       client_orderid: '902B4FF5',
       amount: '10.42',
       email: 'john.smith@gmail.com',
-    };
-    const key = 'B17F59B4-A7DC-41B4-8FF9-37D986B43D20';
-    const r = await buildFor({
-      op: sale,
-      scheme: 'control',
-      params: toInputParams(sale, values, [], 'demo'),
-      context: {
-        profileId: 'p',
-        profileName: 'p',
-        target: { name: 'local', baseUrl: 'http://127.0.0.1:4183/sandbox/paynet', kind: 'local' },
-        endpoint: { kind: 'endpoint', id: '1111' },
-        credentials: { login: 'demo', controlKey: key },
-      },
     });
+    const r = await tryBuild(draft, env(key));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const expected = createHash('sha1').update(`1111902B4FF51042john.smith@gmail.com${key}`).digest('hex');
@@ -96,40 +135,28 @@ describe('form values to request parameters', () => {
     expect(r.built.body.at(-1)).toEqual({ name: 'control', value: expected, source: 'computed' });
   });
 
-  it('signs get-card-info with an edited formula override', async () => {
+  it('signs get-card-info with an edited formula', async () => {
     const key = 'k';
-    const r = await buildFor({
-      op: cardInfo,
-      scheme: 'control',
-      params: toInputParams(cardInfo, { login: 'demo', cardrefid: '77' }, [], 'demo'),
-      formulaOverride: fromFormulaRows([
-        { kind: 'field', name: 'cardrefid' },
-        { kind: 'login', name: '' },
-      ]),
-      context: {
-        profileId: 'p',
-        profileName: 'p',
-        target: { name: 'local', baseUrl: 'http://127.0.0.1:4183/sandbox/paynet', kind: 'local' },
-        endpoint: { kind: 'endpoint', id: '1' },
-        credentials: { login: 'demo', controlKey: key },
+    const opened = formFromDraft(cardInfo, emptyDraft(cardInfo.path), place);
+    const draft = draftFromForm(
+      cardInfo,
+      {
+        ...opened,
+        values: { login: 'demo', cardrefid: '77' },
+        formula: fromFormulaRows([
+          { kind: 'field', name: 'cardrefid' },
+          { kind: 'login', name: '' },
+        ]),
       },
-    });
+      place,
+    );
+    expect(draft.formula).toEqual([{ kind: 'field', name: 'cardrefid' }, { kind: 'login' }]);
+    const r = await tryBuild(draft, env(key, '1'));
     expect(r.ok && r.built.signing.signature).toBe(createHash('sha1').update(`77demo${key}`).digest('hex'));
   });
 
   it('reports a bad endpoint id as a message instead of throwing', async () => {
-    const r = await buildFor({
-      op: sale,
-      scheme: 'control',
-      params: [],
-      context: {
-        profileId: 'p',
-        profileName: 'p',
-        target: { name: 'local', baseUrl: 'http://127.0.0.1:4183/sandbox/paynet', kind: 'local' },
-        endpoint: { kind: 'endpoint', id: '12a' },
-        credentials: { login: 'demo' },
-      },
-    });
+    const r = await tryBuild(emptyDraft(sale.path), env(undefined, '12a'));
     expect(r).toMatchObject({ ok: false, code: 'ENDPOINT_INVALID' });
   });
 });

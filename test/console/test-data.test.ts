@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS, findOperation, luhnValid, requestSchema } from '../../src/catalog/index.ts';
-import { initialValues } from '../../src/features/console/form-params.ts';
+import { emptyDraft, formFromDraft } from '../../src/model/index.ts';
 import { freshOrderId, OUTCOMES, TEST_CARD, testDataFor } from '../../src/features/console/test-data.ts';
 
 const now = new Date('2026-03-01T12:00:00Z');
@@ -26,7 +26,8 @@ describe('fill with test data', () => {
 
   it('gives every operation a form that passes its own schema', () => {
     for (const op of OPERATIONS) {
-      const values = { ...initialValues(op, 'demo-merchant'), ...testDataFor(op, opts()) };
+      const place = { origin: 'http://127.0.0.1:4183', inboxUrl: opts().callbackUrl, login: 'demo-merchant' };
+      const values = { ...formFromDraft(op, emptyDraft(op.path), place).values, ...testDataFor(op, opts()) };
       const r = requestSchema(op, () => now).safeParse(values);
       expect(
         r.success ? [] : r.error.issues.map((i) => `${op.path} ${String(i.path[0])}: ${i.message}`),

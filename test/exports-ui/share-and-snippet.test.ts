@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { renderSnippet } from '../../src/exports/index.ts';
+import { renderSnippet, snippetInputFromDraft } from '../../src/exports/index.ts';
 import { readShareFragment, shareLinkFor } from '../../src/features/exports/share-fragment.ts';
-import { snippetInputFor } from '../../src/features/exports/snippet-input.ts';
-import type { FormPreset, SigningContext } from '../../src/shared/contracts/contracts.ts';
+import type { Place, RequestDraft } from '../../src/model/index.ts';
+import type { SigningContext } from '../../src/shared/contracts/contracts.ts';
 import { parseRoute } from '../../src/app/routes.ts';
 
 const KEY = 'SECRET-CONTROL-KEY-1234-5678';
@@ -13,8 +13,14 @@ const context: SigningContext = {
   endpoint: { kind: 'endpoint', id: '1111' },
   credentials: { login: 'demo-merchant', controlKey: KEY },
 };
-const sale: FormPreset = {
-  operationPath: 'v2/sale',
+const place: Place = {
+  origin: 'http://127.0.0.1:4173',
+  inboxUrl: 'http://127.0.0.1:4173/callbacks/s-x',
+  login: 'demo-merchant',
+};
+const sale: RequestDraft = {
+  v: 2,
+  operation: 'v2/sale',
   values: {
     email: 'a@example.com',
     client_orderid: 'inv-7',
@@ -42,8 +48,9 @@ describe('share links from the workbench', () => {
       expect(json).not.toContain(banned);
     const back = readShareFragment(new URL(url).hash);
     expect(back).toEqual({
-      preset: {
-        operationPath: 'v2/sale',
+      draft: {
+        v: 2,
+        operation: 'v2/sale',
         values: { email: 'a@example.com', client_orderid: 'inv-7', amount: '10.42' },
         extras: [{ name: 'threeds_version', value: '2' }],
       },
@@ -58,13 +65,21 @@ describe('share links from the workbench', () => {
   });
 });
 
+const target = (includeSecrets: boolean) => ({
+  place,
+  baseUrl: context.target.baseUrl,
+  endpoint: context.endpoint,
+  credentials: context.credentials,
+  includeSecrets,
+});
+
 describe('snippet input from the workbench values', () => {
-  it('keeps the form order, drops control, and leaves secrets out unless asked', () => {
-    const input = snippetInputFor(sale, context, false)!;
+  it('keeps the draft’s order, drops control, and leaves secrets out unless asked', () => {
+    const input = snippetInputFromDraft(sale, target(false));
     const names = input.values.filter((p) => p.value !== '').map((p) => p.name);
     expect(names).toEqual([
-      'client_orderid',
       'email',
+      'client_orderid',
       'amount',
       'credit_card_number',
       'cvv2',
@@ -75,13 +90,38 @@ describe('snippet input from the workbench values', () => {
     expect(plain.containsSecrets).toBe(false);
     expect(plain.code).not.toContain(KEY);
     expect(plain.code).not.toContain('c6bdd88a78834ef4b863b088827a459f039e8257');
-    const secret = renderSnippet('python', snippetInputFor(sale, context, true)!);
+    const secret = renderSnippet('python', snippetInputFromDraft(sale, target(true)));
     expect(secret.containsSecrets).toBe(true);
     expect(secret.code).toContain(KEY);
   });
 
-  it('is null for an operation the catalog does not know', () => {
-    expect(snippetInputFor({ operationPath: 'v9/nothing', values: {} }, context, false)).toBeNull();
+  it('refuses an operation the catalog does not know, saying what to give', () => {
+    expect(() =>
+      snippetInputFromDraft({ v: 2, operation: 'v9/nothing', values: {}, extras: [] }, target(false)),
+    ).toThrow(/No operation is at "v9\/nothing"/);
+  });
+
+  it('carries the chosen scheme, an edited formula and the pinned values', () => {
+    const form: RequestDraft = {
+      v: 2,
+      operation: 'v2/payout-form',
+      scheme: 'oauth-rsa-sha256',
+      values: { client_orderid: 'pf-1', amount: '1.00' },
+      extras: [],
+      pinned: { nonce: 'abc', timestamp: '1700000000' },
+    };
+    const rsa = snippetInputFromDraft(form, target(false));
+    expect(rsa).toMatchObject({
+      scheme: 'oauth-rsa-sha256',
+      pinned: { nonce: 'abc', timestamp: '1700000000' },
+    });
+    expect(renderSnippet('node', rsa).code).toContain("createSign('RSA-SHA256')");
+    const edited = snippetInputFromDraft(
+      { ...form, scheme: 'control', formula: [{ kind: 'login' }, { kind: 'field', name: 'client_orderid' }] },
+      target(false),
+    );
+    expect(edited.formula).toEqual([{ kind: 'login' }, { kind: 'field', name: 'client_orderid' }]);
+    expect(renderSnippet('node', edited).code).toMatch(/LOGIN,\s+param\("client_orderid"\),\s+\]/);
   });
 });
 

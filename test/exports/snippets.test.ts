@@ -307,7 +307,10 @@ describe('snippets hold no secret unless asked', () => {
       /http:\/\/ or https:\/\//,
     );
     expect(() =>
-      renderSnippet('node', { ...base, operation: { ...base.operation, path: 'v9/nothing' } as Operation }),
+      renderSnippet('node', {
+        ...base,
+        operation: { ...base.operation, path: 'v9/nothing' } as unknown as Operation,
+      }),
     ).toThrow(/entry of the catalog/);
     expect(() => renderSnippet('cobol' as SnippetLanguage, base)).toThrow(/pick one of bash, node/);
   });

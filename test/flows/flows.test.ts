@@ -208,10 +208,10 @@ describe('guided flows against the sandbox', () => {
     expect(final).toEqual(['approved (preauth)', 'approved (capture)', 'approved (return)']);
     const requests = snap.timeline.flatMap((e) => (e.kind === 'request' ? [e] : []));
     const capture = requests.find((r) => r.operation === 'v2/capture')!;
-    expect(capture.preset?.values).toMatchObject({ login: LOGIN, amount: '60.00', currency: 'EUR' });
-    expect(capture.preset?.values.orderid).toBe(snap.vars.orderid);
+    expect(capture.draft?.values).toMatchObject({ login: LOGIN, amount: '60.00', currency: 'EUR' });
+    expect(capture.draft?.values.orderid).toBe(snap.vars.orderid);
     const preauth = requests.find((r) => r.operation === 'v2/preauth')!;
-    expect(preauth.preset?.values.cvv2).toBeUndefined();
+    expect(preauth.draft?.values.cvv2).toBeUndefined();
     const cbs = await callbacksOf(run, 3);
     expect(cbs.filter((c) => c.status === 'approved').length).toBeGreaterThanOrEqual(3);
     expect(cbs.every((c) => c.control === 'valid')).toBe(true);
@@ -280,7 +280,7 @@ describe('guided flows against the sandbox', () => {
     const info = snap.timeline.find((e) => e.kind === 'request' && e.operation === 'v2/get-card-info');
     expect(info && info.kind === 'request' && info.summary).toContain('masked-card-number 444444******4448');
     const rebill = snap.timeline.find((e) => e.kind === 'request' && e.operation === 'v2/make-rebill');
-    expect(rebill && rebill.kind === 'request' && rebill.preset?.values.cardrefid).toBe(snap.vars.cardrefid);
+    expect(rebill && rebill.kind === 'request' && rebill.draft?.values.cardrefid).toBe(snap.vars.cardrefid);
     expect(statuses(snap).at(-1)).toBe('approved (rebill)');
   });
 

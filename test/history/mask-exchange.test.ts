@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../../src/shared/contracts/contracts.ts';
 import { luhnChecksumValid as luhnValid } from '../../src/catalog/index.ts';
-import { buildEntry, matchesSearch, toFormPreset } from '../../src/features/history/build-entry.ts';
+import { buildEntry, draftOfEntry, matchesSearch } from '../../src/features/history/build-entry.ts';
 import {
   assertNothingSecret,
   dropCvvFromText,
@@ -186,22 +186,51 @@ describe('history entries', () => {
     expect(forbidden.outcome).toBe('forbidden');
   });
 
-  it('reopens with card fields empty and the endpoint from the URL', () => {
+  it('reopens an entry stored before the request model with card fields empty and the endpoint from the URL', () => {
     const entry = buildEntry(saleExchange(), 'id-1');
-    const preset = toFormPreset(entry);
-    expect(preset.operationPath).toBe('v2/sale');
-    expect(preset.values.credit_card_number).toBe('');
-    expect(preset.values.cvv2).toBe('');
-    expect(preset.values.client_orderid).toBe('inv-42');
-    expect(preset.values.amount).toBe('10.42');
-    expect(preset.values).not.toHaveProperty('control');
-    expect(JSON.stringify(preset)).not.toContain('*');
-    expect(preset.endpoint).toEqual({ kind: 'endpoint', id: '1111' });
-    const group = toFormPreset({
+    const draft = draftOfEntry(entry);
+    expect(draft.operation).toBe('v2/sale');
+    expect(draft.values.credit_card_number).toBe('');
+    expect(draft.values.cvv2).toBe('');
+    expect(draft.values.client_orderid).toBe('inv-42');
+    expect(draft.values.amount).toBe('10.42');
+    expect(draft.values).not.toHaveProperty('control');
+    expect(JSON.stringify(draft)).not.toContain('*');
+    expect(draft.endpoint).toEqual({ kind: 'endpoint', id: '1111' });
+    const group = draftOfEntry({
       ...entry,
       request: { ...entry.request, url: 'http://x/paynet/api/v2/sale/group/42' },
     });
     expect(group.endpoint).toEqual({ kind: 'group', id: '42' });
+  });
+
+  it('keeps the sent draft (scheme, formula, placeholders, pinned values) without card data, and reopens it', () => {
+    const sent: Exchange = saleExchange({
+      operationPath: 'v2/payout-form',
+      draft: {
+        v: 2,
+        operation: 'v2/payout-form',
+        scheme: 'oauth-rsa-sha256',
+        values: {
+          client_orderid: 'pf-9',
+          destination_card_no: PAN,
+          server_callback_url: { place: 'callback-url' },
+          order_desc: `card ${PAN}`,
+        },
+        extras: [{ name: 'cvv2', value: '123' }],
+        pinned: { nonce: 'n-1', timestamp: '1700000000' },
+      },
+    });
+    const entry = buildEntry(sent, 'id-2');
+    expect(JSON.stringify(entry)).not.toContain(PAN);
+    expect(draftOfEntry(entry)).toEqual({
+      v: 2,
+      operation: 'v2/payout-form',
+      scheme: 'oauth-rsa-sha256',
+      values: { client_orderid: 'pf-9', server_callback_url: { place: 'callback-url' } },
+      extras: [],
+      pinned: { nonce: 'n-1', timestamp: '1700000000' },
+    });
   });
 
   it('searches operation, client_orderid, status and target', () => {

@@ -94,7 +94,11 @@ async function call(via: Via, req: SignedRequest): Promise<Answer> {
 function params(opPath: string, overrides: Record<string, string | undefined>): Params {
   const op = findOperation(opPath);
   if (!op) throw new Error(`unknown operation ${opPath}`);
-  const values: Record<string, string | undefined> = { ...exampleValues(op), ...overrides };
+  // Return URLs belong to the place a request is made from; the catalog gives no example.
+  const place = Object.fromEntries(
+    op.fields.filter((f) => f.place === 'return-url').map((f) => [f.name, 'http://127.0.0.1/return']),
+  );
+  const values: Record<string, string | undefined> = { ...exampleValues(op), ...place, ...overrides };
   if ('login' in values || op.fields.some((f) => f.name === 'login'))
     values.login = overrides.login ?? merchant.login;
   delete values.server_callback_url;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATION_PATHS, OPERATIONS } from '../../src/catalog/index.ts';
+import { findOperation, OPERATION_PATHS, OPERATIONS, parseResponse } from '../../src/catalog/index.ts';
 import {
   browse,
   CARD,
@@ -25,6 +25,9 @@ describe('every operation accepts a correctly signed request', () => {
     expect(r.status, `${path}: ${r.raw}`).toBe(200);
     expect(r.headers['content-type']).toBe('application/vnd.pay+json');
     expect(r.body.type).toBe(type);
+    // The contract: the answer parses with the catalog's response schema for the operation.
+    const parsed = parseResponse(findOperation(path)!.response, r.status, r.body);
+    expect(parsed.result.success, `${path}: ${JSON.stringify(parsed.result.error?.issues)}`).toBe(true);
     covered.add(path);
     return r.body;
   };

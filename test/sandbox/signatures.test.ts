@@ -394,12 +394,26 @@ describe('sandbox logs', () => {
     for (const secret of [
       merchants.acme.controlKey,
       '5555555555554444',
-      '4321',
       'oauth_signature',
       'control=',
       'BEGIN',
     ]) {
       expect(log).not.toContain(secret);
     }
+    // A CVV is short enough to occur inside a timing figure ("responseTime":0.4321…), so it
+    // counts only as a digit run of its own.
+    expect(log).not.toMatch(standaloneDigits('4321'));
+  });
+
+  it('counts a CVV only as a digit run of its own', () => {
+    const cvv = standaloneDigits('4321');
+    expect('"responseTime":0.4321669').not.toMatch(cvv);
+    expect('"time":1795468743215').not.toMatch(cvv);
+    expect('cvv2=4321&x=1').toMatch(cvv);
+    expect('{"cvv2":"4321"}').toMatch(cvv);
   });
 });
+
+function standaloneDigits(digits: string): RegExp {
+  return new RegExp(`(?<![0-9.])${digits}(?![0-9])`);
+}

@@ -7,14 +7,20 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importSigningKey, webCryptoPort } from '../../src/core/index.ts';
-import { EMPTY_FORM, parseNow, presetOf, runDiagnosis } from '../../src/features/debugger/run-diagnosis.ts';
+import { importSigningKey, secureNonceSource, webCryptoPort } from '../../src/core/index.ts';
+import { draftOf, EMPTY_FORM, parseNow, runDiagnosis } from '../../src/features/debugger/run-diagnosis.ts';
+import { buildDraft, type Place } from '../../src/model/index.ts';
 
 const crypto = webCryptoPort();
 const CORPUS = resolve(import.meta.dirname, '../corpus');
 const read = (f: string) => readFileSync(join(CORPUS, f), 'utf8');
 const CAPTURED_AT = Date.UTC(2026, 0, 1, 0, 0, 30);
 const clock = () => CAPTURED_AT;
+const PLACE: Place = {
+  origin: 'http://127.0.0.1:4451',
+  inboxUrl: 'http://127.0.0.1:4451/callbacks/s-t',
+  login: 'corpus-shop',
+};
 
 describe('"now" for the timestamp check', () => {
   it('is the clock when empty, epoch seconds or milliseconds, or a date and time', () => {
@@ -84,14 +90,36 @@ describe('runDiagnosis', () => {
       { crypto, clock },
     );
     if (!r.ok) throw new Error(r.message);
-    const preset = presetOf(r);
-    expect(preset.operationPath).toBe('v2/sale');
-    expect(preset.endpoint).toEqual({ kind: 'endpoint', id: '4411' });
-    expect(preset.values).toMatchObject({
+    const draft = draftOf(r, PLACE);
+    expect(draft.operation).toBe('v2/sale');
+    expect(draft.endpoint).toEqual({ kind: 'endpoint', id: '4411' });
+    expect(draft.values).toMatchObject({
       client_orderid: 'inv-2026-0001',
       amount: '10.42',
       email: 'jane.doe@example.com',
     });
-    expect(preset.values).not.toHaveProperty('control');
+    expect(draft.values).not.toHaveProperty('control');
+  });
+
+  it('opens an OAuth capture with its nonce and timestamp pinned: the workbench signs it to the captured signature', async () => {
+    const r = await runDiagnosis(
+      { ...EMPTY_FORM, capture: read('cases/ok-hmac-payout.curl') },
+      { crypto, clock },
+    );
+    if (!r.ok) throw new Error(r.message);
+    const draft = draftOf(r, PLACE);
+    expect(draft.pinned).toEqual({ nonce: 'okHmacNonce0001', timestamp: '1767225600' });
+    const built = await buildDraft(draft, {
+      place: PLACE,
+      baseUrl: 'https://sandbox.pay-gateway.test/paynet',
+      endpoint: { kind: 'endpoint', id: '1' },
+      credentials: {
+        login: 'corpus-shop',
+        controlKey: 'CORPUS-TEST-ONLY-5F2C9A1E-7D3B-4C8E-A6F0-1B2D3E4F5A6B',
+      },
+      // A clock and nonce source far from the capture's: the pinned values must win.
+      runtime: { crypto, clock: () => 0, nonce: secureNonceSource() },
+    });
+    expect(built.signing.signature).toBe('DxV4MqbAy4c93YD8QauRoKpUoCc=');
   });
 });

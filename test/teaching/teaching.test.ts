@@ -26,6 +26,12 @@ import {
 import { sandboxPlugin } from '../../sandbox/plugin.ts';
 
 const crypto = webCryptoPort();
+/** Where the teaching page runs in these tests: a port other than the default one. */
+const PLACE = {
+  origin: 'http://127.0.0.1:4451',
+  inboxUrl: 'http://127.0.0.1:4451/callbacks/s-teach',
+  login: 'teach-login',
+};
 const KEYS = resolve(import.meta.dirname, '../corpus/keys');
 const pem = (f: string) => readFileSync(join(KEYS, f), 'utf8');
 const LOGIN = 'teaching-shop';
@@ -116,7 +122,7 @@ function run(
   return runTeaching({
     op: o,
     scheme: o.scheme,
-    values: { ...testValues(o, now), ...overrides },
+    values: { ...testValues(o, now, PLACE), ...overrides },
     profile,
     pinned: { nonce: `teachingNonce${counter}x${now}`, timestamp: String(Math.floor(now / 1000)) },
     mistake,
@@ -251,7 +257,7 @@ describe('a switch without anything to act on says why', () => {
     const t = await runTeaching({
       op: o,
       scheme: o.scheme,
-      values: testValues(o, Date.now()),
+      values: testValues(o, Date.now(), PLACE),
       profile: { ...profile, baseUrl: 'http://127.0.0.1:4183/sandbox/paynet' },
       pinned: { nonce: 'portNonce', timestamp: '1767225600' },
       mistake: 'default-port',

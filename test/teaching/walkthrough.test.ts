@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findOperation, type Operation } from '../../src/catalog/index.ts';
 import { buildRequest, importSigningKey, webCryptoPort, type Credentials } from '../../src/core/index.ts';
-import { inputParams, signingSpec } from '../../src/features/teaching/teaching-model.ts';
+import { teachingRequest } from '../../src/features/teaching/teaching-model.ts';
 import { citeRule, walkThrough, type WalkInput } from '../../src/features/teaching/walkthrough.ts';
 
 const crypto = webCryptoPort();
@@ -44,10 +44,9 @@ function op(path: string): Operation {
 function input(path: string, values: Record<string, string>, endpointId = '1111'): WalkInput {
   const o = op(path);
   return {
-    operation: signingSpec(o, o.scheme),
+    ...teachingRequest(o, o.scheme, values, LOGIN),
     baseUrl: BASE,
     endpoint: { kind: 'endpoint', id: endpointId },
-    params: inputParams(o, values, LOGIN),
     credentials,
     nonce: NONCE,
     timestamp: TIMESTAMP,

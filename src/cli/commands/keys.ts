@@ -1,3 +1,4 @@
+import { nodeCryptoPort } from '../../node/node-crypto-port.ts';
 import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -8,7 +9,6 @@ import {
   toPkcs1PublicPem,
   toPkcs8Pem,
   toSpkiPem,
-  webCryptoPort,
 } from '../../core/index.ts';
 import { CliError, flag, parseCommandArgs, readFileOrStdin, rethrowAbout, str } from '../args.ts';
 import { KEYS_CONVERT_HELP, KEYS_GENERATE_HELP, KEYS_HELP, KEYS_INSPECT_HELP } from '../help.ts';
@@ -111,7 +111,7 @@ async function generate(args: readonly string[], io: Io): Promise<number> {
     for (const f of files)
       if (await exists(f.path)) throw new CliError(`${f.path} already exists: pass --force to overwrite it.`);
   }
-  const pair = await generateKeyPair(bits, webCryptoPort());
+  const pair = await generateKeyPair(bits, nodeCryptoPort());
   const fingerprint = `RSA ${pair.bits} bits, fingerprint (SHA-256 of the public key's SPKI DER): ${pair.fingerprint}`;
   if (dir === undefined) {
     io.out(
@@ -152,7 +152,7 @@ async function inspect(args: readonly string[], io: Io): Promise<number> {
   if (positionals.length !== 1) throw new CliError('keys inspect takes one key: a FILE, or - for stdin.');
   const file = positionals[0]!;
   const text = await readFileOrStdin(file, 'key', 'give a FILE, or pipe the key on stdin with -');
-  const info = await inspectKey(text, webCryptoPort());
+  const info = await inspectKey(text, nodeCryptoPort());
   if (info.kind === 'garbage') rethrowAbout(file === '-' ? 'stdin' : file, info.problem);
   const code = info.problem ? 1 : 0;
   if (flag(values, 'json')) {

@@ -1,18 +1,26 @@
+import { nodeCryptoPort } from '../../node/node-crypto-port.ts';
 import { findOperation, OPERATIONS, type Operation } from '../../catalog/index.ts';
 import {
-  buildRequest,
   importSigningKey,
   normalizeUrl,
   renderCurl,
   renderRawHttp,
   secureNonceSource,
-  webCryptoPort,
+  toOAuthTimestamp,
   type BuiltRequest,
   type Credentials,
   type EndpointRef,
-  type InputParam,
   type SigningKey,
 } from '../../core/index.ts';
+import {
+  buildDraft,
+  draftParams,
+  DRAFT_VERSION,
+  resolveDraft,
+  type DraftValue,
+  type Place,
+  type RequestDraft,
+} from '../../model/index.ts';
 import {
   CliError,
   DEFAULT_BASE_URL,
@@ -86,26 +94,40 @@ export async function runSign(args: readonly string[], io: Io): Promise<number> 
   }
   const pinned = pinnedValues(values);
   const { credentials, signingKey } = await credentialsFor(op, login, values, io);
-  const params = inputParams(op, login, parsePairs(pairArgs));
+  const runtime = { crypto: nodeCryptoPort(), clock: Date.now, nonce: secureNonceSource() };
+  // Half a pin (only --nonce or only --timestamp): the other half is drawn fresh, here.
+  const pin = pinned
+    ? {
+        nonce: pinned.nonce ?? runtime.nonce(),
+        timestamp: pinned.timestamp ?? toOAuthTimestamp(runtime.clock()),
+      }
+    : undefined;
+  const draft = draftOf(op, parsePairs(pairArgs), endpoint, pin);
   const baseUrl = baseUrlOf(values, io);
+  // The command line has no console origin or callback inbox: only the login is the place's.
+  const place: Place = { origin: '', inboxUrl: '', login };
+  const params = draftParams(op, resolveDraft(draft, place));
 
-  const built = await buildRequest({
-    operation: op,
-    baseUrl,
-    endpoint,
-    params,
-    credentials,
-    crypto: webCryptoPort(),
-    clock: Date.now,
-    nonce: secureNonceSource(),
-    ...(pinned ? { pinned } : {}),
-  });
+  // `name=` on the command line is sent empty, on purpose.
+  const keepEmpty = new Set(
+    parsePairs(pairArgs)
+      .filter((p) => p.value === '')
+      .map((p) => p.name),
+  );
+  const built = await buildDraft(draft, { place, baseUrl, endpoint, credentials, runtime }, { keepEmpty });
   if (built.problems.length > 0) throw new CliError(built.problems.map((p) => p.message).join(' '));
 
   if (modes[0] === 'raw') io.out(renderRawHttp(built));
   else if (modes[0] === 'curl') io.out(`${renderCurl(built)}\n`);
   else if (modes[0] === 'json') io.out(json(toJson(op, endpoint, built)));
-  else io.out(renderHuman(op, endpoint, built, params, signingKey));
+  else {
+    // What the user gave (control too, to say it is ignored) and what the profile filled in.
+    const given = new Set([
+      ...parsePairs(pairArgs).map((p) => p.name),
+      ...params.filter((p) => p.value !== '').map((p) => p.name),
+    ]);
+    io.out(renderHuman(op, endpoint, built, given, signingKey));
+  }
   return 0;
 }
 
@@ -175,7 +197,7 @@ async function credentialsFor(
     const text = await readTextFile(file, '--private-key-file');
     let signingKey: SigningKey;
     try {
-      signingKey = await importSigningKey(text, webCryptoPort());
+      signingKey = await importSigningKey(text, nodeCryptoPort());
     } catch (e) {
       rethrowAbout(`--private-key-file "${file}"`, e);
     }
@@ -193,22 +215,23 @@ async function credentialsFor(
 }
 
 /** The body parameters in the order given, the login field filled from --login when the operation has one. */
-function inputParams(
+/**
+ * The command line's pairs as a draft of the request model, in the order given (a name repeated
+ * goes on as an extra parameter); a login field not given is the --login's.
+ */
+function draftOf(
   op: Operation,
-  login: string,
   pairs: ReadonlyArray<{ name: string; value: string }>,
-): InputParam[] {
-  const known = new Set(op.fields.map((f) => f.name));
-  const params: InputParam[] = pairs.map((p) => ({
-    ...p,
-    source: known.has(p.name) ? 'form' : 'extra',
-    keepEmpty: true,
-  }));
-  const loginField = op.fields.find((f) => f.fromProfile === 'login');
-  if (loginField && login !== '' && !pairs.some((p) => p.name === loginField.name)) {
-    params.unshift({ name: loginField.name, value: login, source: 'profile' });
+  endpoint: EndpointRef,
+  pinned: { nonce: string; timestamp: string } | undefined,
+): RequestDraft {
+  const values: Record<string, DraftValue> = {};
+  const extras: RequestDraft['extras'] = [];
+  for (const p of pairs) {
+    if (Object.hasOwn(values, p.name)) extras.push({ name: p.name, value: p.value });
+    else values[p.name] = p.value;
   }
-  return params;
+  return { v: DRAFT_VERSION, operation: op.path, values, extras, endpoint, ...(pinned ? { pinned } : {}) };
 }
 
 function headerObject(built: BuiltRequest): Record<string, string> {
@@ -268,7 +291,7 @@ function renderHuman(
   op: Operation,
   endpoint: EndpointRef,
   built: BuiltRequest,
-  params: readonly InputParam[],
+  given: ReadonlySet<string>,
   signingKey: SigningKey | undefined,
 ): string {
   const out: string[] = [];
@@ -280,7 +303,6 @@ function renderHuman(
       ['URL', built.url],
     ]),
   );
-  const given = new Set(params.map((p) => p.name));
   const missing = op.fields.filter((f) => f.required && !given.has(f.name)).map((f) => f.name);
   if (missing.length > 0) out.push(`Not given (the catalog marks them required): ${missing.join(', ')}`);
   if (given.has('control'))

@@ -1,3 +1,4 @@
+import { nodeCryptoPort } from '../../node/node-crypto-port.ts';
 import { findOperation, OPERATION_PATHS, type Operation } from '../../catalog/index.ts';
 import {
   decodeFormBody,
@@ -5,7 +6,6 @@ import {
   matchOperationPath,
   normalizeUrl,
   parseAuthorizationHeader,
-  webCryptoPort,
   type CapturedRequest,
 } from '../../core/index.ts';
 import { diagnose, parseCapture, type CaptureFormat, type ParsedCapture } from '../../diagnose/index.ts';
@@ -114,7 +114,7 @@ export async function runVerify(args: readonly string[], io: Io): Promise<number
     privateKeyFile === undefined ? undefined : await readTextFile(privateKeyFile, '--private-key-file');
 
   const { capture, urlSchemeKnown } = signedUrl(parsed, pathname, match.prefix, values);
-  const crypto = webCryptoPort();
+  const crypto = nodeCryptoPort();
   const d = await diagnose({
     capture,
     operation: op,
@@ -127,6 +127,7 @@ export async function runVerify(args: readonly string[], io: Io): Promise<number
     ...(now !== undefined ? { now } : {}),
     urlSchemeKnown,
     headersComplete: parsed.headersComplete,
+    ...(parsed.maskedExport ? { maskedExport: true } : {}),
     crypto,
   });
   const ctx: VerifyContext = {
@@ -145,6 +146,11 @@ export async function runVerify(args: readonly string[], io: Io): Promise<number
     parseNotes: parsed.notes,
   };
   io.out(flag(values, 'json') ? json(diagnosisJson(d, ctx)) : renderDiagnosis(d, ctx));
+  const masked = d.structuralFindings.find((f) => f.id === 'masked-values');
+  if (d.verdict === 'cannot-check' && masked)
+    throw new CliError(
+      `The signature cannot be checked over masked data (${masked.subject ?? 'card data'}): the key is not to blame. Verify the request as it was sent: pass the original capture (raw HTTP, curl or HAR from your own system), or an export made without masking.`,
+    );
   if (d.verdict === 'cannot-check') throw new CliError(missingKeyAdvice(op, d.scheme));
   return d.verdict === 'ok' ? 0 : 1;
 }
@@ -184,7 +190,7 @@ async function readPublicKey(values: Values): Promise<CryptoKey | undefined> {
   if (file === undefined) return undefined;
   const text = await readTextFile(file, '--public-key-file');
   try {
-    return (await importVerifyingKey(text, webCryptoPort())).key;
+    return (await importVerifyingKey(text, nodeCryptoPort())).key;
   } catch (e) {
     rethrowAbout(`--public-key-file "${file}"`, e);
   }

@@ -24,6 +24,8 @@ export interface ParsedCapture {
   schemeKnown: boolean;
   /** False when the capture shows only some headers (a log line): a missing header proves nothing. */
   headersComplete: boolean;
+  /** The capture is an export that says it masked card data (the console's own HAR). */
+  maskedExport?: boolean;
   /** What the parser had to assume or choose, in plain words. */
   notes: string[];
 }
@@ -84,10 +86,17 @@ export function parseCapture(text: string, options: ParseCaptureOptions = {}): P
     case 'curl':
       return { format, request: parseCurl(text), schemeKnown: true, headersComplete: true, notes };
     case 'har': {
-      const { request, entry } = parseHar(text, options.harEntry);
+      const { request, entry, maskedExport } = parseHar(text, options.harEntry);
       if (entry && entry.of > 1)
         notes.push(`The HAR file holds ${entry.of} entries; entry ${entry.index + 1} was read.`);
-      return { format, request, schemeKnown: true, headersComplete: true, notes };
+      return {
+        format,
+        request,
+        schemeKnown: true,
+        headersComplete: true,
+        ...(maskedExport ? { maskedExport } : {}),
+        notes,
+      };
     }
     case 'log-line':
       notes.push('Values of a log line are read as plain text (not percent-encoded).');

@@ -12,7 +12,12 @@ export interface HarParse {
   request: CapturedRequest;
   /** Which entry was taken (0-based) and how many the file holds, for a whole HAR file. */
   entry?: { index: number; of: number };
+  /** The file says it was exported with card data masked (the console's own HAR marker). */
+  maskedExport?: boolean;
 }
+
+/** The console's HAR export says so in its log comment: `… card numbers masked, CVVs and secrets removed.` */
+const MASKED_EXPORT_MARKER = /\bmasked\b/i;
 
 /**
  * Reads a HAR capture: a whole HAR file (`{"log":{"entries":[…]}}`), one entry (`{"request":{…}}`)
@@ -118,7 +123,13 @@ export function parseHar(text: string, entry?: number): HarParse {
   const mime =
     isObject(req.postData) && typeof req.postData.mimeType === 'string' ? req.postData.mimeType : undefined;
   if (mime && !('content-type' in headers)) headers['content-type'] = mime;
-  return { request: { method, url, headers, body }, ...(chosen.entry ? { entry: chosen.entry } : {}) };
+  const maskedExport =
+    isObject(log) && typeof log.comment === 'string' && MASKED_EXPORT_MARKER.test(log.comment);
+  return {
+    request: { method, url, headers, body },
+    ...(chosen.entry ? { entry: chosen.entry } : {}),
+    ...(maskedExport ? { maskedExport } : {}),
+  };
 }
 
 function harBody(req: { [key: string]: Json }): string {

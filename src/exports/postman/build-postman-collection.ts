@@ -30,6 +30,12 @@ const inputSchema = z.object({
     .regex(/^\d{1,19}$/, 'the endpoint id is a whole number')
     .default('1111'),
   login: z.string().default(''),
+  /**
+   * The customer return page and the callback inbox of whoever runs the collection (variables
+   * `return_url` and `callback_url`); by default this machine's loopback, which the local sandbox accepts.
+   */
+  returnUrl: z.string().default('http://127.0.0.1/return'),
+  callbackUrl: z.string().default(''),
   name: z.string().min(1).default('Card Payment Processing API (pay-console)'),
   /** Only these operations (paths such as `v2/sale`); all by default. */
   operations: z.array(z.string()).optional(),
@@ -99,6 +105,9 @@ function initialValue(op: Operation, spec: FieldSpec): string | undefined {
   if (ORDER_ID_NAMES.includes(spec.name)) return refersToOrder ? '{{last_client_orderid}}' : 'pc-{{$guid}}';
   if (spec.name === 'orderid') return '{{last_orderid}}';
   if (spec.name === 'cardrefid' || spec.name === 'sending-card-ref-id') return '{{last_card_ref_id}}';
+  // The return page and callback inbox belong to whoever runs the collection: variables, set there.
+  if (spec.place === 'return-url') return '{{return_url}}';
+  if (spec.place === 'callback-url') return spec.required ? '{{callback_url}}' : undefined;
   return spec.example;
 }
 
@@ -289,6 +298,18 @@ export function buildPostmanCollection(input: PostmanInput = {}): PostmanCollect
       },
       { key: 'endpoint_id', value: o.endpointId, type: 'string' },
       { key: 'login', value: o.login, type: 'string', description: 'Merchant login (oauth_consumer_key)' },
+      {
+        key: 'return_url',
+        value: o.returnUrl,
+        type: 'string',
+        description: 'Where the gateway sends the customer back (redirect_url): your own page',
+      },
+      {
+        key: 'callback_url',
+        value: o.callbackUrl,
+        type: 'string',
+        description: 'Your callback inbox (server_callback_url), where the gateway posts the outcome',
+      },
       {
         key: 'control_key',
         value: secrets.controlKey ?? '',

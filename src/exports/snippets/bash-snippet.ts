@@ -1,5 +1,5 @@
 import { shellQuote } from '../../core/index.ts';
-import { EMBEDDED_WARNING, headerLines, SECRET_ENV, type SnippetPlan } from './snippet-plan.ts';
+import { EMBEDDED_WARNING, headerLines, RUN_ENV, SECRET_ENV, type SnippetPlan } from './snippet-plan.ts';
 
 /** RFC 3986 percent-encoding in pure bash (no jq, no python): byte by byte in the C locale. */
 const PCT_FUNCTION = [
@@ -87,6 +87,7 @@ function controlLines(plan: SnippetPlan): string[] {
     ...lines,
     `CONTROL="$(printf '%s' "$SIGNING_INPUT$${SECRET_ENV.controlKey}" | openssl dgst -sha1 -r)"`,
     'CONTROL="${CONTROL%% *}"',
+    ...dryRun('CONTROL'),
     '',
     "BODY=''",
     'for i in "${!NAMES[@]}"; do',
@@ -109,8 +110,15 @@ function oauthLines(plan: SnippetPlan): string[] {
     ? `SIGNATURE="$(printf '%s' "$BASE_STRING" | openssl dgst -sha256 -sign "$${SECRET_ENV.privateKeyFile}" | openssl base64 -A)"`
     : `SIGNATURE="$(printf '%s' "$BASE_STRING" | openssl dgst -sha1 -hmac "$SIGNING_KEY" -binary | openssl base64 -A)"`;
   return [
-    'NONCE="$(openssl rand -hex 16)"   # from a cryptographically secure generator',
-    'TIMESTAMP="$(date +%s)"',
+    ...(plan.pinned
+      ? [
+          `NONCE="\${${RUN_ENV.nonce}:-}"; [[ -n "$NONCE" ]] || NONCE=${shellQuote(plan.pinned.nonce)}   # pinned`,
+          `TIMESTAMP="\${${RUN_ENV.timestamp}:-}"; [[ -n "$TIMESTAMP" ]] || TIMESTAMP=${shellQuote(plan.pinned.timestamp)}   # pinned`,
+        ]
+      : [
+          `NONCE="\${${RUN_ENV.nonce}:-}"; [[ -n "$NONCE" ]] || NONCE="$(openssl rand -hex 16)"   # from a cryptographically secure generator`,
+          `TIMESTAMP="\${${RUN_ENV.timestamp}:-}"; [[ -n "$TIMESTAMP" ]] || TIMESTAMP="$(date +%s)"`,
+        ]),
     `OAUTH_NAMES=(oauth_consumer_key oauth_nonce oauth_signature_method oauth_timestamp oauth_version)`,
     `OAUTH_VALUES=("$LOGIN" "$NONCE" '${method}' "$TIMESTAMP" '1.0')`,
     '',
@@ -129,6 +137,7 @@ function oauthLines(plan: SnippetPlan): string[] {
           '# Note: openssl receives the key on its command line, visible to other users of this machine while it runs.',
         ]),
     sign,
+    ...dryRun('SIGNATURE'),
     '',
     "AUTHORIZATION='OAuth '",
     'for i in "${!OAUTH_NAMES[@]}"; do',
@@ -182,4 +191,8 @@ export function renderBash(plan: SnippetPlan): string {
     '',
   ];
   return lines.join('\n');
+}
+
+function dryRun(variable: string): string[] {
+  return [`if [[ -n "\${${RUN_ENV.dryRun}:-}" ]]; then echo "signature: $${variable}"; exit 0; fi`];
 }

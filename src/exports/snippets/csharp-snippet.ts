@@ -1,5 +1,5 @@
 import { cLikeString as cs } from './java-snippet.ts';
-import { EMBEDDED_WARNING, headerLines, SECRET_ENV, type SnippetPlan } from './snippet-plan.ts';
+import { EMBEDDED_WARNING, headerLines, RUN_ENV, SECRET_ENV, type SnippetPlan } from './snippet-plan.ts';
 
 function secretLines(plan: SnippetPlan): string[] {
   if (plan.scheme === 'oauth-rsa-sha256') {
@@ -61,6 +61,7 @@ export function renderCsharp(plan: SnippetPlan): string {
     '',
     '// RFC 3986 percent-encoding of the UTF-8 bytes (space is %20, never +).',
     'static string Pct(string s) => Uri.EscapeDataString(s);',
+    'static string EnvOr(string name, string fallback) => Environment.GetEnvironmentVariable(name) is { Length: > 0 } v ? v : fallback;',
     '',
     'var body = parameters.Select(p => Pct(p.Name) + "=" + Pct(p.Value)).ToList();',
     'var request = new HttpRequestMessage(HttpMethod.Post, url);',
@@ -97,6 +98,7 @@ export function renderCsharp(plan: SnippetPlan): string {
       ),
       '});',
       'string control = Convert.ToHexString(SHA1.HashData(Encoding.UTF8.GetBytes(signingInput + controlKey))).ToLowerInvariant();',
+      ...dryRun('control'),
       'body.Add("control=" + control);',
     );
   } else {
@@ -104,9 +106,9 @@ export function renderCsharp(plan: SnippetPlan): string {
       'var oauth = new List<(string Name, string Value)>',
       '{',
       '    ("oauth_consumer_key", login),',
-      '    ("oauth_nonce", Convert.ToHexString(RandomNumberGenerator.GetBytes(16)).ToLowerInvariant()), // cryptographically secure',
+      `    ("oauth_nonce", EnvOr("${RUN_ENV.nonce}", ${plan.pinned ? `${cs(plan.pinned.nonce)})), // pinned` : 'Convert.ToHexString(RandomNumberGenerator.GetBytes(16)).ToLowerInvariant())), // cryptographically secure'}`,
       `    ("oauth_signature_method", ${cs(rsa ? 'RSA-SHA256' : 'HMAC-SHA1')}),`,
-      '    ("oauth_timestamp", DateTimeOffset.UtcNow.ToUnixTimeSeconds().ToString(CultureInfo.InvariantCulture)),',
+      `    ("oauth_timestamp", EnvOr("${RUN_ENV.timestamp}", ${plan.pinned ? `${cs(plan.pinned.timestamp)})), // pinned` : 'DateTimeOffset.UtcNow.ToUnixTimeSeconds().ToString(CultureInfo.InvariantCulture))),'}`,
       '    ("oauth_version", "1.0"),',
       '};',
       '// Body and oauth_* pairs, percent-encoded, sorted by name then value (byte order), joined with &.',
@@ -124,6 +126,7 @@ export function renderCsharp(plan: SnippetPlan): string {
             'using var hmac = new HMACSHA1(Encoding.UTF8.GetBytes(Pct(controlKey) + "&"));',
             'string signature = Convert.ToBase64String(hmac.ComputeHash(Encoding.UTF8.GetBytes(baseString)));',
           ]),
+      ...dryRun('signature'),
       'var header = oauth.Append(("oauth_signature", signature)).ToDictionary(p => p.Item1, p => p.Item2);',
       'var order = new[] { "oauth_consumer_key", "oauth_nonce", "oauth_signature", "oauth_signature_method", "oauth_timestamp", "oauth_version" };',
       'request.Headers.TryAddWithoutValidation("Authorization", "OAuth " + string.Join(", ", order.Select(n => n + "=\\"" + Pct(header[n]) + "\\"")));',
@@ -139,4 +142,14 @@ export function renderCsharp(plan: SnippetPlan): string {
     '',
   );
   return lines.join('\n');
+}
+
+function dryRun(variable: string): string[] {
+  return [
+    `if (!string.IsNullOrEmpty(Environment.GetEnvironmentVariable("${RUN_ENV.dryRun}")))`,
+    '{',
+    `    Console.WriteLine("signature: " + ${variable});`,
+    '    return;',
+    '}',
+  ];
 }

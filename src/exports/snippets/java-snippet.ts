@@ -1,4 +1,4 @@
-import { EMBEDDED_WARNING, headerLines, SECRET_ENV, type SnippetPlan } from './snippet-plan.ts';
+import { EMBEDDED_WARNING, headerLines, RUN_ENV, SECRET_ENV, type SnippetPlan } from './snippet-plan.ts';
 
 /**
  * A Java (or C#) string literal: JSON's escapes are valid in both, and every non-ASCII character is
@@ -85,6 +85,11 @@ export function renderJava(plan: SnippetPlan): string {
     ...plan.params.map((p) => `        {${j(p.name)}, ${p.isLogin ? 'LOGIN' : j(p.value)}},`),
     '    };',
     '',
+    '    static String envOr(String name, String fallback) {',
+    '        String v = System.getenv(name);',
+    '        return v == null || v.isEmpty() ? fallback : v;',
+    '    }',
+    '',
     '    /** RFC 3986 percent-encoding of the UTF-8 bytes (space is %20, never +). */',
     '    static String pct(String s) {',
     '        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20").replace("*", "%2A").replace("%7E", "~");',
@@ -151,7 +156,9 @@ export function renderJava(plan: SnippetPlan): string {
         )
         .join(',\n') + (plan.formula.length === 0 ? '' : ');'),
       '        byte[] digest = MessageDigest.getInstance("SHA-1").digest((signingInput + controlKey).getBytes(StandardCharsets.UTF_8));',
-      '        body.add("control=" + HexFormat.of().formatHex(digest));',
+      '        String control = HexFormat.of().formatHex(digest);',
+      ...dryRun('control'),
+      '        body.add("control=" + control);',
     );
   } else {
     lines.push(
@@ -159,9 +166,9 @@ export function renderJava(plan: SnippetPlan): string {
       '        new SecureRandom().nextBytes(nonce); // cryptographically secure',
       '        Map<String, String> oauth = new LinkedHashMap<>();',
       '        oauth.put("oauth_consumer_key", LOGIN);',
-      '        oauth.put("oauth_nonce", HexFormat.of().formatHex(nonce));',
+      `        oauth.put("oauth_nonce", envOr("${RUN_ENV.nonce}", ${plan.pinned ? `${j(plan.pinned.nonce)})); // pinned` : 'HexFormat.of().formatHex(nonce)));'}`,
       `        oauth.put("oauth_signature_method", ${j(rsa ? 'RSA-SHA256' : 'HMAC-SHA1')});`,
-      '        oauth.put("oauth_timestamp", Long.toString(Instant.now().getEpochSecond()));',
+      `        oauth.put("oauth_timestamp", envOr("${RUN_ENV.timestamp}", ${plan.pinned ? `${j(plan.pinned.timestamp)})); // pinned` : 'Long.toString(Instant.now().getEpochSecond())));'}`,
       '        oauth.put("oauth_version", "1.0");',
       '        // Body and oauth_* pairs, percent-encoded, sorted by name then value (byte order), joined with &.',
       '        List<String[]> pairs = new ArrayList<>();',
@@ -182,6 +189,7 @@ export function renderJava(plan: SnippetPlan): string {
             '        mac.init(new SecretKeySpec((pct(controlKey) + "&").getBytes(StandardCharsets.UTF_8), "HmacSHA1"));',
             '        String signature = Base64.getEncoder().encodeToString(mac.doFinal(baseString.getBytes(StandardCharsets.UTF_8)));',
           ]),
+      ...dryRun('signature'),
       '        Map<String, String> header = new LinkedHashMap<>(oauth);',
       '        header.put("oauth_signature", signature);',
       '        String authorization = "OAuth " + List.of("oauth_consumer_key", "oauth_nonce", "oauth_signature", "oauth_signature_method", "oauth_timestamp", "oauth_version")',
@@ -201,4 +209,13 @@ export function renderJava(plan: SnippetPlan): string {
     '',
   );
   return lines.join('\n');
+}
+
+function dryRun(variable: string): string[] {
+  return [
+    `        if (System.getenv("${RUN_ENV.dryRun}") != null && !System.getenv("${RUN_ENV.dryRun}").isEmpty()) {`,
+    `            System.out.println("signature: " + ${variable});`,
+    '            return;',
+    '        }',
+  ];
 }

@@ -1,4 +1,4 @@
-import { EMBEDDED_WARNING, headerLines, SECRET_ENV, type SnippetPlan } from './snippet-plan.ts';
+import { EMBEDDED_WARNING, headerLines, RUN_ENV, SECRET_ENV, type SnippetPlan } from './snippet-plan.ts';
 
 const js = (s: string) => JSON.stringify(s);
 
@@ -39,6 +39,15 @@ function secretLines(plan: SnippetPlan): string[] {
   return [
     `const CONTROL_KEY = process.env.${SECRET_ENV.controlKey};`,
     `if (!CONTROL_KEY) throw new Error('Set ${SECRET_ENV.controlKey} to the merchant control key.');`,
+  ];
+}
+
+function dryRun(variable: string): string[] {
+  return [
+    `if (process.env.${RUN_ENV.dryRun}) {`,
+    `  console.log(\`signature: \${${variable}}\`);`,
+    '  process.exit(0);',
+    '}',
   ];
 }
 
@@ -86,15 +95,20 @@ export function renderNode(plan: SnippetPlan): string {
       ...termExpression(plan),
       "].join('');",
       "const control = createHash('sha1').update(signingInput + CONTROL_KEY, 'utf8').digest('hex');",
+      ...dryRun('control'),
       'body.push(`control=${control}`);',
     );
   } else {
     lines.push(
       'const oauth = {',
       '  oauth_consumer_key: LOGIN,',
-      "  oauth_nonce: randomBytes(16).toString('hex'), // cryptographically secure",
+      plan.pinned
+        ? `  oauth_nonce: process.env.${RUN_ENV.nonce} || ${js(plan.pinned.nonce)}, // pinned`
+        : `  oauth_nonce: process.env.${RUN_ENV.nonce} || randomBytes(16).toString('hex'), // cryptographically secure`,
       `  oauth_signature_method: ${js(rsa ? 'RSA-SHA256' : 'HMAC-SHA1')},`,
-      '  oauth_timestamp: Math.floor(Date.now() / 1000).toString(),',
+      plan.pinned
+        ? `  oauth_timestamp: process.env.${RUN_ENV.timestamp} || ${js(plan.pinned.timestamp)}, // pinned`
+        : `  oauth_timestamp: process.env.${RUN_ENV.timestamp} || Math.floor(Date.now() / 1000).toString(),`,
       "  oauth_version: '1.0',",
       '};',
       '// Body and oauth_* pairs, percent-encoded, sorted by name then value (byte order), joined with &.',
@@ -106,6 +120,7 @@ export function renderNode(plan: SnippetPlan): string {
       rsa
         ? "const signature = createSign('RSA-SHA256').update(baseString, 'utf8').sign(PRIVATE_KEY_PEM, 'base64');"
         : "const signature = createHmac('sha1', `${pct(CONTROL_KEY)}&`).update(baseString, 'utf8').digest('base64');",
+      ...dryRun('signature'),
       'const header = { ...oauth, oauth_signature: signature };',
       "const order = ['oauth_consumer_key', 'oauth_nonce', 'oauth_signature', 'oauth_signature_method', 'oauth_timestamp', 'oauth_version'];",
       "headers.Authorization = 'OAuth ' + order.map((n) => `${n}=\"${pct(header[n])}\"`).join(', ');",

@@ -1,4 +1,4 @@
-import { EMBEDDED_WARNING, headerLines, SECRET_ENV, type SnippetPlan } from './snippet-plan.ts';
+import { EMBEDDED_WARNING, headerLines, RUN_ENV, SECRET_ENV, type SnippetPlan } from './snippet-plan.ts';
 
 /** A PHP single-quoted string literal: only `\` and `'` are escaped; bytes are taken as they are. */
 const php = (s: string) => `'${s.replace(/[\\']/g, '\\$&')}'`;
@@ -100,15 +100,17 @@ export function renderPhp(plan: SnippetPlan): string {
               : `    param($params, ${php(t.name)}),`,
       ),
       ']);',
-      "$body[] = 'control=' . hash('sha1', $signingInput . $controlKey);",
+      "$control = hash('sha1', $signingInput . $controlKey);",
+      ...dryRun('$control'),
+      "$body[] = 'control=' . $control;",
     );
   } else {
     lines.push(
       '$oauth = [',
       "    'oauth_consumer_key' => $login,",
-      "    'oauth_nonce' => bin2hex(random_bytes(16)), // cryptographically secure",
+      `    'oauth_nonce' => getenv('${RUN_ENV.nonce}') ?: ${plan.pinned ? `${php(plan.pinned.nonce)}, // pinned` : 'bin2hex(random_bytes(16)), // cryptographically secure'}`,
       `    'oauth_signature_method' => '${rsa ? 'RSA-SHA256' : 'HMAC-SHA1'}',`,
-      "    'oauth_timestamp' => (string) time(),",
+      `    'oauth_timestamp' => getenv('${RUN_ENV.timestamp}') ?: ${plan.pinned ? `${php(plan.pinned.timestamp)}, // pinned` : '(string) time(),'}`,
       "    'oauth_version' => '1.0',",
       '];',
       '// Body and oauth_* pairs, percent-encoded, sorted by name then value (byte order), joined with &.',
@@ -131,6 +133,7 @@ export function renderPhp(plan: SnippetPlan): string {
             '$signature = base64_encode($rawSignature);',
           ]
         : ["$signature = base64_encode(hash_hmac('sha1', $baseString, pct($controlKey) . '&', true));"]),
+      ...dryRun('$signature'),
       "$header = $oauth + ['oauth_signature' => $signature];",
       "$order = ['oauth_consumer_key', 'oauth_nonce', 'oauth_signature', 'oauth_signature_method', 'oauth_timestamp', 'oauth_version'];",
       "$headers[] = 'Authorization: OAuth ' . implode(', ', array_map(fn($n) => $n . '=\"' . pct($header[$n]) . '\"', $order));",
@@ -154,4 +157,13 @@ export function renderPhp(plan: SnippetPlan): string {
     '',
   );
   return lines.join('\n');
+}
+
+function dryRun(variable: string): string[] {
+  return [
+    `if (getenv('${RUN_ENV.dryRun}')) {`,
+    `    echo 'signature: ' . ${variable} . PHP_EOL;`,
+    '    exit(0);',
+    '}',
+  ];
 }

@@ -1,4 +1,4 @@
-import { EMBEDDED_WARNING, headerLines, SECRET_ENV, type SnippetPlan } from './snippet-plan.ts';
+import { EMBEDDED_WARNING, headerLines, RUN_ENV, SECRET_ENV, type SnippetPlan } from './snippet-plan.ts';
 
 /** A Python string literal (JSON's escapes are all valid Python escapes). */
 const py = (s: string) => JSON.stringify(s);
@@ -111,6 +111,7 @@ export function renderPython(plan: SnippetPlan): string {
       ),
       '])',
       'control = hashlib.sha1((signing_input + CONTROL_KEY).encode("utf-8")).hexdigest()',
+      ...dryRun('control'),
       'body.append("control=" + control)',
     );
   } else {
@@ -118,9 +119,9 @@ export function renderPython(plan: SnippetPlan): string {
     lines.push(
       'oauth = {',
       '    "oauth_consumer_key": LOGIN,',
-      '    "oauth_nonce": secrets.token_hex(16),  # cryptographically secure',
+      `    "oauth_nonce": os.environ.get("${RUN_ENV.nonce}") or ${plan.pinned ? `${py(plan.pinned.nonce)},  # pinned` : 'secrets.token_hex(16),  # cryptographically secure'}`,
       `    "oauth_signature_method": ${py(rsa ? 'RSA-SHA256' : 'HMAC-SHA1')},`,
-      '    "oauth_timestamp": str(int(time.time())),',
+      `    "oauth_timestamp": os.environ.get("${RUN_ENV.timestamp}") or ${plan.pinned ? `${py(plan.pinned.timestamp)},  # pinned` : 'str(int(time.time())),'}`,
       '    "oauth_version": "1.0",',
       '}',
       '# Body and oauth_* pairs, percent-encoded, sorted by name then value (byte order), joined with &.',
@@ -130,6 +131,7 @@ export function renderPython(plan: SnippetPlan): string {
       rsa
         ? 'signature = rsa_sha256_base64(base_string)'
         : 'signature = base64.b64encode(hmac.new((pct(CONTROL_KEY) + "&").encode("utf-8"), base_string.encode("utf-8"), hashlib.sha1).digest()).decode("ascii")',
+      ...dryRun('signature'),
       'header = dict(oauth, oauth_signature=signature)',
       'order = ["oauth_consumer_key", "oauth_nonce", "oauth_signature", "oauth_signature_method", "oauth_timestamp", "oauth_version"]',
       'headers["Authorization"] = "OAuth " + ", ".join(\'%s="%s"\' % (n, pct(header[n])) for n in order)',
@@ -148,4 +150,12 @@ export function renderPython(plan: SnippetPlan): string {
     '',
   );
   return lines.join('\n');
+}
+
+function dryRun(variable: string): string[] {
+  return [
+    `if os.environ.get("${RUN_ENV.dryRun}"):`,
+    `    print("signature: " + ${variable})`,
+    '    sys.exit(0)',
+  ];
 }

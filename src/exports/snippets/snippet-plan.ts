@@ -19,6 +19,12 @@ export const SECRET_ENV = {
   privateKeyFile: 'MERCHANT_PRIVATE_KEY_FILE',
 } as const;
 
+/**
+ * Environment variables every snippet reads at run time besides the secrets: a dry run prints the
+ * signature and sends nothing; a nonce and timestamp reproduce a given OAuth request.
+ */
+export const RUN_ENV = { dryRun: 'PAY_DRY_RUN', nonce: 'PAY_NONCE', timestamp: 'PAY_TIMESTAMP' } as const;
+
 const pairSchema = z.object({ name: z.string().min(1, 'a parameter needs a name'), value: z.string() });
 
 /** What a snippet is generated from; zod-checked because it comes from the UI or a caller's file. */
@@ -42,6 +48,18 @@ export const snippetInputSchema = z.object({
   login: z.string(),
   /** The scheme to sign with when it differs from the operation's own (payout-form's alternatives). */
   scheme: z.enum(['control', 'oauth-hmac-sha1', 'oauth-rsa-sha256']).optional(),
+  /** The `control` formula when it differs from the operation's own (an edited formula). */
+  formula: z
+    .array(
+      z.union([
+        z.object({ kind: z.literal('login') }),
+        z.object({ kind: z.literal('endpointId') }),
+        z.object({ kind: z.literal('field'), name: z.string().min(1), minorUnits: z.boolean().optional() }),
+      ]),
+    )
+    .optional(),
+  /** OAuth nonce and timestamp written into the snippet (a pinned request); absent: fresh on every run. */
+  pinned: z.object({ nonce: z.string(), timestamp: z.string().regex(/^\d{1,12}$/) }).optional(),
   /** Embed the secrets below in the snippet (with a warning comment). Off by default. */
   includeSecrets: z.boolean().default(false),
   secrets: z.object({ controlKey: z.string().optional(), privateKeyPem: z.string().optional() }).optional(),
@@ -72,6 +90,8 @@ export interface SnippetPlan {
   login: string;
   params: PlannedParam[];
   formula: PlannedTerm[];
+  /** OAuth nonce and timestamp to sign with unless PAY_NONCE/PAY_TIMESTAMP say otherwise; null: fresh. */
+  pinned: { nonce: string; timestamp: string } | null;
   /** The secrets to embed; null unless the caller asked for them. */
   embedded: { controlKey?: string; privateKeyPem?: string } | null;
 }
@@ -105,7 +125,7 @@ export function planSnippet(input: SnippetInput): SnippetPlan {
   const params = data.values
     .filter((p) => p.name !== 'control' && p.value !== '')
     .map((p) => ({ name: p.name, value: p.value, isLogin: p.name === 'login' && p.value === data.login }));
-  const formula = scheme === 'control' ? (operation.formula ?? []).map(planTerm) : [];
+  const formula = scheme === 'control' ? (data.formula ?? operation.formula ?? []).map(planTerm) : [];
   const embedded = data.includeSecrets
     ? {
         ...(data.secrets?.controlKey ? { controlKey: data.secrets.controlKey } : {}),
@@ -122,6 +142,7 @@ export function planSnippet(input: SnippetInput): SnippetPlan {
     login: data.login,
     params,
     formula,
+    pinned: scheme !== 'control' && data.pinned ? { ...data.pinned } : null,
     embedded,
   };
 }
@@ -145,7 +166,7 @@ export function headerLines(plan: SnippetPlan, runHint: string): string[] {
   const what =
     plan.scheme === 'control'
       ? `computes \`control\` = SHA-1(${spellFormula(plan)}) at run time`
-      : `signs with OAuth 1.0a ${plan.scheme === 'oauth-hmac-sha1' ? 'HMAC-SHA1 (key: control key + "&")' : 'RSA-SHA256 (merchant private key)'} at run time: fresh nonce and timestamp on every run`;
+      : `signs with OAuth 1.0a ${plan.scheme === 'oauth-hmac-sha1' ? 'HMAC-SHA1 (key: control key + "&")' : 'RSA-SHA256 (merchant private key)'} at run time: ${plan.pinned ? `nonce and timestamp PINNED to ${plan.pinned.nonce} / ${plan.pinned.timestamp} (reproduces a given request; the gateway refuses a stale timestamp)` : 'fresh nonce and timestamp on every run'}`;
   const env =
     plan.scheme === 'oauth-rsa-sha256'
       ? `${SECRET_ENV.privateKeyFile}: path of the merchant's RSA private key (PEM)`
@@ -156,6 +177,9 @@ export function headerLines(plan: SnippetPlan, runHint: string): string[] {
       ? 'Secrets: EMBEDDED in this file at your request. Do not commit or share it.'
       : `Secrets are read from the environment, never stored here: ${env}.`,
     'MERCHANT_LOGIN, when set, replaces the merchant login written below.',
+    plan.scheme === 'control'
+      ? `${RUN_ENV.dryRun}=1 prints the signature and sends nothing.`
+      : `${RUN_ENV.dryRun}=1 prints the signature and sends nothing; ${RUN_ENV.nonce} and ${RUN_ENV.timestamp} sign with a given nonce and timestamp.`,
     `Run: ${runHint}`,
   ];
 }

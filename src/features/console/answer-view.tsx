@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { renderRawHttp, type BuiltRequest } from '../../core/index.ts';
 import type { Operation } from '../../catalog/index.ts';
-import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
+import type { Place, RequestDraft, SigningRuntime } from '../../model/index.ts';
+import type { Exchange, SigningContext } from '../../shared/contracts/contracts.ts';
 import type { ProxyEnvelope } from '../../shared/browser/proxy-client.ts';
 import { CodeView, CopyButton } from '../../shared/ui/index.ts';
 import type { Interpreted } from './answer.ts';
@@ -24,14 +25,18 @@ export function AnswerView({
   op,
   outcome,
   context,
+  place,
+  runtime,
   onExchange,
   onNavigate,
 }: {
   op: Operation;
   outcome: SendOutcome;
   context: SigningContext | null;
+  place: Place;
+  runtime: SigningRuntime;
   onExchange: (ex: Exchange) => void;
-  onNavigate: (to: { operationPath: string; preset?: FormPreset }) => void;
+  onNavigate: (to: { operationPath: string; draft?: RequestDraft }) => void;
 }) {
   const { envelope: env, interpreted: a, built } = outcome;
   const [poll, setPoll] = useState<PollIds | null>(null);
@@ -58,6 +63,7 @@ export function AnswerView({
         · <span>{env.elapsedMs.toFixed(0)} ms</span> ·{' '}
         <span>{new Date(outcome.sentAt).toLocaleTimeString()}</span>
       </p>
+      <AnswerSummary json={a.json} />
       {a.errorMessage ? (
         <p className="wb-error" role="group" aria-label="Error message">
           {a.errorMessage}
@@ -119,6 +125,8 @@ export function AnswerView({
         <StatusPoller
           ids={poll}
           context={context}
+          place={place}
+          runtime={runtime}
           onExchange={onExchange}
           onStop={() => setPoll(null)}
           onNavigate={onNavigate}
@@ -158,5 +166,37 @@ export function AnswerView({
         </pre>
       </details>
     </section>
+  );
+}
+
+/** The answer's key facts, named by their API keys: a stable place to read them (and for tests). */
+const SUMMARY_KEYS: ReadonlyArray<readonly [key: string, label: string]> = [
+  ['type', 'Type'],
+  ['status', 'Status'],
+  ['paynet-order-id', 'Order id'],
+  ['merchant-order-id', 'Merchant order id'],
+  ['serial-number', 'Serial number'],
+  ['card-ref-id', 'Card reference'],
+  ['error-code', 'Error code'],
+];
+
+function AnswerSummary({ json }: { json: unknown }) {
+  const body = json && typeof json === 'object' ? (json as Record<string, unknown>) : {};
+  const facts = SUMMARY_KEYS.flatMap(([key, label]) => {
+    const v = body[key];
+    return typeof v === 'string' && v !== '' ? [{ key, label, value: v }] : [];
+  });
+  if (facts.length === 0) return null;
+  return (
+    <dl className="wb-answer-summary" role="group" aria-label="Answer summary">
+      {facts.map((f) => (
+        <div key={f.key} role="group" aria-label={f.key}>
+          <dt>
+            {f.label} <code>{f.key}</code>
+          </dt>
+          <dd>{f.value}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

@@ -1,6 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { callbackControl, constantTimeEqual } from '../../core/index.ts';
-import { cryptoPort } from './build.ts';
+import { callbackControl, constantTimeEqual, type CryptoPort } from '../../core/index.ts';
 import {
   callbacksSnapshot,
   callbackUrl,
@@ -11,7 +10,11 @@ import {
 
 type Check = 'ok' | 'bad' | 'no-control' | 'no-key';
 
-function useControlChecks(events: CallbackEvent[], controlKey: string | undefined): Map<number, Check> {
+function useControlChecks(
+  events: CallbackEvent[],
+  controlKey: string | undefined,
+  cryptoPort: CryptoPort,
+): Map<number, Check> {
   const [checks, setChecks] = useState<Map<number, Check>>(new Map());
   useEffect(() => {
     let live = true;
@@ -37,7 +40,7 @@ function useControlChecks(events: CallbackEvent[], controlKey: string | undefine
     return () => {
       live = false;
     };
-  }, [events, controlKey]);
+  }, [events, controlKey, cryptoPort]);
   return checks;
 }
 
@@ -48,9 +51,15 @@ const CHECK_TEXT: Record<Check, string> = {
   'no-key': 'enter the control key to check',
 };
 
-export function CallbacksPanel({ controlKey }: { controlKey: string | undefined }) {
+export function CallbacksPanel({
+  controlKey,
+  crypto,
+}: {
+  controlKey: string | undefined;
+  crypto: CryptoPort;
+}) {
   const snap = useSyncExternalStore(subscribeCallbacks, callbacksSnapshot);
-  const checks = useControlChecks(snap.events, controlKey);
+  const checks = useControlChecks(snap.events, controlKey, crypto);
   return (
     <section className="wb-pane wb-callbacks" aria-labelledby="cb-title">
       <div className="wb-pane-head">

@@ -1,19 +1,20 @@
 import type { BuiltRequest } from '../../core/index.ts';
+import type { RequestDraft } from '../../model/index.ts';
 import type { Exchange, SigningContext } from '../../shared/contracts/contracts.ts';
 import type { ProxyEnvelope } from '../../shared/browser/proxy-client.ts';
 
 /** The exchange reported to history (history masks card data and drops CVVs before storing it). */
 export function toExchange(
-  operationPath: string,
+  draft: RequestDraft,
   context: SigningContext,
   built: BuiltRequest,
   sentAt: string,
   envelope?: ProxyEnvelope,
   error?: string,
-  pinned?: { nonce?: string; timestamp?: string },
 ): Exchange {
   return {
-    operationPath,
+    operationPath: draft.operation,
+    draft,
     profileName: context.profileName,
     targetName: context.target.name,
     sentAt,
@@ -22,7 +23,7 @@ export function toExchange(
       url: built.url,
       headers: built.headers.map((h) => ({ name: h.name, value: h.value })),
       body: built.body.map((p) => ({ name: p.name, value: p.value })),
-      ...(pinned ? { pinned } : {}),
+      ...(draft.pinned ? { pinned: { ...draft.pinned } } : {}),
     },
     ...(envelope
       ? {

@@ -1,4 +1,4 @@
-import type { FormPreset } from '../../shared/contracts/contracts.ts';
+import type { RequestDraft } from '../../model/index.ts';
 import type { FollowUp } from './follow-ups.ts';
 
 /** A button that opens the next operation with the ids this answer carries filled in. */
@@ -7,13 +7,13 @@ export function FollowUpButton({
   onNavigate,
 }: {
   followUp: FollowUp;
-  onNavigate: (to: { operationPath: string; preset?: FormPreset }) => void;
+  onNavigate: (to: { operationPath: string; draft?: RequestDraft }) => void;
 }) {
   return (
     <button
       type="button"
       className="ui-btn"
-      onClick={() => onNavigate({ operationPath: followUp.path, preset: followUp.preset })}
+      onClick={() => onNavigate({ operationPath: followUp.path, draft: followUp.draft })}
     >
       Next: {followUp.title}
     </button>

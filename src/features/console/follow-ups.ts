@@ -1,5 +1,5 @@
 import { exampleValues, findOperation, type Operation } from '../../catalog/index.ts';
-import type { FormPreset } from '../../shared/contracts/contracts.ts';
+import { DRAFT_VERSION, type DraftValue, type RequestDraft } from '../../model/index.ts';
 
 const CLIENT_ORDER_ID_NAMES = ['client_orderid', 'client-order-id', 'client-orderid'];
 
@@ -48,12 +48,13 @@ function startsNewOrder(target: Operation): boolean {
  * The form values to open `target` with: the carried ids where the target has those fields
  * (each spelled as the target spells it), the catalog's examples for its other required fields.
  */
-export function followUpPreset(target: Operation, ids: CarriedIds, newOrderId: () => string): FormPreset {
-  const values: Record<string, string> = {};
+export function followUpDraft(target: Operation, ids: CarriedIds, newOrderId: () => string): RequestDraft {
+  const values: Record<string, DraftValue> = {};
   const examples = exampleValues(target);
   const fresh = startsNewOrder(target);
   for (const f of target.fields) {
     if (f.fromProfile) continue;
+    if (f.place && !f.required) continue;
     let v: string | undefined;
     if (CLIENT_ORDER_ID_NAMES.includes(f.name)) v = fresh ? newOrderId() : ids.clientOrderId;
     else if (f.name === 'orderid') v = fresh ? undefined : ids.orderId;
@@ -64,13 +65,13 @@ export function followUpPreset(target: Operation, ids: CarriedIds, newOrderId: (
     if (v === undefined && f.required) v = examples[f.name];
     if (v !== undefined) values[f.name] = v;
   }
-  return { operationPath: target.path, values };
+  return { v: DRAFT_VERSION, operation: target.path, values, extras: [] };
 }
 
 export interface FollowUp {
   path: string;
   title: string;
-  preset: FormPreset;
+  draft: RequestDraft;
 }
 
 const METHOD = '3ds/v1/upload-method-url-result';
@@ -99,11 +100,11 @@ export function followUpsFor(
 ): FollowUp[] {
   const ids = carriedIds(sent, answer);
   const body = answer && typeof answer === 'object' ? (answer as Record<string, unknown>) : {};
-  const paths = [...(op.followUps ?? [])];
+  const paths: string[] = [...(op.followUps ?? [])];
   for (const p of threeDsUploads(body)) if (!paths.includes(p)) paths.push(p);
   return paths.flatMap((path) => {
     const target = findOperation(path);
     if (!target) return [];
-    return [{ path, title: target.title, preset: followUpPreset(target, ids, newOrderId) }];
+    return [{ path, title: target.title, draft: followUpDraft(target, ids, newOrderId) }];
   });
 }

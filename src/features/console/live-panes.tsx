@@ -1,11 +1,11 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useWatch, type Control } from 'react-hook-form';
 import { renderCurl, renderRawHttp, type BuiltRequest } from '../../core/index.ts';
 import type { Operation } from '../../catalog/index.ts';
-import type { SigningContext } from '../../shared/contracts/contracts.ts';
+import { draftKey, type Place, type RequestDraft, type SigningRuntime } from '../../model/index.ts';
+import { signingEnvFor, type SigningContext } from '../../shared/contracts/contracts.ts';
 import { CodeView, CopyButton } from '../../shared/ui/index.ts';
-import { buildFor, type BuildResult } from './build.ts';
-import { fromFormulaRows, toInputParams } from './form-params.ts';
+import { tryBuild, type BuildResult } from './build.ts';
 import type { FieldValues, MetaValues } from './meta.ts';
 import { SCHEME_LABEL } from './operation-form.tsx';
 import { SigningInputView } from './signing-input-view.tsx';
@@ -14,31 +14,58 @@ export interface PreviewRef {
   current: { nonce: string; timestamp: string } | null;
 }
 
+/** The request the panes show, which is the request Send sends. */
+export interface ShownRequest {
+  key: string;
+  context: SigningContext;
+  built: BuiltRequest;
+}
+
+export interface PanesHandle {
+  shown: () => ShownRequest | null;
+  /** Puts a request built for sending into the panes (it replaces the preview). */
+  show: (key: string, context: SigningContext, built: BuiltRequest) => void;
+}
+
 function useLiveBuild(
-  op: Operation,
-  values: FieldValues,
-  meta: MetaValues,
+  draft: RequestDraft,
   context: SigningContext | null,
+  place: Place,
+  runtime: SigningRuntime,
   draftNonce: string,
+  panesRef: RefObject<PanesHandle | null>,
 ): BuildResult | null {
   const [result, setResult] = useState<BuildResult | null>(null);
   const seq = useRef(0);
+  const shownRef = useRef<ShownRequest | null>(null);
+  const key = draftKey(draft);
+  const draftRef = useRef(draft);
+  draftRef.current = draft;
+  useEffect(() => {
+    panesRef.current = {
+      shown: () => shownRef.current,
+      show: (k, ctx, built) => {
+        seq.current += 1;
+        shownRef.current = { key: k, context: ctx, built };
+        setResult({ ok: true, built });
+      },
+    };
+    return () => {
+      panesRef.current = null;
+    };
+  }, [panesRef]);
   useEffect(() => {
     if (!context) return;
     const mine = ++seq.current;
-    const editable =
-      meta.scheme === 'control' && op.formulaSource !== undefined && op.formulaSource !== 'description';
-    void buildFor({
-      op,
-      scheme: meta.scheme,
-      params: toInputParams(op, values, meta.extras ?? [], context.credentials.login),
-      context,
-      ...(editable ? { formulaOverride: fromFormulaRows(meta.formula ?? []) } : {}),
-      pinned: meta.pin ? { nonce: meta.nonce, timestamp: meta.timestamp } : { nonce: draftNonce },
-    }).then((r) => {
-      if (mine === seq.current) setResult(r);
-    });
-  }, [op, values, meta, context, draftNonce]);
+    shownRef.current = null;
+    void tryBuild(draftRef.current, signingEnvFor(context, place, runtime), { nonce: draftNonce }).then(
+      (r) => {
+        if (mine !== seq.current) return;
+        shownRef.current = r.ok ? { key, context, built: r.built } : null;
+        setResult(r);
+      },
+    );
+  }, [key, context, place, runtime, draftNonce]);
   return context ? result : null;
 }
 
@@ -54,23 +81,31 @@ function Problems({ built }: { built: BuiltRequest }) {
 }
 
 export function LivePanes({
-  op,
   fieldsControl,
   metaControl,
   context,
+  place,
+  runtime,
+  toDraft,
   draftNonce,
   previewRef,
+  panesRef,
 }: {
   op: Operation;
   fieldsControl: Control<FieldValues>;
   metaControl: Control<MetaValues>;
   context: SigningContext | null;
+  place: Place;
+  runtime: SigningRuntime;
+  toDraft: (values: FieldValues, meta: Partial<MetaValues>) => RequestDraft;
   draftNonce: string;
   previewRef: PreviewRef;
+  panesRef: RefObject<PanesHandle | null>;
 }) {
   const values = useWatch({ control: fieldsControl }) as FieldValues;
   const meta = useWatch({ control: metaControl }) as MetaValues;
-  const result = useLiveBuild(op, values, meta, context, draftNonce);
+  const draft = useMemo(() => toDraft(values, meta), [toDraft, values, meta]);
+  const result = useLiveBuild(draft, context, place, runtime, draftNonce, panesRef);
   const built = result?.ok ? result.built : null;
   useEffect(() => {
     previewRef.current =
@@ -144,7 +179,9 @@ export function LivePanes({
               <code role="group" aria-label="oauth_timestamp value">
                 {s.timestamp}
               </code>
-              {meta.pin ? ' (pinned)' : ' (the next send uses this nonce; its timestamp is taken when sent)'}
+              {meta.pin
+                ? ' (pinned)'
+                : ' (Send draws a fresh nonce and timestamp and shows here the request that went)'}
             </p>
             <div className="wb-pane-sub">
               <span>Authorization header</span>

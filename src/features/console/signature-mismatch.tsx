@@ -1,16 +1,16 @@
 import type { BuiltRequest } from '../../core/index.ts';
 import type { ProxyEnvelope } from '../../shared/browser/proxy-client.ts';
 import type { Interpreted } from './answer.ts';
-import { compareTerms, diffChars, type DiffPart } from './diff.ts';
+import { compareTerms, diffText, type DiffSegment } from '../../diagnose/text-diff.ts';
 import { isSignatureRefusal, readSandboxDebug } from './sandbox-debug.ts';
 
-function Diff({ parts, label }: { parts: DiffPart[]; label: string }) {
+function Diff({ parts, label }: { parts: DiffSegment[]; label: string }) {
   return (
     <pre className="ui-code wb-diff" role="group" aria-label={label}>
       {parts.map((p, i) =>
-        p.kind === 'same' ? (
+        p.op === 'equal' ? (
           <span key={i}>{p.text}</span>
-        ) : p.kind === 'ours' ? (
+        ) : p.op === 'removed' ? (
           <del key={i}>{p.text}</del>
         ) : (
           <ins key={i}>{p.text}</ins>
@@ -55,7 +55,7 @@ export function SignatureMismatch({
     const theirs = dbg.debug.terms.map((t) => ({ label: t.term, value: t.value }));
     const rows = compareTerms(ours, theirs);
     const allSame = rows.every((r) => r.same);
-    const inputDiff = diffChars(s.maskedInput, dbg.debug['signing-input']);
+    const inputDiff = diffText(s.maskedInput, dbg.debug['signing-input']);
     return (
       <section className="wb-mismatch" aria-label="Signature refused">
         <h4>The sandbox expected a different control</h4>
@@ -145,7 +145,7 @@ export function SignatureMismatch({
         </p>
         {!same ? (
           <>
-            <Diff parts={diffChars(ours, theirs)} label="Base string difference" />
+            <Diff parts={diffText(ours, theirs)} label="Base string difference" />
             <Legend />
             {onlyOurs.length + onlyTheirs.length > 0 ? (
               <table className="wb-table" aria-label="Parameters that differ">

@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { findOperation } from '../../catalog/index.ts';
-import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
+import { DRAFT_VERSION, type Place, type RequestDraft, type SigningRuntime } from '../../model/index.ts';
+import { signingEnvFor, type Exchange, type SigningContext } from '../../shared/contracts/contracts.ts';
 import { sendThroughProxy } from '../../shared/browser/proxy-client.ts';
 import { interpretAnswer, type Interpreted } from './answer.ts';
 import { StatusBadge } from './badge.tsx';
 import { FollowUpButton } from './follow-up-button.tsx';
-import { buildFor } from './build.ts';
+import { tryBuild } from './build.ts';
 import { toExchange } from './exchange.ts';
 import { followUpsFor } from './follow-ups.ts';
-import { toInputParams } from './form-params.ts';
 import { freshOrderId } from './test-data.ts';
 import { isFinalStatus, POLL_LIMIT_MS, pollDelayMs } from './polling.ts';
 
@@ -30,15 +30,19 @@ interface PollResult {
 export function StatusPoller({
   ids,
   context,
+  place,
+  runtime,
   onExchange,
   onStop,
   onNavigate,
 }: {
   ids: PollIds;
   context: SigningContext;
+  place: Place;
+  runtime: SigningRuntime;
   onExchange: (ex: Exchange) => void;
   onStop: () => void;
-  onNavigate: (to: { operationPath: string; preset?: FormPreset }) => void;
+  onNavigate: (to: { operationPath: string; draft?: RequestDraft }) => void;
 }) {
   const [started] = useState(() => Date.now());
   const [pollKey] = useState(() => `${ids.clientOrderId}:${ids.orderId ?? ''}:${started}`);
@@ -52,24 +56,23 @@ export function StatusPoller({
     queryFn: async ({ signal }) => {
       const ctx = contextRef.current;
       setChecks((c) => c + 1);
-      const values = {
-        login: ctx.credentials.login,
-        client_orderid: ids.clientOrderId,
-        orderid: ids.orderId ?? '',
+      const draft: RequestDraft = {
+        v: DRAFT_VERSION,
+        operation: STATUS.path,
+        values: { login: { place: 'login' }, client_orderid: ids.clientOrderId, orderid: ids.orderId ?? '' },
+        extras: [],
       };
-      const r = await buildFor({
-        op: STATUS,
-        scheme: STATUS.scheme,
-        params: toInputParams(STATUS, values, [], ctx.credentials.login),
-        context: ctx,
-      });
+      const r = await tryBuild(
+        draft,
+        signingEnvFor(ctx, { ...place, login: ctx.credentials.login }, runtime),
+      );
       if (!r.ok) throw new Error(r.message);
       if (r.built.signing.signature === null)
         throw new Error(r.built.problems.map((p) => p.message).join(' '));
       const sentAt = new Date().toISOString();
       try {
         const env = await sendThroughProxy(ctx.target, r.built, signal);
-        onExchange(toExchange(STATUS.path, ctx, r.built, sentAt, env));
+        onExchange(toExchange(draft, ctx, r.built, sentAt, env));
         return {
           sent: r.built.body,
           interpreted: interpretAnswer(STATUS, env.status, env.body),
@@ -78,14 +81,7 @@ export function StatusPoller({
         };
       } catch (e) {
         onExchange(
-          toExchange(
-            STATUS.path,
-            ctx,
-            r.built,
-            sentAt,
-            undefined,
-            e instanceof Error ? e.message : String(e),
-          ),
+          toExchange(draft, ctx, r.built, sentAt, undefined, e instanceof Error ? e.message : String(e)),
         );
         throw e;
       }

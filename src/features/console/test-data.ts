@@ -1,19 +1,18 @@
-import { exampleValues, type Operation } from '../../catalog/index.ts';
+import {
+  CVV_OUTCOMES,
+  exampleValues,
+  TEST_CARD as CATALOG_TEST_CARD,
+  type Operation,
+} from '../../catalog/index.ts';
 
-/** The sandbox's test card (gateway-notes.md, Sandbox behaviour). */
-export const TEST_CARD = '4444444444444448';
+/** The sandbox's test card (the catalog's copy, which the sandbox and its docs read too). */
+export const TEST_CARD: string = CATALOG_TEST_CARD.number;
 
-/** The outcomes the sandbox picks by CVV (gateway-notes.md, Sandbox behaviour). */
-export const OUTCOMES: ReadonlyArray<{ cvv: string; label: string }> = [
-  { cvv: '123', label: 'Approved' },
-  { cvv: '321', label: '3-D Secure challenge (password: hint)' },
-  { cvv: '111', label: 'Approved without 3-D Secure' },
-  { cvv: '217', label: 'Unknown (stays non-final)' },
-  { cvv: '101', label: 'Declined: expired card' },
-  { cvv: '116', label: 'Declined: insufficient funds' },
-  { cvv: '119', label: 'Declined: not permitted' },
-  { cvv: '209', label: 'Declined: stolen card' },
-];
+/** The outcomes the sandbox picks by CVV, one per outcome (the catalog's table). */
+export const OUTCOMES: ReadonlyArray<{ cvv: string; label: string }> = CVV_OUTCOMES.map((o) => ({
+  cvv: o.cvvs[0]!,
+  label: o.label,
+}));
 
 const PAN_FIELDS = new Set(['credit_card_number', 'credit-card-number', 'destination-card-no']);
 const CVV_FIELDS = new Set(['cvv2']);

@@ -2,25 +2,28 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
-import { describeFormula } from '../../core/index.ts';
+import { describeFormula, type BuiltRequest, type EndpointRef } from '../../core/index.ts';
 import { findOperation, requestSchema, type Operation } from '../../catalog/index.ts';
-import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
+import {
+  draftFromForm,
+  draftKey,
+  emptyDraft,
+  formFromDraft,
+  returnUrlOf,
+  schemeOf,
+  type Place,
+  type RequestDraft,
+  type SigningRuntime,
+} from '../../model/index.ts';
+import { signingEnvFor, type Exchange, type SigningContext } from '../../shared/contracts/contracts.ts';
 import { sendThroughProxy } from '../../shared/browser/proxy-client.ts';
 import { ConfirmDialog } from '../../shared/ui/index.ts';
 import { interpretAnswer } from './answer.ts';
 import type { SendOutcome } from './answer-view.tsx';
-import { buildFor, nonceSource } from './build.ts';
-import { callbackUrl } from './callbacks-store.ts';
+import { tryBuild } from './build.ts';
 import { toExchange } from './exchange.ts';
-import {
-  formulaEditable,
-  fromFormulaRows,
-  initialValues,
-  presetExtras,
-  toFormulaRows,
-  toInputParams,
-} from './form-params.ts';
-import { LivePanes, type PreviewRef } from './live-panes.tsx';
+import { fromFormulaRows, toFormulaRows } from './form-params.ts';
+import { LivePanes, type PanesHandle, type PreviewRef } from './live-panes.tsx';
 import type { FieldValues, MetaValues } from './meta.ts';
 import { OperationForm, provenanceLabel, SCHEME_LABEL } from './operation-form.tsx';
 import { freshOrderId, testDataFor } from './test-data.ts';
@@ -34,27 +37,32 @@ const CallbacksPanel = lazy(() =>
 
 export interface WorkbenchNavigation {
   operationPath: string;
-  preset?: FormPreset;
+  draft?: RequestDraft;
 }
 
 export interface WorkbenchProps {
   operationPath: string;
   context: SigningContext | null;
-  preset?: FormPreset | null;
+  /** Where the console runs: its origin, this session's inbox and the profile's login. */
+  place: Place;
+  /** The crypto port, nonce source and clock, made once by the app. */
+  runtime: SigningRuntime;
+  /** The request to open (from history, a share link, an import, a follow-up). */
+  draft?: RequestDraft | null;
   onExchange: (ex: Exchange) => void | Promise<void>;
   onNavigate: (to: WorkbenchNavigation) => void;
-  /** Called with the form's current values whenever they change (for export, share and teaching tools). */
-  onValuesChange?: (current: FormPreset) => void;
+  /** Called with the form's request whenever it changes (for export, share and teaching tools). */
+  onDraftChange?: (current: RequestDraft) => void;
 }
 
-const presetIds = new WeakMap<FormPreset, number>();
-let nextPresetId = 1;
-function presetKey(p: FormPreset | null | undefined): string {
-  if (!p) return 'none';
-  let id = presetIds.get(p);
+const draftIds = new WeakMap<RequestDraft, number>();
+let nextDraftId = 1;
+function openedKey(d: RequestDraft | null | undefined): string {
+  if (!d) return 'none';
+  let id = draftIds.get(d);
   if (id === undefined) {
-    id = nextPresetId++;
-    presetIds.set(p, id);
+    id = nextDraftId++;
+    draftIds.set(d, id);
   }
   return String(id);
 }
@@ -72,11 +80,21 @@ export function Workbench(props: WorkbenchProps) {
       </section>
     );
   }
-  return <OperationWorkbench key={`${op.path}|${presetKey(props.preset)}`} op={op} {...props} />;
+  return <OperationWorkbench key={`${op.path}|${openedKey(props.draft)}`} op={op} {...props} />;
 }
 
-function OperationHeader({ op, context }: { op: Operation; context: SigningContext | null }) {
-  const endpoint = context?.endpoint;
+function OperationHeader({
+  op,
+  context,
+  opened,
+  onUseProfileEndpoint,
+}: {
+  op: Operation;
+  context: SigningContext | null;
+  opened: EndpointRef | undefined;
+  onUseProfileEndpoint: () => void;
+}) {
+  const endpoint = opened ?? context?.endpoint;
   return (
     <header className="wb-head">
       <h2 id="op-title">{op.title}</h2>
@@ -87,6 +105,15 @@ function OperationHeader({ op, context }: { op: Operation; context: SigningConte
           {endpoint ? (endpoint.kind === 'group' ? `group/${endpoint.id}` : endpoint.id) : '{endpointId}'}
         </code>
       </p>
+      {opened && (opened.kind !== context?.endpoint.kind || opened.id !== context.endpoint.id) ? (
+        <p className="wb-hint" role="note">
+          The {opened.kind === 'group' ? 'endpoint group' : 'endpoint'} {opened.id} comes with the opened
+          request, not from the profile.{' '}
+          <button type="button" className="ui-btn ui-btn-small" onClick={onUseProfileEndpoint}>
+            Use the profile’s endpoint
+          </button>
+        </p>
+      ) : null}
       <ul className="wb-tags" aria-label="Operation facts">
         <li>
           <code>{op.id}</code>
@@ -122,33 +149,62 @@ function OperationHeader({ op, context }: { op: Operation; context: SigningConte
 function OperationWorkbench({
   op,
   context,
-  preset,
+  place,
+  runtime,
+  draft,
   onExchange,
   onNavigate,
-  onValuesChange,
+  onDraftChange,
 }: WorkbenchProps & { op: Operation }) {
   const profileLogin = context?.credentials.login ?? '';
   const schema = useMemo(() => requestSchema(op), [op]);
+  // The opened draft, resolved once for this place: the form then holds plain strings.
+  const [opened] = useState(() => formFromDraft(op, draft ?? emptyDraft(op.path), place));
+  const [endpoint, setEndpoint] = useState<EndpointRef | undefined>(opened.endpoint);
   const form = useForm<FieldValues>({
     // The catalog schema's input is `unknown` per key (catchall); the form holds strings only.
     resolver: zodResolver(schema) as unknown as Resolver<FieldValues>,
     mode: 'onChange',
-    defaultValues: initialValues(op, profileLogin, preset?.values),
+    defaultValues: opened.values,
   });
   const meta = useForm<MetaValues>({
     defaultValues: {
-      extras: presetExtras(op, preset?.values, preset?.extras),
-      formula: toFormulaRows(op.formula ?? []),
-      scheme: op.scheme,
-      pin: false,
-      nonce: '',
-      timestamp: '',
+      extras: opened.extras.map((e) => ({ ...e })),
+      formula: toFormulaRows(opened.formula),
+      scheme: opened.scheme,
+      pin: opened.pinned !== undefined,
+      nonce: opened.pinned?.nonce ?? '',
+      timestamp: opened.pinned?.timestamp ?? '',
     },
   });
-  const [draftNonce, setDraftNonce] = useState(() => nonceSource());
-  const draftRef = useRef(draftNonce);
-  draftRef.current = draftNonce;
+  const placeRef = useRef(place);
+  placeRef.current = place;
+  const endpointRef = useRef(endpoint);
+  endpointRef.current = endpoint;
+  /** The form's request as the model holds it: every surface reads this one shape. */
+  const toDraft = useCallback(
+    (values: FieldValues, m: Partial<MetaValues>): RequestDraft =>
+      draftFromForm(
+        op,
+        {
+          values,
+          extras: (m.extras ?? []).map((e) => ({ name: e.name, value: e.value })),
+          scheme: m.scheme ?? op.scheme,
+          formula: fromFormulaRows(m.formula ?? toFormulaRows(op.formula ?? [])),
+          pinned: m.pin ? { nonce: m.nonce ?? '', timestamp: m.timestamp ?? '' } : undefined,
+          endpoint: endpointRef.current,
+        },
+        placeRef.current,
+      ),
+    // `endpoint` is read through its ref; listed so that the panes rebuild when it changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [op, endpoint, place],
+  );
+  const currentDraft = useCallback(() => toDraft(form.getValues(), meta.getValues()), [toDraft, form, meta]);
+  // The nonce the preview shows while typing (an unpinned send draws its own, and shows it).
+  const [draftNonce] = useState(() => runtime.nonce());
   const previewRef = useRef<PreviewRef['current']>(null) as PreviewRef;
+  const panesRef = useRef<PanesHandle | null>(null);
   const getPreview = useCallback(() => previewRef.current, [previewRef]);
   const contextRef = useRef(context);
   contextRef.current = context;
@@ -178,51 +234,41 @@ function OperationWorkbench({
     mutationFn: async () => {
       const ctx = contextRef.current;
       if (!ctx) throw new Error('No profile is active: fill in the profile bar first.');
-      const m = meta.getValues();
-      const pinned = m.pin ? { nonce: m.nonce, timestamp: m.timestamp } : undefined;
-      // Unpinned: the nonce the preview shows (drawn fresh, never sent) and the clock's time now.
-      const fresh = pinned ?? { nonce: draftRef.current };
-      const r = await buildFor({
-        op,
-        scheme: m.scheme,
-        params: toInputParams(op, form.getValues(), m.extras, ctx.credentials.login),
-        context: ctx,
-        ...(m.scheme === 'control' && formulaEditable(op)
-          ? { formulaOverride: fromFormulaRows(m.formula) }
-          : {}),
-        pinned: fresh,
-      });
-      if (!r.ok) throw new Error(r.message);
-      if (r.built.signing.signature === null) {
-        throw new Error(`Not sent: ${r.built.problems.map((p) => p.message).join(' ')}`);
+      const sending = currentDraft();
+      const key = draftKey(sending);
+      // Send what is on screen, byte for byte. Only an unpinned OAuth request is due a fresh
+      // nonce and timestamp: it is built again, shown in the panes, and that same object is sent.
+      const shown = panesRef.current?.shown();
+      const fresh = schemeOf(op, sending) !== 'control' && sending.pinned === undefined;
+      let built: BuiltRequest;
+      if (!fresh && shown && shown.key === key && shown.context === ctx) built = shown.built;
+      else {
+        const r = await tryBuild(sending, signingEnvFor(ctx, placeRef.current, runtime));
+        if (!r.ok) throw new Error(r.message);
+        built = r.built;
+        panesRef.current?.show(key, ctx, built);
       }
-      const sentAt = new Date().toISOString();
+      if (built.signing.signature === null) {
+        throw new Error(`Not sent: ${built.problems.map((p) => p.message).join(' ')}`);
+      }
+      const sentAt = new Date(runtime.clock()).toISOString();
       try {
-        const envelope = await sendThroughProxy(ctx.target, r.built);
-        report(toExchange(op.path, ctx, r.built, sentAt, envelope, undefined, pinned));
+        const envelope = await sendThroughProxy(ctx.target, built);
+        report(toExchange(sending, ctx, built, sentAt, envelope));
         return {
           opPath: op.path,
-          built: r.built,
+          built,
           envelope,
           interpreted: interpretAnswer(op, envelope.status, envelope.body),
           sentAt,
         };
       } catch (e) {
         report(
-          toExchange(
-            op.path,
-            ctx,
-            r.built,
-            sentAt,
-            undefined,
-            e instanceof Error ? e.message : String(e),
-            pinned,
-          ),
+          toExchange(sending, ctx, built, sentAt, undefined, e instanceof Error ? e.message : String(e)),
         );
         throw e;
       }
     },
-    onSettled: () => setDraftNonce(nonceSource()),
   });
 
   const send = useCallback(() => {
@@ -271,12 +317,13 @@ function OperationWorkbench({
 
   const onFill = useCallback(
     (cvv: string) => {
+      const now = runtime.clock();
       const values = testDataFor(op, {
         cvv,
-        callbackUrl: callbackUrl(),
-        returnUrl: `${location.origin}/return`,
-        now: new Date(),
-        orderId: freshOrderId(Date.now()),
+        callbackUrl: placeRef.current.inboxUrl,
+        returnUrl: returnUrlOf(placeRef.current),
+        now: new Date(now),
+        orderId: freshOrderId(now),
       });
       for (const f of op.fields) {
         if (f.fromProfile) continue;
@@ -285,26 +332,19 @@ function OperationWorkbench({
       void form.trigger();
       setInvalid(null);
     },
-    [op, form],
+    [op, form, runtime],
   );
 
   const onClear = useCallback(() => {
-    form.reset(initialValues(op, contextRef.current?.credentials.login ?? ''));
+    form.reset(formFromDraft(op, emptyDraft(op.path), placeRef.current).values);
     meta.setValue('extras', []);
     setInvalid(null);
   }, [op, form, meta]);
 
-  const valuesChangeRef = useRef(onValuesChange);
-  valuesChangeRef.current = onValuesChange;
+  const draftChangeRef = useRef(onDraftChange);
+  draftChangeRef.current = onDraftChange;
   useEffect(() => {
-    const emit = () => {
-      const extras = (meta.getValues('extras') ?? []).filter((e) => e.name.trim() !== '');
-      valuesChangeRef.current?.({
-        operationPath: op.path,
-        values: Object.fromEntries(Object.entries(form.getValues()).map(([k, v]) => [k, v ?? ''])),
-        ...(extras.length > 0 ? { extras: extras.map((e) => ({ name: e.name, value: e.value })) } : {}),
-      });
-    };
+    const emit = () => draftChangeRef.current?.(currentDraft());
     emit();
     const a = form.watch(emit);
     const b = meta.watch(emit);
@@ -312,12 +352,17 @@ function OperationWorkbench({
       a.unsubscribe();
       b.unsubscribe();
     };
-  }, [op, form, meta]);
+  }, [currentDraft, form, meta]);
 
   const outcome = mutation.data;
   return (
     <article className="wb" aria-labelledby="op-title">
-      <OperationHeader op={op} context={context} />
+      <OperationHeader
+        op={op}
+        context={context}
+        opened={endpoint}
+        onUseProfileEndpoint={() => setEndpoint(undefined)}
+      />
       <div className="wb-grid">
         <form
           className="wb-col-form"
@@ -378,6 +423,8 @@ function OperationWorkbench({
                 op={op}
                 outcome={outcome}
                 context={context}
+                place={place}
+                runtime={runtime}
                 onExchange={report}
                 onNavigate={onNavigate}
               />
@@ -388,11 +435,15 @@ function OperationWorkbench({
             fieldsControl={form.control}
             metaControl={meta.control}
             context={context}
+            place={place}
+            runtime={runtime}
+            toDraft={toDraft}
             draftNonce={draftNonce}
             previewRef={previewRef}
+            panesRef={panesRef}
           />
           <Suspense fallback={null}>
-            <CallbacksPanel controlKey={context?.credentials.controlKey} />
+            <CallbacksPanel controlKey={context?.credentials.controlKey} crypto={runtime.crypto} />
           </Suspense>
         </div>
       </div>

@@ -1,5 +1,6 @@
 import {
   useCallback,
+  useEffect,
   useId,
   useRef,
   useState,
@@ -7,16 +8,16 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react';
-import { webCryptoPort } from '../../core/index.ts';
-import { type KeyConsumer } from '../../diagnose/index.ts';
-import type { FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
+import type { KeyConsumer } from '../../diagnose/index.ts';
+import type { Place, RequestDraft, SigningRuntime } from '../../model/index.ts';
+import type { SigningContext } from '../../shared/contracts/contracts.ts';
 import { RevealToggle } from '../../shared/ui/index.ts';
 import { DiagnosisView } from './diagnosis-view.tsx';
 import {
   CAPTURE_FORMAT_LABEL,
   detectCaptureFormat,
   EMPTY_FORM,
-  presetOf,
+  draftOf,
   runDiagnosis,
   type CaptureFormat,
   type DebuggerForm,
@@ -27,12 +28,13 @@ import './debugger.css';
 export interface DebuggerPageProps {
   /** The active profile, for "Use the active profile's keys"; its secrets are copied only on request. */
   context: SigningContext | null;
-  /** Opens the capture's operation in the workbench with its values. */
-  onOpen: (preset: FormPreset) => void;
+  place: Place;
+  /** The app's crypto port and clock (the page makes none of its own). */
+  runtime: SigningRuntime;
+  /** Opens the capture in the workbench: its values, scheme, endpoint and pinned nonce and timestamp. */
+  onOpen: (draft: RequestDraft) => void;
 }
 
-const cryptoPort = webCryptoPort();
-const clock = () => Date.now();
 const FORMATS = Object.keys(CAPTURE_FORMAT_LABEL) as CaptureFormat[];
 
 /** The hint under a field, or its error in place of the hint; its id is `${id}-hint`, which the field points to. */
@@ -127,13 +129,22 @@ function Input({
 }
 
 /** The signature debugger: a captured request in, a verdict with its likely causes out. */
-export function DebuggerPage({ context, onOpen }: DebuggerPageProps) {
+export function DebuggerPage({ context, place, runtime, onOpen }: DebuggerPageProps) {
   const [form, setForm] = useState<DebuggerForm>(EMPTY_FORM);
   const [revealKey, setRevealKey] = useState(false);
   const [useProfileKey, setUseProfileKey] = useState(false);
   const [run, setRun] = useState<DebuggerRun | null>(null);
   const [busy, setBusy] = useState(false);
   const runId = useRef(0);
+  const results = useRef<HTMLElement>(null);
+  // After Diagnose, the verdict (or the error) is where the eye and the keyboard go next.
+  useEffect(() => {
+    if (run === null) return;
+    const target = results.current?.querySelector<HTMLElement>('[data-verdict]');
+    if (!target) return;
+    target.scrollIntoView?.({ block: 'start' });
+    target.focus({ preventScroll: true });
+  }, [run]);
   const set = useCallback(
     <K extends keyof DebuggerForm>(k: K, v: DebuggerForm[K]) => setForm((f) => ({ ...f, [k]: v })),
     [],
@@ -145,14 +156,14 @@ export function DebuggerPage({ context, onOpen }: DebuggerPageProps) {
     setBusy(true);
     const privateKey = useProfileKey ? context?.credentials.privateKey : undefined;
     const r = await runDiagnosis(form, {
-      crypto: cryptoPort,
-      clock,
+      crypto: runtime.crypto,
+      clock: runtime.clock,
       ...(privateKey ? { profilePrivateKey: privateKey } : {}),
     });
     if (id !== runId.current) return;
     setRun(r);
     setBusy(false);
-  }, [form, useProfileKey, context]);
+  }, [form, useProfileKey, context, runtime]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -384,19 +395,19 @@ export function DebuggerPage({ context, onOpen }: DebuggerPageProps) {
           </div>
         </form>
 
-        <section className="dbg-results" aria-label="Diagnosis" aria-busy={busy}>
+        <section className="dbg-results" aria-label="Diagnosis" aria-busy={busy} ref={results}>
           {busy ? (
             <p role="status">Checking the signature…</p>
           ) : run === null ? (
             <p className="dbg-hint">The verdict, the likely causes and the first difference appear here.</p>
           ) : !run.ok ? (
-            <p className="dbg-error" role="alert">
+            <p className="dbg-error" role="alert" tabIndex={-1} data-verdict>
               {run.message}
             </p>
           ) : (
             <>
               <div className="dbg-actions">
-                <button type="button" className="ui-btn" onClick={() => onOpen(presetOf(run))}>
+                <button type="button" className="ui-btn" onClick={() => onOpen(draftOf(run, place))}>
                   Open in the workbench
                 </button>
               </div>

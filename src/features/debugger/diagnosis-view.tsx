@@ -23,6 +23,8 @@ export const VERDICT_LABEL: Record<Diagnosis['verdict'], string> = {
   'cannot-check': 'Cannot check without the secret',
 };
 
+const MASKED_LABEL = 'Cannot check: masked values';
+
 function Rule({ rule }: { rule: RuleReference }) {
   return (
     <blockquote className="dbg-rule">
@@ -218,6 +220,7 @@ function FirstDifferenceView({ d }: { d: Diagnosis }) {
 
 export function DiagnosisView({ parsed, d, now }: { parsed: ParsedCapture; d: Diagnosis; now: number }) {
   const causes = d.likelyCauses;
+  const masked = d.structuralFindings.find((f) => f.id === 'masked-values');
   return (
     <div className="dbg-out">
       <p className="dbg-summary">
@@ -229,9 +232,11 @@ export function DiagnosisView({ parsed, d, now }: { parsed: ParsedCapture; d: Di
       <p
         className={`dbg-verdict dbg-verdict-${d.verdict}`}
         role="status"
-        aria-label={`Verdict: ${VERDICT_LABEL[d.verdict]}`}
+        tabIndex={-1}
+        data-verdict
+        aria-label={`Verdict: ${masked && d.verdict === 'cannot-check' ? MASKED_LABEL : VERDICT_LABEL[d.verdict]}`}
       >
-        {VERDICT_LABEL[d.verdict]}
+        {masked && d.verdict === 'cannot-check' ? MASKED_LABEL : VERDICT_LABEL[d.verdict]}
       </p>
       <p className="dbg-verdict-text">
         {d.verdict === 'ok'
@@ -240,7 +245,9 @@ export function DiagnosisView({ parsed, d, now }: { parsed: ParsedCapture; d: Di
             ? d.signatureMatches
               ? 'The signature itself checks out, but the request breaks a rule (see the causes and findings).'
               : 'The received signature is not the one the description gives for these values.'
-            : 'Give the secret to recompute the signature; the checks that need no secret ran.'}
+            : masked
+              ? `The signature cannot be checked over masked data (${masked.subject ?? 'card data'}): it was computed over the original values, so the key is not to blame. Paste the original request as it was sent, or an export made without masking.`
+              : 'Give the secret to recompute the signature; the checks that need no secret ran.'}
       </p>
       {[...parsed.notes, ...d.notes].length > 0 ? (
         <ul className="dbg-notes" aria-label="Notes">

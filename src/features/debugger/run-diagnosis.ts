@@ -1,10 +1,4 @@
-import {
-  decodeFormBody,
-  importVerifyingKey,
-  isPayError,
-  type Clock,
-  type CryptoPort,
-} from '../../core/index.ts';
+import { importVerifyingKey, isPayError, type Clock, type CryptoPort } from '../../core/index.ts';
 import {
   CAPTURE_FORMAT_LABEL,
   detectCaptureFormat,
@@ -16,7 +10,7 @@ import {
   type KeyConsumer,
   type ParsedCapture,
 } from '../../diagnose/index.ts';
-import type { FormPreset } from '../../shared/contracts/contracts.ts';
+import { draftFromCapture, type Place, type RequestDraft } from '../../model/index.ts';
 
 export { CAPTURE_FORMAT_LABEL, detectCaptureFormat, type CaptureFormat };
 
@@ -112,6 +106,7 @@ export async function runDiagnosis(form: DebuggerForm, o: RunOptions): Promise<D
       crypto: o.crypto,
       headersComplete: parsed.headersComplete,
       urlSchemeKnown: parsed.schemeKnown,
+      ...(parsed.maskedExport ? { maskedExport: true } : {}),
       now,
       ...(form.login.trim() !== '' ? { login: form.login.trim() } : {}),
       ...(form.controlKey !== '' ? { controlKey: form.controlKey } : {}),
@@ -136,10 +131,11 @@ export async function runDiagnosis(form: DebuggerForm, o: RunOptions): Promise<D
   }
 }
 
-/** The capture's values as a preset for the operation's form in the workbench (`control` left out). */
-export function presetOf(run: { parsed: ParsedCapture; diagnosis: Diagnosis }): FormPreset {
-  const values: Record<string, string> = {};
-  for (const p of decodeFormBody(run.parsed.request.body))
-    if (p.name !== 'control' && !(p.name in values)) values[p.name] = p.value;
-  return { operationPath: run.diagnosis.operationPath, values, endpoint: run.diagnosis.endpoint };
+/**
+ * The capture as a draft for the workbench: its values, scheme and endpoint, and for OAuth its nonce
+ * and timestamp pinned, so that the workbench shows the captured signature (given the same key).
+ */
+export function draftOf(run: { parsed: ParsedCapture; diagnosis: Diagnosis }, place: Place): RequestDraft {
+  const { draft } = draftFromCapture(run.parsed.request, { place });
+  return { ...draft, operation: run.diagnosis.operationPath, endpoint: run.diagnosis.endpoint };
 }

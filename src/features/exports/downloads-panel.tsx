@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { buildOpenApi, buildPostmanCollection, exchangesToHar } from '../../exports/index.ts';
+import { returnUrlOf, type Place } from '../../model/index.ts';
 import type { Exchange, SigningContext } from '../../shared/contracts/contracts.ts';
 import { downloadText, errorText } from './download.ts';
 
@@ -8,9 +9,11 @@ const JSON_TYPE = 'application/json';
 
 export function DownloadsPanel({
   context,
+  place,
   loadExchanges,
 }: {
   context: SigningContext | null;
+  place: Place;
   loadExchanges: () => Promise<Exchange[]>;
 }) {
   const [message, setMessage] = useState<{ text: string; bad: boolean } | null>(null);
@@ -36,6 +39,8 @@ export function DownloadsPanel({
         baseUrl,
         ...(context && context.endpoint.kind === 'endpoint' ? { endpointId: context.endpoint.id } : {}),
         login: context?.credentials.login ?? '',
+        returnUrl: returnUrlOf(place),
+        callbackUrl: place.inboxUrl,
       });
       downloadText('pay-api.postman_collection.json', JSON.stringify(collection, null, 2), JSON_TYPE);
       return undefined;

@@ -1,4 +1,5 @@
-import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
+import type { Place, RequestDraft } from '../../model/index.ts';
+import type { Exchange, SigningContext } from '../../shared/contracts/contracts.ts';
 import { DownloadsPanel } from './downloads-panel.tsx';
 import { ImportPanel } from './import-panel.tsx';
 import { SharePanel } from './share-panel.tsx';
@@ -7,14 +8,15 @@ import './exports.css';
 
 export interface ExportsPageProps {
   /** The last request the workbench held, if any. */
-  current: FormPreset | null;
+  current: RequestDraft | null;
   context: SigningContext | null;
+  place: Place;
   /** History's exchanges (already masked), for the HAR export. */
   loadExchanges: () => Promise<Exchange[]>;
-  onOpen: (preset: FormPreset) => void;
+  onOpen: (draft: RequestDraft) => void;
 }
 
-export function ExportsPage({ current, context, loadExchanges, onOpen }: ExportsPageProps) {
+export function ExportsPage({ current, context, place, loadExchanges, onOpen }: ExportsPageProps) {
   return (
     <div className="ex-page">
       <h1>Imports and exports</h1>
@@ -24,22 +26,22 @@ export function ExportsPage({ current, context, loadExchanges, onOpen }: Exports
       </p>
       <section className="ex-section" aria-labelledby="ex-import-title">
         <h2 id="ex-import-title">Import a request</h2>
-        <ImportPanel context={context} onOpen={onOpen} />
+        <ImportPanel context={context} place={place} current={current} onOpen={onOpen} />
       </section>
       <section className="ex-section" aria-labelledby="ex-dl-title">
         <h2 id="ex-dl-title">Downloads</h2>
-        <DownloadsPanel context={context} loadExchanges={loadExchanges} />
+        <DownloadsPanel context={context} place={place} loadExchanges={loadExchanges} />
       </section>
       <section className="ex-section" aria-labelledby="ex-code-title">
         <h2 id="ex-code-title">
           Code for the current request
-          {current ? <code className="ex-op">{current.operationPath}</code> : null}
+          {current ? <code className="ex-op">{current.operation}</code> : null}
         </h2>
-        <SnippetPanel preset={current} context={context} />
+        <SnippetPanel draft={current} context={context} place={place} />
       </section>
       <section className="ex-section" aria-labelledby="ex-share-title">
         <h2 id="ex-share-title">Share the current request</h2>
-        <SharePanel preset={current} />
+        <SharePanel draft={current} />
       </section>
     </div>
   );

@@ -1,13 +1,14 @@
 import { useId, useState } from 'react';
-import { importCapture, type ImportedPreset } from '../../exports/index.ts';
-import type { FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
+import { importCapture, type ImportedCapture } from '../../exports/index.ts';
+import type { Place, RequestDraft } from '../../model/index.ts';
+import type { SigningContext } from '../../shared/contracts/contracts.ts';
 import { errorText } from './download.ts';
 
 const EXAMPLE = `curl -X POST 'https://sandbox.example.com/paynet/api/v2/status/1111' \\
   -H 'Accept: application/vnd.pay+json' \\
   --data-raw 'login=demo-merchant&client_orderid=inv-1&orderid=6768788&control=…'`;
 
-function differences(imported: ImportedPreset, context: SigningContext | null): string[] {
+function differences(imported: ImportedCapture, context: SigningContext | null): string[] {
   if (!context) return [];
   const out: string[] = [];
   if (imported.baseUrl.replace(/\/+$/, '') !== context.target.baseUrl.replace(/\/+$/, '')) {
@@ -15,10 +16,10 @@ function differences(imported: ImportedPreset, context: SigningContext | null): 
       `The capture went to ${imported.baseUrl}; the form signs for the active target ${context.target.name} (${context.target.baseUrl}).`,
     );
   }
-  const e = imported.endpoint;
-  if (e.kind !== context.endpoint.kind || e.id !== context.endpoint.id) {
+  const e = imported.draft.endpoint;
+  if (e && (e.kind !== context.endpoint.kind || e.id !== context.endpoint.id)) {
     out.push(
-      `The capture names ${e.kind === 'group' ? 'endpoint group' : 'endpoint'} ${e.id}; the profile uses ${context.endpoint.kind === 'group' ? 'endpoint group' : 'endpoint'} ${context.endpoint.id}.`,
+      `The capture names ${e.kind === 'group' ? 'endpoint group' : 'endpoint'} ${e.id} and the form signs for it; the profile uses ${context.endpoint.kind === 'group' ? 'endpoint group' : 'endpoint'} ${context.endpoint.id}.`,
     );
   }
   return out;
@@ -26,10 +27,15 @@ function differences(imported: ImportedPreset, context: SigningContext | null): 
 
 export function ImportPanel({
   context,
+  place,
+  current,
   onOpen,
 }: {
   context: SigningContext | null;
-  onOpen: (preset: FormPreset) => void;
+  place: Place;
+  /** The form the capture is opened over (its edited formula is kept for the same operation). */
+  current?: RequestDraft | null;
+  onOpen: (draft: RequestDraft) => void;
 }) {
   const id = useId();
   const [text, setText] = useState('');
@@ -42,20 +48,15 @@ export function ImportPanel({
       setError('Paste a curl command or a raw HTTP request first.');
       return;
     }
-    let imported: ImportedPreset;
+    let imported: ImportedCapture;
     try {
-      imported = importCapture(text);
+      imported = importCapture(text, { place, ...(current ? { base: current } : {}) });
     } catch (e) {
       setError(errorText(e));
       return;
     }
     setNotes([...imported.notes, ...differences(imported, context)]);
-    onOpen({
-      operationPath: imported.operationPath,
-      values: imported.values,
-      ...(imported.extras ? { extras: imported.extras } : {}),
-      endpoint: imported.endpoint,
-    });
+    onOpen(imported.draft);
   };
   return (
     <form
@@ -80,8 +81,9 @@ export function ImportPanel({
         aria-describedby={`${id}-hint`}
       />
       <p id={`${id}-hint`} className="ex-note">
-        The operation and every value are taken from the capture; <code>control</code> and the OAuth
-        parameters are computed again with the active profile's keys. Nothing is sent.
+        The operation and every value are taken from the capture; <code>control</code> and the OAuth signature
+        are computed again with the active profile's keys, with an OAuth capture's nonce and timestamp pinned
+        so that its signature is reproduced. Nothing is sent.
       </p>
       <button type="submit" className="ui-btn ui-btn-primary">
         Import into the form

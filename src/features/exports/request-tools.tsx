@@ -1,5 +1,6 @@
 import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
-import type { FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
+import type { Place, RequestDraft } from '../../model/index.ts';
+import type { SigningContext } from '../../shared/contracts/contracts.ts';
 import './exports.css';
 
 const SnippetPanel = lazy(() => import('./snippet-panel.tsx').then((m) => ({ default: m.SnippetPanel })));
@@ -15,16 +16,18 @@ const TITLES: Record<Panel, string> = {
 };
 
 export interface RequestToolsProps {
-  /** The workbench's current request (values as the form holds them). */
-  current: FormPreset | null;
+  /** The workbench's current request, as the model holds it. */
+  current: RequestDraft | null;
   context: SigningContext | null;
-  onOpen: (preset: FormPreset) => void;
+  /** Where this console runs (for the snippet's values and an import's placeholders). */
+  place: Place;
+  onOpen: (draft: RequestDraft) => void;
   /** More buttons for the same bar (e.g. a link to another tool). */
   children?: ReactNode;
 }
 
 /** The workbench's bar of request tools: export code, share link, import. */
-export function RequestTools({ current, context, onOpen, children }: RequestToolsProps) {
+export function RequestTools({ current, context, place, onOpen, children }: RequestToolsProps) {
   const [open, setOpen] = useState<Panel | null>(null);
   const id = useId();
   const toggle = (p: Panel) => setOpen((o) => (o === p ? null : p));
@@ -59,9 +62,11 @@ export function RequestTools({ current, context, onOpen, children }: RequestTool
             </button>
           </div>
           <Suspense fallback={<p role="status">Loading…</p>}>
-            {open === 'code' ? <SnippetPanel preset={current} context={context} /> : null}
-            {open === 'share' ? <SharePanel preset={current} /> : null}
-            {open === 'import' ? <ImportPanel context={context} onOpen={onOpen} /> : null}
+            {open === 'code' ? <SnippetPanel draft={current} context={context} place={place} /> : null}
+            {open === 'share' ? <SharePanel draft={current} /> : null}
+            {open === 'import' ? (
+              <ImportPanel context={context} place={place} current={current} onOpen={onOpen} />
+            ) : null}
           </Suspense>
         </section>
       ) : null}

@@ -1,19 +1,19 @@
 import {
   decodeShareLink,
   encodeShareLink,
-  prepareSharePreset,
+  prepareShareDraft,
   SHARE_FRAGMENT_KEY,
-} from '../../exports/index.ts';
-import type { FormPreset } from '../../shared/contracts/contracts.ts';
+  type RequestDraft,
+} from '../../model/index.ts';
 import { errorText } from './download.ts';
 
-export type ShareFragment = { preset: FormPreset } | { error: string };
+export type ShareFragment = { draft: RequestDraft } | { error: string };
 
-/** The preset of a `#share=…` fragment, an error that says what to do, or null when there is none. */
+/** The draft of a `#share=…` fragment, an error that says what to do, or null when there is none. */
 export function readShareFragment(hash: string): ShareFragment | null {
   if (!new RegExp(`^#?(?:.*&)?${SHARE_FRAGMENT_KEY}=`).test(hash)) return null;
   try {
-    return { preset: decodeShareLink(hash) };
+    return { draft: decodeShareLink(hash) };
   } catch (e) {
     return { error: errorText(e) };
   }
@@ -27,15 +27,15 @@ const REASON: Record<string, string> = {
 };
 
 /** The link to share and what was left out of it. */
-export function shareLinkFor(preset: FormPreset, origin: string): { url: string; leftOut: string[] } {
-  const filled: FormPreset = {
-    ...preset,
-    values: Object.fromEntries(Object.entries(preset.values).filter(([, v]) => v !== '')),
+export function shareLinkFor(draft: RequestDraft, origin: string): { url: string; leftOut: string[] } {
+  const filled: RequestDraft = {
+    ...draft,
+    values: Object.fromEntries(Object.entries(draft.values).filter(([, v]) => v !== '')),
   };
-  const { dropped } = prepareSharePreset(filled);
+  const { dropped } = prepareShareDraft(filled);
   const fragment = encodeShareLink(filled);
   return {
-    url: `${origin}/ops/${preset.operationPath}${fragment}`,
+    url: `${origin}/ops/${draft.operation}${fragment}`,
     leftOut: dropped.map((d) => `${d.name} (${REASON[d.reason] ?? d.reason})`),
   };
 }

@@ -1,19 +1,19 @@
 import { useMemo } from 'react';
-import type { FormPreset } from '../../shared/contracts/contracts.ts';
+import type { RequestDraft } from '../../model/index.ts';
 import { CopyButton } from '../../shared/ui/index.ts';
 import { errorText } from './download.ts';
 import { shareLinkFor } from './share-fragment.ts';
 
-export function SharePanel({ preset }: { preset: FormPreset | null }) {
+export function SharePanel({ draft }: { draft: RequestDraft | null }) {
   const link = useMemo(() => {
-    if (!preset) return null;
+    if (!draft) return null;
     try {
-      return shareLinkFor(preset, location.origin);
+      return shareLinkFor(draft, location.origin);
     } catch (e) {
       return { error: errorText(e) };
     }
-  }, [preset]);
-  if (!preset || !link) {
+  }, [draft]);
+  if (!draft || !link) {
     return <p className="ex-empty">Open an operation in the workbench to share its request.</p>;
   }
   if ('error' in link) {
@@ -26,9 +26,10 @@ export function SharePanel({ preset }: { preset: FormPreset | null }) {
   return (
     <div className="ex-share">
       <p className="ex-note">
-        A link that opens <code>{preset.operationPath}</code> with these values. Values only: no control key,
-        no private key, no signature, no card number and no CVV. It lives in the URL fragment, which browsers
-        never send to a server.
+        A link that opens <code>{draft.operation}</code> with this request: its values, scheme, formula,
+        endpoint and pinned nonce and timestamp. No control key, no private key, no signature, no card number
+        and no CVV; the login, return page and callback inbox are the recipient’s own. It lives in the URL
+        fragment, which browsers never send to a server.
       </p>
       <div className="ex-row">
         <label className="ex-grow">

@@ -1,17 +1,17 @@
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { isPayError } from '../../core/index.ts';
-import { findOperation } from '../../catalog/index.ts';
 import {
   renderSnippet,
+  snippetInputFromDraft,
   SNIPPET_LANGUAGE_INFO,
   SNIPPET_LANGUAGES,
   type Snippet,
   type SnippetLanguage,
 } from '../../exports/index.ts';
-import type { FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
+import { operationOf, schemeOf, type Place, type RequestDraft } from '../../model/index.ts';
+import type { SigningContext } from '../../shared/contracts/contracts.ts';
 import { CopyButton } from '../../shared/ui/index.ts';
 import { downloadText, errorText } from './download.ts';
-import { snippetInputFor } from './snippet-input.ts';
 
 const SHORT: Record<SnippetLanguage, string> = {
   bash: 'bash',
@@ -24,13 +24,19 @@ const SHORT: Record<SnippetLanguage, string> = {
 
 function render(
   language: SnippetLanguage,
-  preset: FormPreset,
+  draft: RequestDraft,
   context: SigningContext,
+  place: Place,
   includeSecrets: boolean,
 ): { snippet: Snippet } | { error: string } {
-  const input = snippetInputFor(preset, context, includeSecrets);
-  if (!input) return { error: `No operation is at ${preset.operationPath}.` };
   try {
+    const input = snippetInputFromDraft(draft, {
+      place,
+      baseUrl: context.target.baseUrl,
+      endpoint: context.endpoint,
+      credentials: context.credentials,
+      includeSecrets,
+    });
     return { snippet: renderSnippet(language, input) };
   } catch (e) {
     return { error: isPayError(e) ? e.message : errorText(e) };
@@ -38,25 +44,27 @@ function render(
 }
 
 export function SnippetPanel({
-  preset,
+  draft,
   context,
+  place,
 }: {
-  preset: FormPreset | null;
+  draft: RequestDraft | null;
   context: SigningContext | null;
+  place: Place;
 }) {
   const [language, setLanguage] = useState<SnippetLanguage>('bash');
   const [includeSecrets, setIncludeSecrets] = useState(false);
   const tabs = useRef<Array<HTMLButtonElement | null>>([]);
   const id = useId();
   const result = useMemo(
-    () => (preset && context ? render(language, preset, context, includeSecrets) : null),
-    [language, preset, context, includeSecrets],
+    () => (draft && context ? render(language, draft, context, place, includeSecrets) : null),
+    [language, draft, context, place, includeSecrets],
   );
-  if (!preset) {
+  if (!draft) {
     return <p className="ex-empty">Open an operation in the workbench to export its request as code.</p>;
   }
   if (!context) return <p className="ex-empty">Waiting for the profile: fill in the profile bar.</p>;
-  const rsa = findOperation(preset.operationPath)?.scheme === 'oauth-rsa-sha256';
+  const rsa = schemeOf(operationOf(draft), draft) === 'oauth-rsa-sha256';
 
   const onKey = (e: KeyboardEvent<HTMLButtonElement>, i: number) => {
     const n = SNIPPET_LANGUAGES.length;
@@ -70,9 +78,13 @@ export function SnippetPanel({
   return (
     <div className="ex-snippets">
       <p className="ex-note">
-        Code that signs at run time (fresh nonce, timestamp and signature on every run) for{' '}
-        <code>{preset.operationPath}</code> with the form's current values. Secrets are read from{' '}
-        <code>MERCHANT_CONTROL_KEY</code> / <code>MERCHANT_PRIVATE_KEY_FILE</code>.
+        Code that signs at run time for <code>{draft.operation}</code> with the form's current values, scheme
+        and formula (
+        {draft.pinned
+          ? 'nonce and timestamp pinned, as in the form'
+          : 'fresh nonce and timestamp on every run'}
+        ). Secrets are read from <code>MERCHANT_CONTROL_KEY</code> / <code>MERCHANT_PRIVATE_KEY_FILE</code>;{' '}
+        <code>PAY_DRY_RUN=1</code> prints the signature without sending.
       </p>
       <div role="tablist" aria-label="Snippet language" className="ex-tabs">
         {SNIPPET_LANGUAGES.map((lang, i) => (

@@ -1,11 +1,8 @@
-import { secureNonceSource, webCryptoPort } from '../../core/index.ts';
+import type { SigningRuntime } from '../../model/index.ts';
 import type { SigningContext } from '../../shared/contracts/contracts.ts';
 import { sendThroughProxy } from '../../shared/browser/proxy-client.ts';
 import type { FlowDeps } from './flow-engine.ts';
 import type { FlowEnv } from './flow-types.ts';
-
-const cryptoPort = webCryptoPort();
-const nonce = secureNonceSource();
 
 export function freshOrderId(): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -67,6 +64,7 @@ export function browserDeps(
   context: () => SigningContext | null,
   inboxUrl: string,
   onExchange: FlowDeps['onExchange'],
+  runtime: SigningRuntime,
 ): FlowDeps {
   const env = (): FlowEnv => ({
     login: context()?.credentials.login ?? '',
@@ -77,9 +75,9 @@ export function browserDeps(
   });
   return {
     context,
-    crypto: cryptoPort,
-    clock: () => Date.now(),
-    nonce,
+    crypto: runtime.crypto,
+    clock: runtime.clock,
+    nonce: runtime.nonce,
     env,
     transport: async (built, ctx, signal) => {
       const e = await sendThroughProxy(ctx.target, built, signal);

@@ -1,12 +1,10 @@
 import {
-  buildRequest,
   callbackControl,
   constantTimeEqual,
   isPayError,
   type BuiltRequest,
   type Clock,
   type CryptoPort,
-  type InputParam,
   type NonceSource,
 } from '../../core/index.ts';
 import {
@@ -16,7 +14,8 @@ import {
   RESPONSE_SCHEMAS,
   type Operation,
 } from '../../catalog/index.ts';
-import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
+import { buildDraft, DRAFT_VERSION, type Place, type RequestDraft } from '../../model/index.ts';
+import { signingEnvFor, type Exchange, type SigningContext } from '../../shared/contracts/contracts.ts';
 import type {
   CustomerStep,
   FlowDefinition,
@@ -76,7 +75,7 @@ export type TimelineEntry =
       elapsedMs: number | null;
       ok: boolean;
       summary: string;
-      preset: FormPreset | null;
+      draft: RequestDraft | null;
       checks: number;
     }
   | { kind: 'status'; key: number; at: number; status: string; detail: string; orderid: string }
@@ -190,24 +189,43 @@ function describeRefusal(obj: Record<string, unknown>, httpStatus: number): stri
   return `The gateway answered HTTP ${httpStatus}.`;
 }
 
-/** The parameters in the operation's field order, then the rest as extra parameters. */
-export function toParams(op: Operation, values: Record<string, string>): InputParam[] {
+/**
+ * A step's filled-in values as a draft of the request model: the operation's fields, the rest as
+ * extra parameters. Signed through the model's one converter and build.
+ */
+export function stepDraft(
+  op: Operation,
+  values: Record<string, string>,
+  endpoint?: SigningContext['endpoint'],
+): RequestDraft {
   const known = new Set(op.fields.map((f) => f.name));
-  const params: InputParam[] = op.fields
-    .filter((f) => values[f.name] !== undefined)
-    .map((f) => ({ name: f.name, value: values[f.name]!, source: 'form' as const }));
-  for (const [name, value] of Object.entries(values))
-    if (!known.has(name)) params.push({ name, value, source: 'extra' });
-  return params;
+  return {
+    v: DRAFT_VERSION,
+    operation: op.path,
+    values: Object.fromEntries(Object.entries(values).filter(([name]) => known.has(name))),
+    extras: Object.entries(values)
+      .filter(([name]) => !known.has(name))
+      .map(([name, value]) => ({ name, value })),
+    ...(endpoint ? { endpoint: { ...endpoint } } : {}),
+  };
 }
 
-function presetOf(op: Operation, values: Record<string, string>, context: SigningContext): FormPreset {
+/** The step's request to open in the workbench: its CVV is not carried over. */
+function reopenDraft(op: Operation, values: Record<string, string>, context: SigningContext): RequestDraft {
   const kept = Object.fromEntries(
     Object.entries(values).filter(
       ([name]) => !op.fields.some((f) => f.name === name && f.sensitive === 'cvv'),
     ),
   );
-  return { operationPath: op.path, values: kept, endpoint: context.endpoint };
+  return stepDraft(op, kept, context.endpoint);
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
 }
 
 interface Answer {
@@ -398,23 +416,22 @@ export class FlowRun {
     if (!context) throw new FlowStepError('No profile is active: fill in the profile bar first.');
     let built: BuiltRequest;
     try {
-      built = await buildRequest({
-        operation: { path: op.path, scheme: op.scheme, ...(op.formula ? { formula: op.formula } : {}) },
-        baseUrl: context.target.baseUrl,
-        endpoint: context.endpoint,
-        params: toParams(op, values),
-        credentials: context.credentials,
-        crypto: this.deps.crypto,
-        clock: this.deps.clock,
-        nonce: this.deps.nonce,
-      });
+      const env = this.deps.env();
+      // A flow's values are filled in already; the place only resolves a login left to the profile.
+      const place: Place = {
+        origin: originOf(env.returnUrl),
+        inboxUrl: env.callbackUrl,
+        login: context.credentials.login,
+      };
+      const runtime = { crypto: this.deps.crypto, clock: this.deps.clock, nonce: this.deps.nonce };
+      built = await buildDraft(stepDraft(op, values), signingEnvFor(context, place, runtime));
     } catch (e) {
       throw new FlowStepError(isPayError(e) ? e.message : `The request could not be built: ${String(e)}`);
     }
     if (built.signing.signature === null) {
       throw new FlowStepError(`Not sent: ${built.problems.map((p) => p.message).join(' ')}`);
     }
-    const preset = presetOf(op, values, context);
+    const draft = reopenDraft(op, values, context);
     const sentAt = this.deps.clock();
     const key =
       entryKey ??
@@ -428,7 +445,7 @@ export class FlowRun {
         elapsedMs: null,
         ok: false,
         summary: 'sending…',
-        preset,
+        draft,
         checks: 0,
       });
     let answer: TransportAnswer;
@@ -436,11 +453,11 @@ export class FlowRun {
       answer = await this.deps.transport(built, context, signal);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      this.report(op, context, built, sentAt, undefined, message);
+      this.report(op, stepDraft(op, values), context, built, sentAt, undefined, message);
       if (!signal.aborted) this.update(key, { summary: message, ok: false });
       throw new FlowStepError(message);
     }
-    this.report(op, context, built, sentAt, answer);
+    this.report(op, stepDraft(op, values), context, built, sentAt, answer);
     let json: unknown;
     try {
       json = JSON.parse(answer.body);
@@ -474,6 +491,7 @@ export class FlowRun {
 
   private report(
     op: Operation,
+    draft: RequestDraft,
     context: SigningContext,
     built: BuiltRequest,
     sentAt: number,
@@ -484,6 +502,7 @@ export class FlowRun {
     try {
       this.deps.onExchange({
         operationPath: op.path,
+        draft,
         profileName: context.profileName,
         targetName: context.target.name,
         sentAt: new Date(sentAt).toISOString(),

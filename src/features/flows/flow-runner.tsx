@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { findOperation } from '../../catalog/index.ts';
-import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
+import type { RequestDraft, SigningRuntime } from '../../model/index.ts';
+import type { Exchange, SigningContext } from '../../shared/contracts/contracts.ts';
 import { browserDeps } from './browser-deps.ts';
 import { FlowRun, type ControlCheck, type StepState, type TimelineEntry } from './flow-engine.ts';
 import type { FlowDefinition } from './flow-types.ts';
@@ -42,7 +43,7 @@ function time(at: number): string {
   return new Date(at).toLocaleTimeString(undefined, { hour12: false });
 }
 
-function TimelineRow({ entry, onOpen }: { entry: TimelineEntry; onOpen: (p: FormPreset) => void }) {
+function TimelineRow({ entry, onOpen }: { entry: TimelineEntry; onOpen: (d: RequestDraft) => void }) {
   if (entry.kind === 'request') {
     const title = findOperation(entry.operation)?.title ?? entry.operation;
     return (
@@ -57,12 +58,12 @@ function TimelineRow({ entry, onOpen }: { entry: TimelineEntry; onOpen: (p: Form
           {entry.checks > 1 ? ` · ${entry.checks} checks` : ''}
           {entry.summary ? <span className="flow-tl-sub">{entry.summary}</span> : null}
         </span>
-        {entry.preset ? (
+        {entry.draft ? (
           <button
             type="button"
             className="ui-btn ui-btn-small"
             aria-label={`Open ${title} (${time(entry.at)}) in the workbench`}
-            onClick={() => onOpen(entry.preset!)}
+            onClick={() => onOpen(entry.draft!)}
           >
             Open in workbench
           </button>
@@ -115,12 +116,14 @@ function TimelineRow({ entry, onOpen }: { entry: TimelineEntry; onOpen: (p: Form
 export function FlowRunner({
   flow,
   context,
+  runtime,
   onOpen,
   onExchange,
 }: {
   flow: FlowDefinition;
   context: SigningContext | null;
-  onOpen: (preset: FormPreset) => void;
+  runtime: SigningRuntime;
+  onOpen: (draft: RequestDraft) => void;
   onExchange?: (ex: Exchange) => void | Promise<void>;
 }) {
   const contextRef = useRef(context);
@@ -136,6 +139,7 @@ export function FlowRunner({
         () => contextRef.current,
         box.url,
         (ex) => void Promise.resolve(exchangeRef.current?.(ex)).catch(() => undefined),
+        runtime,
       ),
     );
     return { run: target, inbox: box };

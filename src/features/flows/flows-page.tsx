@@ -1,5 +1,6 @@
 import type { MouseEvent } from 'react';
-import type { Exchange, FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
+import type { RequestDraft, SigningRuntime } from '../../model/index.ts';
+import type { Exchange, SigningContext } from '../../shared/contracts/contracts.ts';
 import { findFlow, FLOWS } from './flow-definitions.ts';
 import { FlowRunner } from './flow-runner.tsx';
 import './flows.css';
@@ -8,8 +9,10 @@ export interface FlowsPageProps {
   /** The flow to run, or null for the list of flows. */
   flowId: string | null;
   context: SigningContext | null;
+  /** The app's crypto port, nonce source and clock. */
+  runtime: SigningRuntime;
   /** Opens a step's request in the workbench. */
-  onOpen: (preset: FormPreset) => void;
+  onOpen: (draft: RequestDraft) => void;
   /** Every request a flow sends, for history. */
   onExchange?: (ex: Exchange) => void | Promise<void>;
   /** In-app navigation to `/flows` or `/flows/<id>`. */
@@ -52,7 +55,7 @@ function FlowList({ onNavigate }: { onNavigate: (path: string) => void }) {
   );
 }
 
-export function FlowsPage({ flowId, context, onOpen, onExchange, onNavigate }: FlowsPageProps) {
+export function FlowsPage({ flowId, context, runtime, onOpen, onExchange, onNavigate }: FlowsPageProps) {
   if (flowId === null) return <FlowList onNavigate={onNavigate} />;
   const flow = findFlow(flowId);
   return (
@@ -63,7 +66,14 @@ export function FlowsPage({ flowId, context, onOpen, onExchange, onNavigate }: F
         </a>
       </nav>
       {flow ? (
-        <FlowRunner key={flow.id} flow={flow} context={context} onOpen={onOpen} onExchange={onExchange} />
+        <FlowRunner
+          key={flow.id}
+          flow={flow}
+          context={context}
+          runtime={runtime}
+          onOpen={onOpen}
+          onExchange={onExchange}
+        />
       ) : (
         <section>
           <h1>Unknown flow</h1>

@@ -1,5 +1,7 @@
 import { findOperation, parseResponse } from '../../catalog/index.ts';
-import type { Exchange, FormPreset } from '../../shared/contracts/contracts.ts';
+import { encodeFormBody } from '../../core/index.ts';
+import { draftFromCapture, emptyDraft, type RequestDraft } from '../../model/index.ts';
+import type { Exchange } from '../../shared/contracts/contracts.ts';
 import type { HistoryEntry } from './history-schema.ts';
 import { isCvvName, isPanName, maskExchange } from './mask-exchange.ts';
 
@@ -41,6 +43,7 @@ export function buildEntry(ex: Exchange, id: string): HistoryEntry {
     version: 1,
     id,
     operationPath: exchange.operationPath,
+    ...(exchange.draft ? { draft: exchange.draft } : {}),
     profileName: exchange.profileName,
     targetName: exchange.targetName,
     sentAt: exchange.sentAt,
@@ -54,29 +57,30 @@ export function buildEntry(ex: Exchange, id: string): HistoryEntry {
   };
 }
 
-const ENDPOINT_IN_URL = /\/api\/.+?\/(group\/)?(\d+)\/?$/;
-
-/** The form values to reopen an entry with; card fields come back empty, never with their masked values. */
-export function toFormPreset(entry: HistoryEntry): FormPreset {
-  const op = findOperation(entry.operationPath);
-  const fieldNames = new Set(op?.fields.map((f) => f.name) ?? []);
-  const values: Record<string, string> = {};
-  const extras: Array<{ name: string; value: string }> = [];
-  for (const spec of op?.fields ?? []) if (spec.sensitive) values[spec.name] = '';
-  for (const pair of entry.request.body) {
-    if (pair.name === 'control') continue;
-    const unsafe =
-      entry.masked.includes(pair.name) || isPanName(pair.name, entry.operationPath) || isCvvName(pair.name);
-    if (fieldNames.has(pair.name)) values[pair.name] = unsafe ? '' : pair.value;
-    else if (!unsafe) extras.push({ name: pair.name, value: pair.value });
+/**
+ * The request to reopen an entry with: its stored draft (card fields come back empty, never with
+ * their masked values). An entry stored before the request model is read back like a capture.
+ */
+export function draftOfEntry(entry: HistoryEntry): RequestDraft {
+  if (entry.draft) return entry.draft;
+  const unsafe = (name: string) =>
+    entry.masked.includes(name) || isPanName(name, entry.operationPath) || isCvvName(name);
+  let draft: RequestDraft;
+  try {
+    draft = draftFromCapture({
+      method: entry.request.method,
+      url: entry.request.url,
+      headers: Object.fromEntries(entry.request.headers.map((h) => [h.name.toLowerCase(), h.value])),
+      body: encodeFormBody(entry.request.body.filter((p) => !unsafe(p.name))),
+    }).draft;
+  } catch {
+    return emptyDraft(entry.operationPath);
   }
-  const m = ENDPOINT_IN_URL.exec(entry.request.url);
-  return {
-    operationPath: entry.operationPath,
-    values,
-    ...(extras.length > 0 ? { extras } : {}),
-    ...(m ? { endpoint: { kind: m[1] ? ('group' as const) : ('endpoint' as const), id: m[2]! } } : {}),
-  };
+  const pinned = entry.request.pinned;
+  const { pinned: _captured, ...rest } = draft;
+  return pinned?.nonce !== undefined && pinned.timestamp !== undefined
+    ? { ...rest, pinned: { nonce: pinned.nonce, timestamp: pinned.timestamp } }
+    : rest;
 }
 
 export function matchesSearch(entry: HistoryEntry, query: string): boolean {

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { encodeFormBody } from '../../core/index.ts';
-import type { FormPreset } from '../../shared/contracts/contracts.ts';
-import { matchesSearch, toFormPreset } from './build-entry.ts';
+import type { RequestDraft } from '../../model/index.ts';
+import { draftOfEntry, matchesSearch } from './build-entry.ts';
 import { clearEntries, deleteEntry, listEntries, onHistoryChange } from './history-db.ts';
 import type { HistoryEntry } from './history-schema.ts';
 import './history.css';
@@ -26,7 +26,7 @@ function prettyBody(text: string): string {
   }
 }
 
-export function HistoryPage({ onReopen }: { onReopen: (preset: FormPreset) => void }) {
+export function HistoryPage({ onReopen }: { onReopen: (draft: RequestDraft) => void }) {
   const queryClient = useQueryClient();
   const searchId = useId();
   const [search, setSearch] = useState('');
@@ -167,7 +167,7 @@ export function HistoryPage({ onReopen }: { onReopen: (preset: FormPreset) => vo
                         >
                           {e.id === selectedId ? 'Hide details' : 'Details'}
                         </button>
-                        <button type="button" className="hy-button" onClick={() => onReopen(toFormPreset(e))}>
+                        <button type="button" className="hy-button" onClick={() => onReopen(draftOfEntry(e))}>
                           Reopen
                         </button>
                         <button
@@ -217,7 +217,7 @@ function EntryDetails({
   onClose,
 }: {
   entry: HistoryEntry;
-  onReopen: (p: FormPreset) => void;
+  onReopen: (d: RequestDraft) => void;
   onClose: () => void;
 }) {
   const titleId = useId();
@@ -231,7 +231,7 @@ function EntryDetails({
           <button
             type="button"
             className="hy-button hy-button--primary"
-            onClick={() => onReopen(toFormPreset(entry))}
+            onClick={() => onReopen(draftOfEntry(entry))}
           >
             Reopen in the form
           </button>

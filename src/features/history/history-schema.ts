@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RequestDraftSchema } from '../../model/index.ts';
 
 const Pair = z.object({ name: z.string(), value: z.string() });
 
@@ -6,6 +7,8 @@ export const HistoryEntrySchema = z.object({
   version: z.literal(1),
   id: z.string().min(1),
   operationPath: z.string(),
+  /** The request as the model holds it, masked (entries stored before the model have none). */
+  draft: RequestDraftSchema.optional(),
   profileName: z.string(),
   targetName: z.string(),
   sentAt: z.string(),

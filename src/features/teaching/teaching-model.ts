@@ -17,9 +17,26 @@ import {
   type TeachInput,
   type TeachResult,
 } from '../../diagnose/index.ts';
-import { exampleValues, parseResponse, RESPONSE_SCHEMAS, type Operation } from '../../catalog/index.ts';
+import {
+  isSignatureRefusal,
+  parseResponse,
+  readSandboxDebug,
+  RESPONSE_SCHEMAS,
+  type Operation,
+} from '../../catalog/index.ts';
+import {
+  DRAFT_VERSION,
+  draftParams,
+  exampleDraft,
+  resolveDraft,
+  schemesOf,
+  signingSpecOf,
+  type DraftValue,
+  type Place,
+  type RequestDraft,
+} from '../../model/index.ts';
 
-export { OTHER_MERCHANT_CONTROL_KEY };
+export { OTHER_MERCHANT_CONTROL_KEY, schemesOf };
 
 /** What the teaching mode signs with: the active profile, resolved. */
 export interface TeachingProfile {
@@ -34,18 +51,9 @@ export const SCHEME_LABEL: Record<Scheme, string> = {
   'oauth-rsa-sha256': 'OAuth 1.0a RSA-SHA256',
 };
 
-/** The schemes an operation can be signed with (the sources disagree for a few). */
-export function schemesOf(op: Operation): Scheme[] {
-  return [op.scheme, ...(op.schemeAlternatives ?? [])];
-}
-
 /** The teaching switches that act on a scheme, in the catalogue's order. */
 export function switchesFor(scheme: Scheme): Mistake[] {
   return TEACHING_SWITCHES.filter((m) => m.schemes.includes(scheme));
-}
-
-export function signingSpec(op: Operation, scheme: Scheme): OperationSigningSpec {
-  return { path: op.path, scheme, ...(op.formula ? { formula: op.formula } : {}) };
 }
 
 const ORDER_ID_FIELDS = new Set(['client_orderid', 'client-order-id', 'client-orderid']);
@@ -62,14 +70,57 @@ export function freshOrderId(
   return `teach-${now.toString(36)}-${tail}`;
 }
 
-/** The catalog's example values, with a fresh order id and an expiry in the future. */
-export function testValues(op: Operation, now: number): Record<string, string> {
-  const values = exampleValues(op);
+/**
+ * The catalog's example request with a fresh order id and an expiry in the future; the login,
+ * return page and callback inbox stay placeholders for the place it is used in.
+ */
+export function testDraft(op: Operation, now: number): RequestDraft {
+  const overrides: Record<string, string> = {};
   for (const f of op.fields) {
-    if (ORDER_ID_FIELDS.has(f.name)) values[f.name] = freshOrderId(now);
-    else if (YEAR_FIELDS.has(f.name)) values[f.name] = String(new Date(now).getUTCFullYear() + 3);
+    if (ORDER_ID_FIELDS.has(f.name)) overrides[f.name] = freshOrderId(now);
+    else if (YEAR_FIELDS.has(f.name)) overrides[f.name] = String(new Date(now).getUTCFullYear() + 3);
   }
-  return values;
+  return exampleDraft(op, overrides);
+}
+
+/** A draft's values as the teaching page edits them: one text per name, fields and extras alike. */
+export function flatValues(draft: RequestDraft, place: Place): Record<string, string> {
+  const r = resolveDraft(draft, place);
+  const out = { ...r.values };
+  for (const e of r.extras) if (e.name !== '' && !(e.name in out)) out[e.name] = e.value;
+  return out;
+}
+
+/** {@link testDraft}'s values at this place (this console's origin and inbox, the profile's login). */
+export function testValues(op: Operation, now: number, place: Place): Record<string, string> {
+  return flatValues(testDraft(op, now), place);
+}
+
+/**
+ * The page's values as a draft of the request model: the operation's fields, the other names as
+ * extra parameters; a login field left empty or holding the profile's login is the profile's.
+ */
+export function teachingDraft(
+  op: Operation,
+  scheme: Scheme,
+  values: Record<string, string>,
+  login: string,
+): RequestDraft {
+  const known = new Set(op.fields.map((f) => f.name));
+  const fieldValues: Record<string, DraftValue> = {};
+  for (const f of op.fields) {
+    const v = values[f.name] ?? '';
+    fieldValues[f.name] = f.fromProfile === 'login' && (v === '' || v === login) ? { place: 'login' } : v;
+  }
+  return {
+    v: DRAFT_VERSION,
+    operation: op.path,
+    ...(scheme !== op.scheme ? { scheme } : {}),
+    values: fieldValues,
+    extras: Object.entries(values)
+      .filter(([name]) => !known.has(name) && name !== 'control')
+      .map(([name, value]) => ({ name, value })),
+  };
 }
 
 /** The order id field of an operation, when it has one. */
@@ -77,18 +128,17 @@ export function orderIdField(op: Operation): string | undefined {
   return op.fields.find((f) => ORDER_ID_FIELDS.has(f.name))?.name;
 }
 
-/** The form values as the core's input parameters: fields in catalogue order, then any others. */
-export function inputParams(op: Operation, values: Record<string, string>, login: string): InputParam[] {
-  const known = new Set(op.fields.map((f) => f.name));
-  const params: InputParam[] = op.fields.map((f) => {
-    const v = values[f.name] ?? '';
-    return f.fromProfile === 'login'
-      ? { name: f.name, value: v === '' ? login : v, source: 'profile' }
-      : { name: f.name, value: v, source: 'form' };
-  });
-  for (const [name, value] of Object.entries(values))
-    if (!known.has(name) && name !== 'control') params.push({ name, value, source: 'extra' });
-  return params;
+/** What the core signs for the page's values: through the request model's one converter. */
+export function teachingRequest(
+  op: Operation,
+  scheme: Scheme,
+  values: Record<string, string>,
+  login: string,
+): { operation: OperationSigningSpec; params: InputParam[] } {
+  const draft = teachingDraft(op, scheme, values, login);
+  // The values are already resolved: only the login placeholder is left to fill in.
+  const place: Place = { origin: '', inboxUrl: '', login };
+  return { operation: signingSpecOf(op, draft), params: draftParams(op, resolveDraft(draft, place)) };
 }
 
 export interface TeachingArgs {
@@ -109,6 +159,7 @@ export interface TeachingArgs {
 /** The core's teaching input for what the page shows: one mistake at most. */
 export function teachingInput(a: TeachingArgs): TeachInput {
   const other = a.otherId?.trim() ?? '';
+  const { operation, params } = teachingRequest(a.op, a.scheme, a.values, a.profile.credentials.login);
   const ids =
     other === ''
       ? undefined
@@ -116,10 +167,10 @@ export function teachingInput(a: TeachingArgs): TeachInput {
         ? { endpointId: other, endpointGroupId: a.profile.endpoint.id }
         : { endpointId: a.profile.endpoint.id, endpointGroupId: other };
   return {
-    operation: signingSpec(a.op, a.scheme),
+    operation,
     baseUrl: a.profile.baseUrl,
     endpoint: a.profile.endpoint,
-    params: inputParams(a.op, a.values, a.profile.credentials.login),
+    params,
     credentials: a.profile.credentials,
     crypto: a.crypto,
     clock: a.clock,
@@ -136,16 +187,6 @@ export function runTeaching(a: TeachingArgs): Promise<TeachResult> {
   return teach(teachingInput(a));
 }
 
-const ControlDebug = z.looseObject({
-  scheme: z.literal('control'),
-  formula: z.string().optional(),
-  'signing-input': z.string(),
-});
-const OAuthDebug = z.looseObject({
-  scheme: z.enum(['oauth-hmac-sha1', 'oauth-rsa-sha256']),
-  'base-string': z.string(),
-  'signing-key': z.string().optional(),
-});
 const ErrorBody = z.looseObject({
   type: z.string().optional(),
   'error-code': z.string().optional(),
@@ -164,7 +205,7 @@ export interface SandboxAnswer {
   errorMessage?: string;
   /** What the sandbox signed itself: the concatenation (key masked) or the base string. */
   sandboxSigningInput?: { kind: 'control' | 'oauth'; text: string; formula?: string; signingKey?: string };
-  /** True when the refusal is about the signature (400 INVALID_CONTROL_CODE or 403 INVALID_SIGNATURE). */
+  /** True when the refusal is about the signature (the catalog's rule, shared with the console's answer view). */
   signatureRefused: boolean;
   body: string;
 }
@@ -182,21 +223,21 @@ export function readSandboxAnswer(op: Operation, status: number, body: string): 
     status === 200 || status === 400 || status >= 500
       ? parseResponse(op.response, status, json).result.success
       : RESPONSE_SCHEMAS.ServerErrorResponse.safeParse(json).success;
-  const control = ControlDebug.safeParse(b.debug);
-  const oauth = OAuthDebug.safeParse(b.debug);
-  const sandboxSigningInput = control.success
-    ? {
-        kind: 'control' as const,
-        text: control.data['signing-input'],
-        ...(control.data.formula ? { formula: control.data.formula } : {}),
-      }
-    : oauth.success
+  const dbg = readSandboxDebug(json);
+  const sandboxSigningInput =
+    dbg?.kind === 'control'
       ? {
-          kind: 'oauth' as const,
-          text: oauth.data['base-string'],
-          ...(oauth.data['signing-key'] ? { signingKey: oauth.data['signing-key'] } : {}),
+          kind: 'control' as const,
+          text: dbg.debug['signing-input'],
+          ...(dbg.debug.formula ? { formula: dbg.debug.formula } : {}),
         }
-      : undefined;
+      : dbg?.kind === 'oauth'
+        ? {
+            kind: 'oauth' as const,
+            text: dbg.debug['base-string'],
+            ...(dbg.debug['signing-key'] ? { signingKey: dbg.debug['signing-key'] } : {}),
+          }
+        : undefined;
   const code = b['error-code'];
   return {
     status,
@@ -206,8 +247,7 @@ export function readSandboxAnswer(op: Operation, status: number, body: string): 
     ...(code ? { errorCode: code } : {}),
     ...(b['error-message'] ? { errorMessage: b['error-message'] } : {}),
     ...(sandboxSigningInput ? { sandboxSigningInput } : {}),
-    signatureRefused:
-      (status === 400 && code === 'INVALID_CONTROL_CODE') || (status === 403 && code === 'INVALID_SIGNATURE'),
+    signatureRefused: isSignatureRefusal(status, json),
     body,
   };
 }

@@ -3,9 +3,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import {
   isPayError,
   renderRawHttp,
-  secureNonceSource,
   toOAuthTimestamp,
-  webCryptoPort,
   type BuiltRequest,
   type Scheme,
 } from '../../core/index.ts';
@@ -17,18 +15,20 @@ import {
   type Operation,
   type OperationGroup,
 } from '../../catalog/index.ts';
-import type { FormPreset, SigningContext } from '../../shared/contracts/contracts.ts';
+import type { Place, RequestDraft, SigningRuntime } from '../../model/index.ts';
+import type { SigningContext } from '../../shared/contracts/contracts.ts';
 import { sendThroughProxy } from '../../shared/browser/proxy-client.ts';
 import { InlineCode } from '../../shared/ui/index.ts';
 import { MarkedText } from './marked-text.tsx';
 import {
-  inputParams,
+  flatValues,
   orderIdField,
   readSandboxAnswer,
   runTeaching,
   SCHEME_LABEL,
   schemesOf,
   switchesFor,
+  teachingRequest,
   testValues,
   type SandboxAnswer,
   type TeachingProfile,
@@ -40,27 +40,28 @@ import './teaching.css';
 export interface TeachingPageProps {
   /** The operation to teach on (`v2/sale`); the page's own picker changes it. */
   operationPath: string | null;
-  /** Values to start from (e.g. the workbench's current form). */
-  preset?: FormPreset | null;
+  /** The request to start from (e.g. the workbench's current form). */
+  draft?: RequestDraft | null;
   context: SigningContext | null;
+  /** Where this console runs: the test values point at its return page and this session's inbox. */
+  place: Place;
+  /** The app's crypto port, nonce source and clock. */
+  runtime: SigningRuntime;
   onPickOperation: (path: string) => void;
 }
 
 const DEFAULT_PATH = 'v2/sale';
-const cryptoPort = webCryptoPort();
-const nonceSource = secureNonceSource();
-const clock = () => Date.now();
 
-function freshPinned(): { nonce: string; timestamp: string } {
-  return { nonce: nonceSource(), timestamp: toOAuthTimestamp(clock()) };
+function freshPinned(runtime: SigningRuntime): { nonce: string; timestamp: string } {
+  return { nonce: runtime.nonce(), timestamp: toOAuthTimestamp(runtime.clock()) };
 }
 
 const GROUPS = Object.keys(GROUP_TITLES) as OperationGroup[];
 
-/** A preset worth teaching on: a value typed in a field other than the profile's login. */
-function hasOwnValues(op: Operation, preset: FormPreset): boolean {
+/** A draft worth teaching on: a value typed in a field other than the profile's login. */
+function hasOwnValues(op: Operation, draft: RequestDraft): boolean {
   const fromProfile = new Set(op.fields.filter((f) => f.fromProfile).map((f) => f.name));
-  return Object.entries(preset.values).some(([k, v]) => v !== '' && !fromProfile.has(k));
+  return Object.entries(draft.values).some(([k, v]) => v !== '' && !fromProfile.has(k));
 }
 
 function extraNames(op: Operation, values: Record<string, string>): string[] {
@@ -68,15 +69,9 @@ function extraNames(op: Operation, values: Record<string, string>): string[] {
   return Object.keys(values).filter((k) => !known.has(k) && k !== 'control');
 }
 
-function presetValues(preset: FormPreset): Record<string, string> {
-  const out = { ...preset.values };
-  for (const e of preset.extras ?? []) if (e.name !== '' && !(e.name in out)) out[e.name] = e.value;
-  return out;
-}
-
 /** The teaching mode: one mistake at a time, side by side with the correct signing, and the walkthroughs. */
 export function TeachingPage(props: TeachingPageProps) {
-  const path = props.operationPath ?? props.preset?.operationPath ?? DEFAULT_PATH;
+  const path = props.operationPath ?? props.draft?.operation ?? DEFAULT_PATH;
   const op = findOperation(path);
   if (!op) {
     return (
@@ -95,8 +90,8 @@ export function TeachingPage(props: TeachingPageProps) {
       </section>
     );
   }
-  const presetForOp = props.preset && props.preset.operationPath === op.path ? props.preset : null;
-  return <OperationTeaching key={op.path} op={op} {...props} preset={presetForOp} />;
+  const draftForOp = props.draft && props.draft.operation === op.path ? props.draft : null;
+  return <OperationTeaching key={op.path} op={op} {...props} draft={draftForOp} />;
 }
 
 interface Computed {
@@ -116,12 +111,20 @@ interface Sent {
   newOrderId: boolean;
 }
 
-function OperationTeaching({ op, preset, context, onPickOperation }: TeachingPageProps & { op: Operation }) {
-  const [scheme, setScheme] = useState<Scheme>(op.scheme);
+function OperationTeaching({
+  op,
+  draft,
+  context,
+  place,
+  runtime,
+  onPickOperation,
+}: TeachingPageProps & { op: Operation }) {
+  const { crypto: cryptoPort, clock } = runtime;
+  const [scheme, setScheme] = useState<Scheme>(() => (draft?.scheme ? draft.scheme : op.scheme));
   const [values, setValues] = useState<Record<string, string>>(() =>
-    preset && hasOwnValues(op, preset) ? presetValues(preset) : testValues(op, clock()),
+    draft && hasOwnValues(op, draft) ? flatValues(draft, place) : testValues(op, clock(), place),
   );
-  const [pinned, setPinned] = useState(freshPinned);
+  const [pinned, setPinned] = useState(() => freshPinned(runtime));
   const [mistake, setMistake] = useState<MistakeId | null>(null);
   const [otherId, setOtherId] = useState('');
   const [wrongKey, setWrongKey] = useState<CryptoKey | null>(null);
@@ -158,7 +161,7 @@ function OperationTeaching({ op, preset, context, onPickOperation }: TeachingPag
     return () => {
       live = false;
     };
-  }, [wantsWrongRsaKey, wrongKey]);
+  }, [wantsWrongRsaKey, wrongKey, cryptoPort]);
 
   useEffect(() => {
     if (!profile) return;
@@ -180,10 +183,9 @@ function OperationTeaching({ op, preset, context, onPickOperation }: TeachingPag
         const [teach, walk] = await Promise.all([
           runTeaching(args),
           walkThrough({
-            operation: { path: op.path, scheme, ...(op.formula ? { formula: op.formula } : {}) },
+            ...teachingRequest(op, scheme, values, profile.credentials.login),
             baseUrl: profile.baseUrl,
             endpoint: profile.endpoint,
-            params: inputParams(op, values, profile.credentials.login),
             credentials: profile.credentials,
             nonce: pinned.nonce,
             timestamp: pinned.timestamp,
@@ -203,7 +205,7 @@ function OperationTeaching({ op, preset, context, onPickOperation }: TeachingPag
     return () => {
       live = false;
     };
-  }, [op, scheme, values, profile, pinned, mistake, otherId, wrongKey]);
+  }, [op, scheme, values, profile, pinned, mistake, otherId, wrongKey, cryptoPort, clock]);
 
   const isLocal = context?.target.kind === 'local';
   const send = useMutation<Sent, Error, 'mistaken' | 'correct'>({
@@ -213,7 +215,7 @@ function OperationTeaching({ op, preset, context, onPickOperation }: TeachingPag
         throw new Error(
           'The teaching mode sends only to the local sandbox: pick the target "local" in the profile bar.',
         );
-      const fresh = freshPinned();
+      const fresh = freshPinned(runtime);
       setPinned(fresh);
       const r = await runTeaching({
         op,
@@ -238,7 +240,7 @@ function OperationTeaching({ op, preset, context, onPickOperation }: TeachingPag
       const answer = readSandboxAnswer(op, envelope.status, envelope.body);
       const idField = orderIdField(op);
       const newOrderId = answer.accepted && idField !== undefined;
-      if (newOrderId) setValues((v) => ({ ...v, [idField]: testValues(op, clock())[idField] ?? '' }));
+      if (newOrderId) setValues((v) => ({ ...v, [idField]: testValues(op, clock(), place)[idField] ?? '' }));
       return {
         which,
         mistakeId: which === 'mistaken' ? mistake : null,
@@ -320,18 +322,22 @@ function OperationTeaching({ op, preset, context, onPickOperation }: TeachingPag
       <details className="teach-values">
         <summary>
           Values ({op.fields.length + extraNames(op, values).length} fields
-          {preset ? ', from the workbench' : ''})
+          {draft ? ', from the workbench' : ''})
         </summary>
         <div className="teach-values-actions">
           <button
             type="button"
             className="ui-btn ui-btn-small"
-            onClick={() => setValues(testValues(op, clock()))}
+            onClick={() => setValues(testValues(op, clock(), place))}
           >
             Fill with test data
           </button>
           {scheme !== 'control' ? (
-            <button type="button" className="ui-btn ui-btn-small" onClick={() => setPinned(freshPinned())}>
+            <button
+              type="button"
+              className="ui-btn ui-btn-small"
+              onClick={() => setPinned(freshPinned(runtime))}
+            >
               New nonce and timestamp
             </button>
           ) : null}

@@ -22,7 +22,7 @@ import {
   type InputParam,
   type OperationSigningSpec,
 } from '../../core/index.ts';
-import { type RuleReference } from '../../diagnose/index.ts';
+import { ruleById, type RuleReference } from '../../diagnose/index.ts';
 
 export type StepValue =
   { label: string; text: string } | { label: string; table: { columns: string[]; rows: string[][] } };
@@ -57,75 +57,29 @@ export interface WalkInput {
   crypto: CryptoPort;
 }
 
-const DESC = 'api-description.md' as const;
-const rule = (section: string, quote: string): RuleReference => ({ document: DESC, section, quote });
+const DESC = 'api-description.md';
 
+/** The rulebook's rules each step cites. */
 export const WALK_RULES = {
-  formula: rule(
-    'Endpoints › Authentication column (C)',
-    'The formula after C lists the values concatenated in order, followed by the merchant control key.',
-  ),
-  terms: rule(
-    'Authentication › Scheme C step 3',
-    '`login` is the merchant login; `endpointId` is the path endpoint id; `amount` is taken in cents (10.00 becomes 1000).',
-  ),
-  absent: rule(
-    'Authentication › Scheme C step 4',
-    'Status: the order id term is the empty string when `orderid` is not sent.',
-  ),
-  concatenate: rule(
-    'Authentication › Scheme C step 2',
-    "Value: SHA-1 over the plain concatenation (no separators) of the values named in the operation's formula, in that order, followed by the merchant control key.",
-  ),
-  hex: {
-    document: 'gateway-notes.md',
-    section: '`control` (scheme C)',
-    quote: 'Lowercase hex SHA-1 (40 chars) of the UTF-8 concatenation, no separators, key last.',
-  } satisfies RuleReference,
-  body: rule('Authentication › Scheme C step 1', 'The body carries a `control` parameter.'),
-  protocol: rule(
-    'Authentication › Scheme O1 step 1',
-    'All `oauth_*` parameters travel in the `Authorization` header (prefix `OAuth`), not required in the form body. Required: `oauth_consumer_key` (merchant login), `oauth_signature_method` (`HMAC-SHA1`), `oauth_signature`, `oauth_timestamp` (current time in seconds), `oauth_nonce` (unique random string), `oauth_version` (`1.0`).',
-  ),
-  rsaMethod: rule(
-    'Authentication › Scheme O2 step 1',
-    'Same header, parameters, base-string and sorting rules as O1, with `oauth_signature_method` = `RSA-SHA256`.',
-  ),
-  encode: rule(
-    'Authentication › Scheme O1 step 2',
-    'gather all body parameters plus the oauth parameters except `oauth_signature`; percent-encode (RFC 3986: unreserved characters are left unencoded, reserved characters encoded, space as `%20`) each value',
-  ),
-  sort: rule(
-    'Authentication › Scheme O1 step 2',
-    'sort by parameter name lexicographically; join as `name=value` pairs with `&`.',
-  ),
-  url: rule('Authentication › Scheme O1 step 2', 'The URL has no default port.'),
-  base: rule(
-    'Authentication › Scheme O1 step 2',
-    'The base string is `POST&<encoded URL>&<encoded joined parameters>`, each of the three parts percent-encoded (the inner `&` and `=` included).',
-  ),
-  noPlus: rule('Authentication › Scheme O2 step 5', 'Space is `%20`, never `+`.'),
-  hmacKey: rule(
-    'Authentication › Scheme O1 step 3',
-    'Signing key: the merchant control key (consumer secret), then `&`, then the empty token secret.',
-  ),
-  rsaKey: rule(
-    'Authentication › Scheme O2 step 3',
-    'The merchant generates it. The private key stays secret; the public key (PEM) is sent to the support manager so the service can verify signatures. … The service requires an RSA key of at least 2048 bits, PEM format.',
-  ),
-  hmacSign: rule(
-    'Authentication › Scheme O1 step 4',
-    'Signature: HMAC-SHA1 of the base string with that key, Base64-encoded.',
-  ),
-  rsaSign: rule(
-    'Authentication › Scheme O2 step 2',
-    'Signature: RSA signature with SHA-256 over the base string (UTF-8 bytes), using the merchant private key; Base64-encoded, then percent-encoded once more when placed in the header value.',
-  ),
-  header: rule(
-    'Authentication › Scheme O1 step 5',
-    'Header: `Authorization: OAuth` followed by comma-separated `name="value"` pairs for `oauth_consumer_key`, `oauth_nonce`, `oauth_signature`, `oauth_signature_method`, `oauth_timestamp`, `oauth_version`; the values (especially nonce and signature) are percent-encoded before insertion.',
-  ),
-};
+  formula: ruleById('c-formula-column'),
+  terms: ruleById('c-term-values'),
+  absent: ruleById('c-absent-order-id'),
+  concatenate: ruleById('c-concatenation-value'),
+  hex: ruleById('notes-lowercase-hex'),
+  body: ruleById('c-control-parameter'),
+  protocol: ruleById('o1-header-parameters'),
+  rsaMethod: ruleById('o2-same-rules'),
+  encode: ruleById('o1-gather-and-encode'),
+  sort: ruleById('o1-sort-and-join'),
+  url: ruleById('o1-no-default-port'),
+  base: ruleById('o1-three-parts'),
+  noPlus: ruleById('o2-space-never-plus'),
+  hmacKey: ruleById('o1-signing-key'),
+  rsaKey: ruleById('o2-key-pair'),
+  hmacSign: ruleById('o1-hmac-signature'),
+  rsaSign: ruleById('o2-rsa-signature'),
+  header: ruleById('o1-header'),
+} satisfies Record<string, RuleReference>;
 
 const show = (v: string) => (v === '' ? '""' : v);
 

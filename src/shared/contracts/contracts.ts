@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { Credentials, EndpointRef } from '../../core/index.ts';
+import type { Place, RequestDraft, SigningEnv, SigningRuntime } from '../../model/index.ts';
 
 /** A proxy target as `GET /proxy/targets` lists it. */
 export const ProxyTargetSchema = z.object({
@@ -24,9 +25,22 @@ export interface SigningContext {
   credentials: Credentials;
 }
 
+/** What signs on this page: the profile, the place and the runtime the app made once. */
+export function signingEnvFor(context: SigningContext, place: Place, runtime: SigningRuntime): SigningEnv {
+  return {
+    place,
+    baseUrl: context.target.baseUrl,
+    endpoint: context.endpoint,
+    credentials: context.credentials,
+    runtime,
+  };
+}
+
 /** One request sent and its answer, as the workbench reports it to history. Not yet masked. */
 export interface Exchange {
   operationPath: string;
+  /** The request as the model holds it (placeholders, scheme, formula, pinned values), to reopen it. */
+  draft?: RequestDraft;
   profileName: string;
   targetName: string;
   sentAt: string;
@@ -44,12 +58,4 @@ export interface Exchange {
     body: string;
   };
   error?: string;
-}
-
-/** Values to open an operation's form with (from history, a share link or an import). */
-export interface FormPreset {
-  operationPath: string;
-  values: Record<string, string>;
-  extras?: Array<{ name: string; value: string }>;
-  endpoint?: EndpointRef;
 }

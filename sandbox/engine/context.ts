@@ -1,0 +1,37 @@
+import type { EndpointRef } from '../../src/core/index.ts';
+import type { Operation } from '../../src/catalog/index.ts';
+import type { Merchant } from '../merchants.ts';
+import type { ResolvedSandboxOptions } from '../options.ts';
+import type { ApiReply } from '../replies.ts';
+import type { SandboxStore } from '../store.ts';
+
+/** One API request, authenticated and validated, as the engine's handlers see it. */
+export interface OperationCall {
+  op: Operation;
+  merchant: Merchant;
+  endpoint: EndpointRef;
+  /** The endpoint id the order is booked on (`end-point-id`). */
+  endPointId: string;
+  params: ReadonlyMap<string, string>;
+  now: number;
+  /** `http://<host><prefix>/paynet`: where the sandbox's own pages are, as the client reached it. */
+  pageBase: string;
+}
+
+/** What every handler works with: the store, the settings and the key of the card-number hash. */
+export interface EngineContext {
+  readonly store: SandboxStore;
+  readonly options: ResolvedSandboxOptions;
+  readonly cardSecret: string;
+}
+
+/** One operation's business rules; runs inside the request's write transaction. */
+export type Handler = (x: EngineContext, c: OperationCall) => ApiReply;
+
+export interface CardData {
+  pan: string;
+  name: string;
+  expMonth: string;
+  expYear: string;
+  cvv: string | undefined;
+}

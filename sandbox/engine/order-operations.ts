@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import { expiryInPast } from '../../src/catalog/index.ts';
+import { maskCardNumber, outcomeForCvv, type CvvOutcome } from '../outcomes.ts';
+import { refuse, type ApiReply } from '../replies.ts';
+import type { CardRefRow, OrderKind, OrderRow } from '../store.ts';
+import type { EngineContext, OperationCall } from './context.ts';
+import { newPageToken } from './hosted-pages.ts';
+import { ack, APPROVE, cardFields, createOrder, mainRequest, ownOrder } from './orders.ts';
+import {
+  callbackUrl,
+  cardOf,
+  destinationRequired,
+  param,
+  positiveAmount,
+  redirectUrl,
+  threeDsVersion,
+} from './params.ts';
+
+/** sale, preauth, account-verification: the card is in the request; the CVV picks the outcome. */
+export function cardPayment(
+  x: EngineContext,
+  c: OperationCall,
+  kind: Extract<OrderKind, 'sale' | 'preauth' | 'account-verification'>,
+): ApiReply {
+  const verification = kind === 'account-verification';
+  const amount = verification ? 0 : positiveAmount(c);
+  const currency = verification ? null : (param(c, 'currency') ?? null);
+  const callback = callbackUrl(x, c);
+  const card = cardOf(c);
+  const outcome = outcomeForCvv(card.cvv, !verification);
+  const fields: Partial<OrderRow> = {
+    ...cardFields(x, card),
+    redirect_url: redirectUrl(c),
+    callback_url: callback,
+  };
+  if (outcome.kind === 'three-d-secure') {
+    const version = threeDsVersion(c);
+    Object.assign(fields, {
+      tds_version: version,
+      tds_stage: version === '2' ? 'method' : 'acs',
+      tds_trans_id: randomUUID(),
+      tds_started_at: c.now,
+      page_token: newPageToken(),
+    });
+  }
+  return createOrder(x, c, { kind, fields, first: { amount, currency, outcome } });
+}
+
+/** v2 payout, v4 payout-check (registers; payout-pay executes) and v4 payout. */
+export function payout(
+  x: EngineContext,
+  c: OperationCall,
+  kind: Extract<OrderKind, 'payout' | 'payout-check'>,
+  v4PayoutId: boolean,
+): ApiReply {
+  if (!v4PayoutId) destinationRequired(c);
+  const amount = positiveAmount(c);
+  const callback = callbackUrl(x, c);
+  return createOrder(x, c, {
+    kind,
+    fields: { callback_url: callback },
+    first: { amount, currency: param(c, 'currency') ?? null, outcome: APPROVE },
+    extraAck: (id) => (v4PayoutId ? { 'payout-id': String(id) } : {}),
+  });
+}
+
+function cardRefParam(x: EngineContext, c: OperationCall, name: string): CardRefRow {
+  const raw = param(c, name);
+  if (raw === undefined) refuse(`${name} is required.`, 'VALIDATION');
+  const ref = /^\d{1,15}$/.test(raw) ? x.store.cardRef(c.merchant.login, Number(raw)) : undefined;
+  if (!ref)
+    refuse(
+      `${name} ${raw} is not a card reference of merchant ${c.merchant.login}: create one with create-card-ref.`,
+      'CARD_REF_NOT_FOUND',
+    );
+  return ref;
+}
+
+export function panEligibility(x: EngineContext, c: OperationCall): ApiReply {
+  const ref = cardRefParam(x, c, 'sending-card-ref-id');
+  return createOrder(x, c, {
+    kind: 'pan-eligibility',
+    fields: { card_bin: ref.bin, card_last4: ref.last4, card_brand: ref.brand, card_ref_id: ref.id },
+    first: { amount: 0, currency: null, outcome: APPROVE },
+  });
+}
+
+export function transfer(x: EngineContext, c: OperationCall, byRef: boolean): ApiReply {
+  const amount = positiveAmount(c);
+  const card = byRef ? undefined : cardOf(c);
+  const outcome = card ? outcomeForCvv(card.cvv, false) : APPROVE;
+  return createOrder(x, c, {
+    kind: 'transfer',
+    fields: card ? cardFields(x, card) : {},
+    first: { amount, currency: param(c, 'currency') ?? null, outcome },
+    extraAck: (id) => ({ 'transaction-id': String(id) }),
+  });
+}
+
+export function recurring(x: EngineContext, c: OperationCall): ApiReply {
+  const amount = positiveAmount(c);
+  const currency = param(c, 'currency') ?? '';
+  const interval = Number(param(c, 'interval') ?? '0');
+  if (!(interval >= 1)) refuse('interval must be a whole number of periods, at least 1.', 'VALIDATION');
+  const card = cardOf(c, {
+    pan: 'credit-card-number',
+    name: 'card-printed-name',
+    month: 'expire-month',
+    year: 'expire-year',
+  });
+  let rpId = 0;
+  return createOrder(x, c, {
+    kind: 'recurring',
+    fields: cardFields(x, card),
+    first: { amount, currency, status: 'approved' },
+    extraAck: () => ({ 'recurring-payment-id': String(rpId) }),
+    onCreated: (order) => {
+      rpId = x.store.insertRecurring({
+        merchant: c.merchant.login,
+        order_id: order.id,
+        card_type: param(c, 'rp_card_type') ?? 'SRC',
+        amount_minor: amount,
+        currency,
+        period: param(c, 'period') ?? '',
+        interval,
+        created_at: c.now,
+      });
+    },
+  });
+}
+
+/** v2 and v4 create-card-ref: the same order gives the same reference. */
+export function createCardRef(x: EngineContext, c: OperationCall): ApiReply {
+  const order = ownOrder(x, c);
+  if (order.kind !== 'sale' && order.kind !== 'preauth' && order.kind !== 'account-verification') {
+    refuse(`create-card-ref needs a completed sale or preauth; order ${order.id} is a ${order.kind}.`);
+  }
+  const main = mainRequest(x, order);
+  if (main.status !== 'approved' || !order.card_bin) {
+    refuse(
+      `create-card-ref needs a completed (approved) sale or preauth; order ${order.id} is ${main.status}.`,
+    );
+  }
+  const existing = x.store.cardRefOfOrder(order.id);
+  const ref =
+    existing ??
+    x.store.insertCardRef({
+      merchant: c.merchant.login,
+      order_id: order.id,
+      bin: order.card_bin,
+      last4: order.card_last4 ?? '',
+      exp_month: order.card_exp_month ?? '',
+      exp_year: order.card_exp_year ?? '',
+      name: order.card_name ?? '',
+      brand: order.card_brand ?? 'Unknown',
+      card_hash: order.card_hash ?? '',
+      pan_length: (JSON.parse(order.extra_json ?? '{}') as { panLength?: number }).panLength ?? 16,
+      created_at: c.now,
+    });
+  if (!existing) x.store.updateOrder(order.id, { card_ref_id: ref.id });
+  return {
+    code: 200,
+    body: { ...ack(order, main.serial, 'create-card-ref-response'), 'card-ref-id': String(ref.id) },
+  };
+}
+
+export function cardInfo(x: EngineContext, c: OperationCall): ApiReply {
+  const ref = cardRefParam(x, c, 'cardrefid');
+  return {
+    code: 200,
+    body: {
+      type: 'get-card-info-response',
+      'card-ref-id': String(ref.id),
+      'card-printed-name': ref.name,
+      'expire-month': ref.exp_month,
+      'expire-year': ref.exp_year,
+      bin: ref.bin,
+      'last-four-digits': ref.last4,
+      'card-brand': ref.brand,
+      'masked-card-number': maskCardNumber(ref.bin, ref.last4, ref.pan_length),
+      'serial-number': randomUUID(),
+    },
+  };
+}
+
+/** make-rebill charges a card reference; a stored card that has expired declines. */
+export function rebill(x: EngineContext, c: OperationCall): ApiReply {
+  const ref = cardRefParam(x, c, 'cardrefid');
+  const amount = positiveAmount(c);
+  const currency = param(c, 'currency') ?? null;
+  const callback = callbackUrl(x, c);
+  const expired = expiryInPast(ref.exp_month, ref.exp_year, new Date(c.now));
+  const outcome: CvvOutcome = expired
+    ? {
+        kind: 'final',
+        status: 'declined',
+        errorMessage: 'Declined: the stored card has expired',
+        errorCode: 'EXPIRED_CARD',
+      }
+    : outcomeForCvv(param(c, 'cvv2'), false);
+  return createOrder(x, c, {
+    kind: 'rebill',
+    fields: {
+      card_bin: ref.bin,
+      card_last4: ref.last4,
+      card_exp_month: ref.exp_month,
+      card_exp_year: ref.exp_year,
+      card_name: ref.name,
+      card_brand: ref.brand,
+      card_hash: ref.card_hash,
+      card_ref_id: ref.id,
+      callback_url: callback,
+      extra_json: JSON.stringify({ panLength: ref.pan_length }),
+    },
+    first: { amount, currency, outcome },
+  });
+}

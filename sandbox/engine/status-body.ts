@@ -1,0 +1,65 @@
+import { fromMinorUnits } from '../outcomes.ts';
+import { refuse, type ApiReply } from '../replies.ts';
+import type { OrderRow, RequestRow } from '../store.ts';
+import type { EngineContext, OperationCall } from './context.ts';
+import { ownOrder } from './orders.ts';
+import { clientOrderId, param } from './params.ts';
+
+/** `status`: by `orderid` (preferred) or the latest order with the `client_orderid`; the latest request or `by-request-sn`. */
+export function status(x: EngineContext, c: OperationCall): ApiReply {
+  const client = clientOrderId(c);
+  let order: OrderRow | undefined;
+  if (param(c, 'orderid') !== undefined) order = ownOrder(x, c, client);
+  else {
+    order = x.store.latestOrderByClientId(c.merchant.login, client.value);
+    if (!order)
+      refuse(
+        `No order of merchant ${c.merchant.login} has client_orderid "${client.value}".`,
+        'ORDER_NOT_FOUND',
+      );
+  }
+  const sn = param(c, 'by-request-sn');
+  const requests = x.store.requestsOf(order.id);
+  const request = sn === undefined ? requests[requests.length - 1]! : x.store.requestBySerial(order.id, sn);
+  if (!request) refuse(`by-request-sn ${sn} is not a request of order ${order.id}.`, 'ORDER_NOT_FOUND');
+  return { code: 200, body: statusBody(order, request, c.pageBase) };
+}
+
+/** The `status-response` of one request, with the sandbox's additions (transaction type, 3-D Secure stage). */
+export function statusBody(order: OrderRow, request: RequestRow, pageBase: string): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    type: 'status-response',
+    status: request.status,
+    amount: fromMinorUnits(request.amount_minor),
+    ...(request.currency ? { currency: request.currency } : {}),
+    'paynet-order-id': String(order.id),
+    'merchant-order-id': order.client_orderid,
+    'serial-number': request.serial,
+    'end-point-id': order.end_point_id,
+    'transaction-type': request.kind,
+  };
+  if (order.card_bin) {
+    body.bin = order.card_bin;
+    body['last-four-digits'] = order.card_last4;
+    body['card-brand'] = order.card_brand;
+  }
+  if (order.card_ref_id !== null) body['card-ref-id'] = String(order.card_ref_id);
+  if (request.approval_code) body['approval-code'] = request.approval_code;
+  if (request.rrn) body['processor-rrn'] = request.rrn;
+  if (request.error_message) body['error-message'] = request.error_message;
+  if (request.error_code) body['error-code'] = request.error_code;
+  if (order.tds_version) {
+    body['threeds-version'] = order.tds_version;
+    if (order.tds_comp_ind) body['threeds-comp-ind'] = order.tds_comp_ind;
+    if (request.status === 'processing' && order.form_state === null && order.page_token) {
+      body['threeds-stage'] = order.tds_stage;
+      if (order.tds_stage === 'method') {
+        body['threeds-method-url'] = `${pageBase}/3ds/method/${order.page_token}`;
+        body['threeds-server-trans-id'] = order.tds_trans_id;
+      }
+      if (order.tds_stage === 'acs' || order.tds_stage === 'challenge')
+        body['redirect-to'] = `${pageBase}/3ds/acs/${order.page_token}`;
+    }
+  }
+  return body;
+}

@@ -1,0 +1,185 @@
+import { z } from 'zod';
+import { fromBase64, toBase64 } from '../core/index.ts';
+import { containsCardNumber, findOperation, isCvvName, isPanName, isSecretName } from '../catalog/index.ts';
+import { DraftError } from './errors.ts';
+import { DRAFT_VERSION, RequestDraftSchema, type DraftValue, type RequestDraft } from './request-draft.ts';
+
+/** The fragment key: `#share=…` never reaches a server, so the values stay out of access logs. */
+export const SHARE_FRAGMENT_KEY = 'share';
+/** Longest link accepted on decode (characters of the token). */
+export const MAX_SHARE_TOKEN = 32_768;
+
+export type DropReason = 'cvv' | 'card-number' | 'secret' | 'signature';
+
+export interface ShareableDraft {
+  draft: RequestDraft;
+  /** Names left out and why, for the UI to say so. */
+  dropped: Array<{ name: string; reason: DropReason }>;
+}
+
+function dropReason(name: string, value: DraftValue, operation: string): DropReason | undefined {
+  if (name === 'control' || name === 'oauth_signature') return 'signature';
+  if (isCvvName(name)) return 'cvv';
+  if (isSecretName(name)) return 'secret';
+  if (isPanName(name, operation) || (typeof value === 'string' && containsCardNumber(value)))
+    return 'card-number';
+  return undefined;
+}
+
+/**
+ * The draft as it may be shared: the control key and private key are never in a draft; the CVV,
+ * card numbers (by field and by content), `control` and anything secret-looking are taken out
+ * here. Placeholders (login, return page, callback inbox) stay placeholders, so the link opens
+ * with the recipient's own.
+ */
+export function prepareShareDraft(draft: RequestDraft): ShareableDraft {
+  const dropped: ShareableDraft['dropped'] = [];
+  const keep = (name: string, value: DraftValue) => {
+    const reason = dropReason(name, value, draft.operation);
+    if (reason) dropped.push({ name, reason });
+    return reason === undefined;
+  };
+  const values = Object.fromEntries(Object.entries(draft.values).filter(([n, v]) => keep(n, v)));
+  const extras = draft.extras.filter((e) => keep(e.name, e.value));
+  return { draft: { ...draft, values, extras }, dropped };
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text: string): Uint8Array | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
+  const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
+  return fromBase64(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+}
+
+/** A share link fragment for a draft: `#share=<base64url of the UTF-8 JSON of the shareable draft>`. */
+export function encodeShareLink(draft: RequestDraft): string {
+  const { draft: clean } = prepareShareDraft(draft);
+  return `#${SHARE_FRAGMENT_KEY}=${toBase64Url(new TextEncoder().encode(JSON.stringify(clean)))}`;
+}
+
+const damaged = (why: string) =>
+  new DraftError(
+    'SHARE_LINK_DAMAGED',
+    `This share link is damaged (${why}): ask for the link again and copy it whole.`,
+  );
+
+/** The token of a link: from a full URL, a `#share=…` fragment, `share=…`, or the bare token. */
+function tokenOf(input: string): string {
+  const text = input.trim();
+  const hashAt = text.indexOf('#');
+  const fragment = hashAt === -1 ? text : text.slice(hashAt + 1);
+  const m = new RegExp(`(?:^|[#&?])${SHARE_FRAGMENT_KEY}=([^&#]*)`).exec(fragment);
+  if (m) return m[1]!;
+  if (hashAt !== -1 || fragment.includes('=')) throw damaged(`no "${SHARE_FRAGMENT_KEY}=" part after #`);
+  return fragment;
+}
+
+/** Version 1 (before the request model): short keys, values only, the sender's inbox frozen in. */
+const V1Schema = z.object({
+  v: z.literal(1),
+  o: z.string().min(1).max(200),
+  p: z.array(z.tuple([z.string().min(1).max(200), z.string().max(65_536)])).max(500),
+  x: z
+    .array(z.tuple([z.string().min(1).max(200), z.string().max(65_536)]))
+    .max(500)
+    .optional(),
+  e: z
+    .string()
+    .regex(/^(?:g)?\d{1,19}$/)
+    .optional(),
+});
+
+const INBOX_URL = /^https?:\/\/[^/]+\/callbacks\/[A-Za-z0-9_-]{1,64}$/;
+const RETURN_URL = /^https?:\/\/[^/]+\/return$/;
+
+/**
+ * v1 → v2. A v1 link froze the sender's login, return page and inbox into the values; they become
+ * placeholders so that the recipient's own are used.
+ */
+export function migrateV1(v1: z.infer<typeof V1Schema>): RequestDraft {
+  const op = findOperation(v1.o);
+  const known = new Set(op?.fields.map((f) => f.name) ?? []);
+  const values: Record<string, DraftValue> = {};
+  const extras: RequestDraft['extras'] = [];
+  const place = (name: string, value: string): DraftValue => {
+    if (op?.fields.some((f) => f.name === name && f.fromProfile === 'login')) return { place: 'login' };
+    if (INBOX_URL.test(value)) return { place: 'callback-url' };
+    if (RETURN_URL.test(value)) return { place: 'return-url' };
+    return value;
+  };
+  for (const [name, value] of v1.p) {
+    if (known.has(name)) {
+      if (!Object.hasOwn(values, name)) values[name] = place(name, value);
+    } else extras.push({ name, value: place(name, value) });
+  }
+  for (const [name, value] of v1.x ?? []) extras.push({ name, value: place(name, value) });
+  return {
+    v: DRAFT_VERSION,
+    operation: v1.o,
+    values,
+    extras,
+    ...(v1.e
+      ? {
+          endpoint: v1.e.startsWith('g')
+            ? { kind: 'group', id: v1.e.slice(1) }
+            : { kind: 'endpoint', id: v1.e },
+        }
+      : {}),
+  };
+}
+
+/**
+ * Reads a share link back into a draft, checked with zod (version 1 links are migrated); what must
+ * not be shared is taken out again, whoever made the link.
+ * @throws DraftError SHARE_LINK_DAMAGED for a cut or altered link, SHARE_LINK_VERSION for a link of a
+ *   newer console, SHARE_LINK_OPERATION for an operation this console does not know.
+ */
+export function decodeShareLink(link: string): RequestDraft {
+  const token = tokenOf(link);
+  if (token === '') throw damaged('it is empty');
+  if (token.length > MAX_SHARE_TOKEN) throw damaged(`longer than ${MAX_SHARE_TOKEN} characters`);
+  const bytes = fromBase64Url(token);
+  if (!bytes) throw damaged('it is not base64url text');
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch (cause) {
+    throw new DraftError(
+      'SHARE_LINK_DAMAGED',
+      'This share link is damaged (its content is not readable): ask for the link again and copy it whole.',
+      { cause },
+    );
+  }
+  const version = json && typeof json === 'object' && 'v' in json ? (json as { v: unknown }).v : undefined;
+  if (typeof version === 'number' && version > DRAFT_VERSION) {
+    throw new DraftError(
+      'SHARE_LINK_VERSION',
+      `This share link was made by a newer version of the console (format ${version}): update the console to open it.`,
+    );
+  }
+  let draft: RequestDraft;
+  if (version === 1) {
+    const v1 = V1Schema.safeParse(json);
+    if (!v1.success) throw damaged(issueText(v1.error));
+    draft = migrateV1(v1.data);
+  } else {
+    const v2 = RequestDraftSchema.safeParse(json);
+    if (!v2.success) throw damaged(issueText(v2.error));
+    draft = v2.data;
+  }
+  if (!findOperation(draft.operation)) {
+    throw new DraftError(
+      'SHARE_LINK_OPERATION',
+      `This share link is for the operation "${draft.operation.slice(0, 80)}", which this console does not know: check that both consoles are the same version.`,
+    );
+  }
+  return prepareShareDraft(draft).draft;
+}
+
+function issueText(error: z.ZodError): string {
+  const issue = error.issues[0]!;
+  return `${issue.path.join('.') || 'content'}: ${issue.message}`;
+}

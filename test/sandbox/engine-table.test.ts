@@ -1,0 +1,153 @@
+/**
+ * The engine as data: the handler table is typed by the catalog's operation ids, the settlement
+ * rules are one table that the ledger and the README read, the README's generated tables match
+ * their sources, and the per-request work is done once (finalisation, prepared statements).
+ */
+import { readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  CVV_OUTCOMES,
+  OPERATIONS,
+  OTHER_CVV_OUTCOME,
+  TEST_CARD,
+  type OperationId,
+} from '../../src/catalog/index.ts';
+import type { Handler } from '../../sandbox/engine/context.ts';
+import { HANDLERS } from '../../sandbox/engine/handlers.ts';
+import { SETTLEMENT_RULES } from '../../sandbox/engine/settlement.ts';
+import { outcomeForCvv } from '../../sandbox/outcomes.ts';
+import { renderReadme } from '../../sandbox/readme-tables.ts';
+import { Scheduler } from '../../sandbox/scheduler.ts';
+import { SandboxStore } from '../../sandbox/store.ts';
+import { orderId, payoutParams, saleParams, settle, startSandbox, type Sandbox } from './support.ts';
+
+describe('the handler table', () => {
+  it('has exactly one handler per catalog operation', () => {
+    expect(Object.keys(HANDLERS).sort()).toEqual(OPERATIONS.map((o) => o.id).sort());
+  });
+
+  it('is typed by the catalog ids: a missing or misspelt id does not compile', () => {
+    const handler: Handler = () => ({ code: 200, body: {} });
+    const { SALE: _sale, ...rest } = HANDLERS;
+    // @ts-expect-error: SALE is missing, so this is not a complete table.
+    const missing: { readonly [K in OperationId]: Handler } = rest;
+    // @ts-expect-error: SAEL is not an operation id of the catalog.
+    const misspelt: { readonly [K in OperationId]: Handler } = { ...HANDLERS, SAEL: handler };
+    expect([missing, misspelt]).toHaveLength(2);
+  });
+});
+
+describe('the settlement table', () => {
+  it('has one row per settlement operation, each naming catalog operations that take an orderid', () => {
+    expect(SETTLEMENT_RULES.map((r) => r.operation)).toEqual(['CAPTURE', 'VOID', 'RETURN', 'PAYOUT_V4_PAY']);
+    for (const rule of SETTLEMENT_RULES) {
+      const op = OPERATIONS.find((o) => o.id === rule.operation)!;
+      expect(op.fields.some((f) => f.name === 'orderid')).toBe(true);
+      expect(rule.variants.length).toBeGreaterThan(0);
+      // The last case of a rule catches everything: every order of an allowed kind has a case.
+      expect(rule.variants.at(-1)!.when({} as never)).toBe(true);
+    }
+  });
+
+  it('gives one ledger column per request kind and mode, so finalisation moves the right one', () => {
+    const seen = new Map<string, string>();
+    for (const rule of SETTLEMENT_RULES) {
+      for (const v of rule.variants) {
+        const key = `${rule.requestKind}/${v.mode}`;
+        const column = v.ledger.column;
+        expect(seen.get(key) ?? column, key).toBe(column);
+        seen.set(key, column);
+      }
+    }
+  });
+});
+
+describe('sandbox/README.md prints the tables it documents', () => {
+  const readme = readFileSync(new URL('../../sandbox/README.md', import.meta.url), 'utf8');
+
+  it('is in sync with the settlement rules, the CVV outcomes and the test card (npm run docs:sandbox)', () => {
+    expect(renderReadme(readme)).toBe(readme);
+    expect(readme).toContain(TEST_CARD.display);
+    for (const o of [...CVV_OUTCOMES, OTHER_CVV_OUTCOME]) expect(readme).toContain(o.docs);
+  });
+
+  it('is generated from the same CVV table the sandbox applies', () => {
+    for (const o of CVV_OUTCOMES) {
+      for (const cvv of o.cvvs) {
+        const outcome = outcomeForCvv(cvv, true);
+        if (o.kind === 'declined') {
+          expect(outcome).toMatchObject({ kind: 'final', status: 'declined', errorCode: o.errorCode });
+        } else if (o.kind === 'approved')
+          expect(outcome).toMatchObject({ kind: 'final', status: 'approved' });
+        else expect(outcome.kind).toBe(o.kind);
+      }
+    }
+    expect(outcomeForCvv('999', true)).toMatchObject({ status: 'declined', errorCode: 'DECLINED' });
+  });
+});
+
+describe('work done once per request', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+  afterAll(async () => {
+    await sb.app.close();
+    vi.restoreAllMocks();
+  });
+
+  it('finalises due requests once per API request (not in the route and again before the operation)', async () => {
+    const spy = vi.spyOn(Scheduler.prototype, 'finalizeDue');
+    const sale = await sb.acme.call('v2/sale', saleParams());
+    expect(sale.status).toBe(200);
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockClear();
+    await settle(sb, sb.acme, sale.body);
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+  });
+
+  it('prepares each SQL statement once, however many requests use it', async () => {
+    const spy = vi.spyOn(Database.prototype, 'prepare');
+    for (let i = 0; i < 3; i++) {
+      const sale = await sb.acme.call('v2/sale', saleParams({ client_orderid: orderId('prep') }));
+      expect(sale.status).toBe(200);
+      expect((await settle(sb, sb.acme, sale.body)).status).toBe('approved');
+      expect((await sb.acme.call('v4/payout-check', payoutParams())).status).toBe(200);
+    }
+    const texts = spy.mock.calls.map((c) => String(c[0]));
+    spy.mockRestore();
+    const repeated = texts.filter((t, i) => texts.indexOf(t) !== i);
+    expect(repeated).toEqual([]);
+  });
+});
+
+describe('nonces', () => {
+  it('are purged through an index on their expiry, a bounded batch at a time', () => {
+    const store = new SandboxStore(':memory:');
+    try {
+      const plan = store.db
+        .prepare(
+          'EXPLAIN QUERY PLAN SELECT rowid FROM nonces WHERE expires_at <= ? ORDER BY expires_at LIMIT 10',
+        )
+        .all(0) as Array<{ detail: string }>;
+      expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING (COVERING )?INDEX nonces_expiry/);
+      const insert = store.db.prepare('INSERT INTO nonces (consumer, nonce, expires_at) VALUES (?, ?, ?)');
+      store.tx(() => {
+        for (let i = 0; i < 5000; i++) insert.run('acme', `n${i}`, i < 4500 ? 100 : 10_000);
+      });
+      const first = store.purgeNonces(1000, 2000);
+      expect(first).toBe(2000);
+      expect(store.purgeNonces(1000, 2000)).toBe(2000);
+      expect(store.purgeNonces(1000, 2000)).toBe(500);
+      expect(store.purgeNonces(1000, 2000)).toBe(0);
+      expect((store.db.prepare('SELECT count(*) AS n FROM nonces').get() as { n: number }).n).toBe(500);
+      // An expired nonce may be used again; a live one may not.
+      expect(store.useNonce('acme', 'n4600', 20_000, 30_000)).toBe(true);
+      expect(store.useNonce('acme', 'n4600', 20_001, 30_000)).toBe(false);
+    } finally {
+      store.close();
+    }
+  });
+});
