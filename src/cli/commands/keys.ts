@@ -219,7 +219,7 @@ async function convert(args: readonly string[], io: Io): Promise<number> {
   const text = await readFileOrStdin(file, 'key', 'give a FILE, or pipe the key on stdin with -');
   let pem: string;
   try {
-    pem = conversion.convert(text);
+    pem = await conversion.convert(text, nodeCryptoPort());
   } catch (e) {
     rethrowAbout(file === '-' ? 'stdin' : file, e);
   }

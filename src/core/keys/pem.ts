@@ -1,13 +1,4 @@
 import { fromBase64 } from '../bytes.ts';
-import { PayError } from '../errors.ts';
-import {
-  bitLength,
-  DerError,
-  readKeyShape,
-  readRsaPrivateKey,
-  readRsaPublicKey,
-  type RsaPrivateNumbers,
-} from './der.ts';
 
 /** What a pasted key text turned out to be. */
 export type PemKind =
@@ -80,118 +71,55 @@ export function kindOfLabel(label: string, headers: string): PemKind {
   }
 }
 
-const mod = (a: bigint, m: bigint) => ((a % m) + m) % m;
+/** The DER of the rsaEncryption OID 1.2.840.113549.1.1.1, tag and length included. */
+const RSA_ENCRYPTION_OID = [0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01];
 
-/**
- * A damaged private key (one Base64 character changed inside a number) still parses as DER, and
- * Web Crypto then signs with it, wrongly. Checks that the numbers fit together (PKCS#1 §3.2):
- * n = p·q, e·d ≡ 1 mod p−1 and mod q−1, dP = d mod p−1, dQ = d mod q−1, q·qInv ≡ 1 mod p.
- */
-function assertConsistent(k: RsaPrivateNumbers, kind: PemKind): void {
-  const p1 = k.p - 1n;
-  const q1 = k.q - 1n;
-  const ed = k.e * k.d;
-  const ok =
-    k.p > 1n &&
-    k.q > 1n &&
-    k.e > 1n &&
-    k.n === k.p * k.q &&
-    mod(ed, p1) === 1n &&
-    mod(ed, q1) === 1n &&
-    k.dP === mod(k.d, p1) &&
-    k.dQ === mod(k.d, q1) &&
-    mod(k.q * k.qInv, k.p) === 1n;
-  if (!ok) {
-    throw new PayError(
-      'KEY_MALFORMED',
-      `The ${PEM_KIND_LABEL[kind]} is damaged: its numbers do not fit together, so it would sign wrongly. Copy it again, whole, or export it again from the original file.`,
-      { field: 'key' },
-    );
-  }
+/** Offset of the content of the TLV at `at`, or -1 when the header does not fit. */
+function contentAt(der: Uint8Array, at: number): number {
+  const len = der[at + 1];
+  if (len === undefined) return -1;
+  const start = at + 2 + (len & 0x80 ? len & 0x7f : 0);
+  return start <= der.length ? start : -1;
 }
 
-const SHAPE_LABEL = {
-  'rsa-public': 'an RSA public key',
-  spki: 'a public key',
-  certificate: 'a certificate',
-} as const;
-
-export interface ParsedKey {
-  kind: PemKind;
-  /** RSAPrivateKey DER (RFC 8017 A.1.2); present for private kinds. */
-  rsaPrivateKey?: Uint8Array<ArrayBuffer>;
-  /** RSAPublicKey DER (RFC 8017 A.1.1). */
-  rsaPublicKey: Uint8Array<ArrayBuffer>;
-  bits: number;
-  /** Number of PEM blocks in the text (only the first is used). */
-  blocks: number;
+/** Offset just past the TLV at `at`, or -1 when its header does not fit. */
+function endOf(der: Uint8Array, at: number): number {
+  const start = contentAt(der, at);
+  if (start < 0) return -1;
+  const len = der[at + 1]!;
+  let n = len;
+  if (len & 0x80) {
+    n = 0;
+    for (let i = at + 2; i < start; i++) n = n * 256 + der[i]!;
+  }
+  return start + n;
 }
 
 /**
- * Reads an RSA key of any supported container. Throws a PayError that names what was given and
- * what to do for garbage, encrypted keys, non-RSA keys and malformed DER.
+ * A sniff, not a parser: the algorithm a PKCS#8 PrivateKeyInfo (SEQUENCE { INTEGER,
+ * SEQUENCE { OID … } … }) or an SPKI (SEQUENCE { SEQUENCE { OID … } … }) names: `rsa` for
+ * rsaEncryption, `other` for any other OID, `unknown` when the bytes do not have that shape. It
+ * only picks the error to give for an EC or Ed25519 key; Web Crypto's importKey reads and
+ * validates the key itself.
  */
-export function parseKey(text: string): ParsedKey {
-  if (text.trim() === '')
-    throw new PayError('KEY_EMPTY', 'No key given: paste a PEM key or choose a key file.', { field: 'key' });
-  const block = firstPemBlock(text);
-  if (!block) {
-    throw new PayError(
-      'KEY_GARBAGE',
-      'This is not a PEM key: expected a block such as "-----BEGIN PRIVATE KEY-----" … "-----END PRIVATE KEY-----" with Base64 inside.',
-      { field: 'key' },
-    );
+export function sniffKeyAlgorithm(der: Uint8Array, container: 'pkcs8' | 'spki'): 'rsa' | 'other' | 'unknown' {
+  if (der[0] !== 0x30) return 'unknown';
+  let at = contentAt(der, 0);
+  if (container === 'pkcs8') {
+    if (at < 0 || der[at] !== 0x02) return 'unknown';
+    at = endOf(der, at);
   }
-  const kind = kindOfLabel(block.label, block.headers);
-  const blocks = (text.match(/-----BEGIN /g) ?? []).length;
-  if (kind === 'encrypted-private') {
-    throw new PayError(
-      'KEY_ENCRYPTED',
-      'This private key is encrypted with a passphrase. Decrypt it first: `openssl pkey -in key.pem -out key-plain.pem` (it asks for the passphrase).',
-      { field: 'key' },
-    );
-  }
-  if (kind === 'unsupported') {
-    throw new PayError(
-      'KEY_NOT_RSA',
-      `A "${block.label}" block is not an RSA key this gateway accepts: use an RSA key in PEM (PKCS#1 or PKCS#8).`,
-      { field: 'key' },
-    );
-  }
-  try {
-    const shape = readKeyShape(block.der);
-    if ('rsa' in shape && !shape.rsa) {
-      throw new PayError(
-        'KEY_NOT_RSA',
-        `This ${PEM_KIND_LABEL[kind]} is not an RSA key (EC or Ed25519?): the gateway needs RSA, at least 2048 bits.`,
-        { field: 'key' },
-      );
-    }
-    const isPrivateLabel = kind === 'pkcs1-private' || kind === 'pkcs8-private';
-    if ('rsaPrivateKey' in shape) {
-      // The BEGIN line says private or public, and the DER must agree (a relabelled key is refused).
-      if (!isPrivateLabel) throw new DerError(`the label says ${block.label} but it holds a private key`);
-      const priv = readRsaPrivateKey(shape.rsaPrivateKey);
-      assertConsistent(priv.numbers, kind);
-      return {
-        kind,
-        rsaPrivateKey: priv.rsaPrivateKey,
-        rsaPublicKey: priv.rsaPublicKey,
-        bits: bitLength(priv.numbers.n),
-        blocks,
-      };
-    }
-    if (isPrivateLabel || (shape.shape === 'certificate') !== (kind === 'certificate'))
-      throw new DerError(`the label says ${block.label} but it holds ${SHAPE_LABEL[shape.shape]}`);
-    const pub = readRsaPublicKey(shape.rsaPublicKey);
-    if (pub.e < 3n) throw new DerError('bad public exponent');
-    return { kind, rsaPublicKey: shape.rsaPublicKey, bits: bitLength(pub.n), blocks };
-  } catch (cause) {
-    if (cause instanceof PayError) throw cause;
-    throw new PayError(
-      'KEY_MALFORMED',
-      `The ${PEM_KIND_LABEL[kind]} could not be read (${cause instanceof DerError ? cause.message : 'its DER does not parse'}): copy it again, whole.`,
-      { field: 'key', cause },
-    );
-  }
+  if (at < 0 || der[at] !== 0x30) return 'unknown';
+  const oid = contentAt(der, at);
+  if (oid < 0 || der[oid] !== 0x06) return 'unknown';
+  return RSA_ENCRYPTION_OID.every((b, i) => der[oid + i] === b) ? 'rsa' : 'other';
+}
+
+/**
+ * Whether the outer DER value's length covers the bytes exactly. OpenSSL (Node's Web Crypto)
+ * ignores bytes after a key and BoringSSL (Chromium's) refuses them; checked here so that the
+ * command line, the sandbox and the browser say the same about a key.
+ */
+export function derFillsExactly(der: Uint8Array): boolean {
+  return endOf(der, 0) === der.length;
 }

@@ -249,7 +249,7 @@ const CONVERSIONS: Array<{
   button: string;
   label: string;
   filename: string;
-  run: (t: string) => string;
+  run: (t: string, c: typeof crypto) => Promise<string>;
 }> = [
   {
     id: 'pkcs8',
@@ -300,10 +300,10 @@ function InspectSection() {
   }, [text]);
   const inspection = text.trim() !== '' && inspected?.text === text ? inspected.result : null;
 
-  function convert(c: (typeof CONVERSIONS)[number]) {
+  async function convert(c: (typeof CONVERSIONS)[number]) {
     setError(null);
     try {
-      setConverted({ id: c.id, pem: c.run(text) });
+      setConverted({ id: c.id, pem: await c.run(text, crypto) });
     } catch (e) {
       setConverted(null);
       setError(isPayError(e) ? e.message : `The conversion failed: ${message(e)}`);
@@ -388,7 +388,7 @@ function InspectSection() {
             {CONVERSIONS.filter(
               (c) => inspection.isPrivate || c.id === 'spki' || c.id === 'pkcs1-public',
             ).map((c) => (
-              <button key={c.id} type="button" className="ky-button" onClick={() => convert(c)}>
+              <button key={c.id} type="button" className="ky-button" onClick={() => void convert(c)}>
                 {c.button}
               </button>
             ))}

@@ -1,0 +1,56 @@
+/**
+ * node-forge's part of the key path: the containers Web Crypto does not read (PKCS#1 private and
+ * public keys, certificates) and the PKCS#1 PEMs it does not write. This module is only ever
+ * loaded with `import()` (see key-containers.ts), so node-forge is fetched when such a key is met,
+ * never for a PKCS#8 or SPKI key.
+ */
+import forge from 'node-forge';
+
+function toForgeAsn1(der: Uint8Array): forge.asn1.Asn1 {
+  let bin = '';
+  for (const b of der) bin += String.fromCharCode(b);
+  // forge's defaults: strict lengths, and trailing bytes are an error.
+  return forge.asn1.fromDer(forge.util.createBuffer(bin));
+}
+
+function fromForgeBytes(bytes: string): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(bytes.length);
+  for (let i = 0; i < bytes.length; i++) out[i] = bytes.charCodeAt(i);
+  return out;
+}
+
+function spkiOf(pub: forge.pki.rsa.PublicKey): Uint8Array<ArrayBuffer> {
+  return fromForgeBytes(forge.asn1.toDer(forge.pki.publicKeyToAsn1(pub)).getBytes());
+}
+
+/** RSAPrivateKey DER (PKCS#1, RFC 8017 A.1.2) → PrivateKeyInfo DER (PKCS#8), what Web Crypto imports. */
+export function pkcs1PrivateToPkcs8(der: Uint8Array): Uint8Array<ArrayBuffer> {
+  const key = forge.pki.privateKeyFromAsn1(toForgeAsn1(der)) as forge.pki.rsa.PrivateKey;
+  return fromForgeBytes(
+    forge.asn1.toDer(forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(key))).getBytes(),
+  );
+}
+
+/** RSAPublicKey DER (PKCS#1, RFC 8017 A.1.1) → SubjectPublicKeyInfo DER. */
+export function pkcs1PublicToSpki(der: Uint8Array): Uint8Array<ArrayBuffer> {
+  return spkiOf(forge.pki.publicKeyFromAsn1(toForgeAsn1(der)) as forge.pki.rsa.PublicKey);
+}
+
+/** The SubjectPublicKeyInfo DER of an X.509 certificate's RSA key. */
+export function certificateToSpki(der: Uint8Array): Uint8Array<ArrayBuffer> {
+  const pub = forge.pki.certificateFromAsn1(toForgeAsn1(der)).publicKey as forge.pki.rsa.PublicKey;
+  if (!pub?.n) throw new Error('certificate without an RSA key');
+  return spkiOf(pub);
+}
+
+/** PrivateKeyInfo DER → PKCS#1 PEM (`BEGIN RSA PRIVATE KEY`), LF line ends. */
+export function pkcs8ToPkcs1Pem(der: Uint8Array): string {
+  const key = forge.pki.privateKeyFromAsn1(toForgeAsn1(der)) as forge.pki.rsa.PrivateKey;
+  return forge.pki.privateKeyToPem(key).replace(/\r\n/g, '\n');
+}
+
+/** SubjectPublicKeyInfo DER → PKCS#1 public PEM (`BEGIN RSA PUBLIC KEY`), LF line ends. */
+export function spkiToPkcs1PublicPem(der: Uint8Array): string {
+  const pub = forge.pki.publicKeyFromAsn1(toForgeAsn1(der)) as forge.pki.rsa.PublicKey;
+  return forge.pki.publicKeyToRSAPublicKeyPem(pub).replace(/\r\n/g, '\n');
+}
