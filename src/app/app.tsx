@@ -1,21 +1,13 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
 import { ProfilesProvider, type ProfilesPrefetch } from '../features/profiles/index.ts';
 import { Shell } from './shell.tsx';
 import './app.css';
 
+// No TanStack Query provider here: the pages that use it bring the shared client when they load
+// (src/shared/ui/query-scope.tsx), so the first form does not wait for TanStack.
 export function App({ prefetch }: { prefetch?: ProfilesPrefetch }) {
-  const [client] = useState(
-    () =>
-      new QueryClient({
-        defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 }, mutations: { retry: false } },
-      }),
-  );
   return (
-    <QueryClientProvider client={client}>
-      <ProfilesProvider prefetch={prefetch}>
-        <Shell />
-      </ProfilesProvider>
-    </QueryClientProvider>
+    <ProfilesProvider prefetch={prefetch}>
+      <Shell />
+    </ProfilesProvider>
   );
 }

@@ -11,20 +11,30 @@ import { teachHref } from './routes.ts';
 import { runtime, usePlace } from './runtime.ts';
 import { useThemeChoice, type ThemeChoice } from './theme.ts';
 
+// Pages that use TanStack Query load the shared query client with them (not on the first page).
+const queryScope = () => import('../shared/ui/query-scope.tsx');
 const DebuggerPage = lazy(() =>
   import('../features/debugger/index.ts').then((m) => ({ default: m.DebuggerPage })),
 );
 const TeachingPage = lazy(() =>
-  import('../features/teaching/index.ts').then((m) => ({ default: m.TeachingPage })),
+  Promise.all([import('../features/teaching/index.ts'), queryScope()]).then(([m, q]) => ({
+    default: q.withQueries(m.TeachingPage),
+  })),
 );
 const FlowsPage = lazy(() => import('../features/flows/index.ts').then((m) => ({ default: m.FlowsPage })));
 const HomePage = lazy(() => import('./home-page.tsx').then((m) => ({ default: m.HomePage })));
 const ReturnPage = lazy(() => import('./return-page.tsx').then((m) => ({ default: m.ReturnPage })));
 // Pages other than the workbench load with their route, so the first form needs none of their code.
 const HistoryPage = lazy(() =>
-  import('../features/history/history-page.tsx').then((m) => ({ default: m.HistoryPage })),
+  Promise.all([import('../features/history/history-page.tsx'), queryScope()]).then(([m, q]) => ({
+    default: q.withQueries(m.HistoryPage),
+  })),
 );
-const KeysPage = lazy(() => import('../features/keys/keys-page.tsx').then((m) => ({ default: m.KeysPage })));
+const KeysPage = lazy(() =>
+  Promise.all([import('../features/keys/keys-page.tsx'), queryScope()]).then(([m, q]) => ({
+    default: q.withQueries(m.KeysPage),
+  })),
+);
 const loading = <p role="status">Loading…</p>;
 
 /** The draft a navigation carries (history state survives reloads, so it is checked like any input). */

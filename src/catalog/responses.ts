@@ -1,16 +1,16 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * Response bodies, with the gateway's hyphenated keys (gateway-notes.md, Responses). Each is a
  * loose object: the real gateway adds fields, which are kept, not rejected.
  */
 const common = {
-  'serial-number': z.string().optional(),
-  'merchant-order-id': z.string().optional(),
-  'paynet-order-id': z.string().optional(),
-  'end-point-id': z.string().optional(),
-  'error-message': z.string().optional(),
-  'error-code': z.string().optional(),
+  'serial-number': z.optional(z.string()),
+  'merchant-order-id': z.optional(z.string()),
+  'paynet-order-id': z.optional(z.string()),
+  'end-point-id': z.optional(z.string()),
+  'error-message': z.optional(z.string()),
+  'error-code': z.optional(z.string()),
 };
 
 export const TRANSACTION_STATUSES = [
@@ -43,13 +43,13 @@ export const RESPONSE_SCHEMAS = {
   }),
   CardInfoAsyncResponse: z.looseObject({
     type: z.literal('get-card-info-response'),
-    'card-printed-name': z.string().optional(),
-    'expire-month': z.string().optional(),
-    'expire-year': z.string().optional(),
-    bin: z.string().optional(),
-    'last-four-digits': z.string().optional(),
-    'card-brand': z.string().optional(),
-    'masked-card-number': z.string().optional(),
+    'card-printed-name': z.optional(z.string()),
+    'expire-month': z.optional(z.string()),
+    'expire-year': z.optional(z.string()),
+    bin: z.optional(z.string()),
+    'last-four-digits': z.optional(z.string()),
+    'card-brand': z.optional(z.string()),
+    'masked-card-number': z.optional(z.string()),
     ...common,
   }),
   CreateRecurringPaymentResponse: z.looseObject({
@@ -62,15 +62,15 @@ export const RESPONSE_SCHEMAS = {
   StatusResponse: z.looseObject({
     type: z.literal('status-response'),
     status: z.string(),
-    amount: z.string().optional(),
-    currency: z.string().optional(),
-    html: z.string().optional(),
-    'redirect-to': z.string().optional(),
-    'card-ref-id': z.string().optional(),
-    bin: z.string().optional(),
-    'last-four-digits': z.string().optional(),
-    'approval-code': z.string().optional(),
-    'processor-rrn': z.string().optional(),
+    amount: z.optional(z.string()),
+    currency: z.optional(z.string()),
+    html: z.optional(z.string()),
+    'redirect-to': z.optional(z.string()),
+    'card-ref-id': z.optional(z.string()),
+    bin: z.optional(z.string()),
+    'last-four-digits': z.optional(z.string()),
+    'approval-code': z.optional(z.string()),
+    'processor-rrn': z.optional(z.string()),
     ...common,
   }),
   ValidationErrorResponse: z.looseObject({

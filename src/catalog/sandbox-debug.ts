@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * The `debug` part of a signature refusal: written by the local sandbox (sandbox/authenticate.ts),
@@ -6,30 +6,30 @@ import { z } from 'zod';
  */
 export const ControlDebugSchema = z.object({
   scheme: z.literal('control'),
-  formula: z.string().optional(),
+  formula: z.optional(z.string()),
   terms: z.array(
     z.object({
       term: z.string(),
       value: z.string(),
-      source: z.string().optional(),
-      note: z.string().optional(),
+      source: z.optional(z.string()),
+      note: z.optional(z.string()),
     }),
   ),
   'signing-input': z.string(),
-  'received-control': z.string().nullable().optional(),
-  hint: z.string().optional(),
+  'received-control': z.optional(z.nullable(z.string())),
+  hint: z.optional(z.string()),
 });
 
 /** The `debug` part of a refused OAuth signature. */
 export const OAuthDebugSchema = z.object({
   scheme: z.enum(['oauth-hmac-sha1', 'oauth-rsa-sha256']),
-  'normalized-url': z.string().optional(),
-  parameters: z.array(z.string()).optional(),
-  excluded: z.array(z.string()).optional(),
-  'parameter-string': z.string().optional(),
+  'normalized-url': z.optional(z.string()),
+  parameters: z.optional(z.array(z.string())),
+  excluded: z.optional(z.array(z.string())),
+  'parameter-string': z.optional(z.string()),
   'base-string': z.string(),
-  'signing-key': z.string().optional(),
-  'received-signature': z.string().nullable().optional(),
+  'signing-key': z.optional(z.string()),
+  'received-signature': z.optional(z.nullable(z.string())),
 });
 
 export const SandboxDebugSchema = z.discriminatedUnion('scheme', [ControlDebugSchema, OAuthDebugSchema]);

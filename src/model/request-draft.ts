@@ -1,4 +1,5 @@
-import { z } from 'zod';
+// zod/mini: drafts are read on the first page, and mini is a third of zod's size.
+import { z } from 'zod/mini';
 import type { ControlTerm, EndpointRef, Scheme } from '../core/index.ts';
 
 /** The version of the draft format; older formats are migrated when read (see share-link.ts). */
@@ -12,8 +13,8 @@ export const DRAFT_VERSION = 2;
 export const PLACE_REFS = ['login', 'return-url', 'callback-url'] as const;
 export type PlaceRef = (typeof PLACE_REFS)[number];
 
-const NAME = z.string().min(1).max(200);
-const TEXT = z.string().max(65_536);
+const NAME = z.string().check(z.minLength(1), z.maxLength(200));
+const TEXT = z.string().check(z.maxLength(65_536));
 
 /** A value as a draft holds it: literal text, or a placeholder resolved where the draft is used. */
 export const DraftValueSchema = z.union([TEXT, z.strictObject({ place: z.enum(PLACE_REFS) })]);
@@ -24,18 +25,18 @@ export const SchemeSchema = z.enum(['control', 'oauth-hmac-sha1', 'oauth-rsa-sha
 const ControlTermSchema = z.union([
   z.strictObject({ kind: z.literal('login') }),
   z.strictObject({ kind: z.literal('endpointId') }),
-  z.strictObject({ kind: z.literal('field'), name: NAME, minorUnits: z.boolean().optional() }),
+  z.strictObject({ kind: z.literal('field'), name: NAME, minorUnits: z.optional(z.boolean()) }),
 ]);
 
 export const EndpointRefSchema = z.strictObject({
   kind: z.enum(['endpoint', 'group']),
-  id: z.string().regex(/^\d{1,19}$/, 'an endpoint id is a whole number, e.g. 1111'),
+  id: z.string().check(z.regex(/^\d{1,19}$/, 'an endpoint id is a whole number, e.g. 1111')),
 });
 
 /** OAuth nonce and timestamp to reproduce a captured request; absent: fresh ones on every send. */
 export const PinnedSchema = z.strictObject({
-  nonce: z.string().max(512),
-  timestamp: z.string().max(32),
+  nonce: z.string().check(z.maxLength(512)),
+  timestamp: z.string().check(z.maxLength(32)),
 });
 
 /**
@@ -47,18 +48,20 @@ export const RequestDraftSchema = z.strictObject({
   /** The operation's path after `/api/`, e.g. `v2/sale`. */
   operation: NAME,
   /** The scheme chosen where the operation allows several; absent: the operation's own. */
-  scheme: SchemeSchema.optional(),
+  scheme: z.optional(SchemeSchema),
   /** An edited `control` formula (only where the description gives none); absent: the catalog's. */
-  formula: z.array(ControlTermSchema).max(100).optional(),
+  formula: z.optional(z.array(ControlTermSchema).check(z.maxLength(100))),
   /** The operation's own fields by name (the catalog gives their order). */
   values: z.record(NAME, DraftValueSchema),
   /** Parameters that are not fields of the operation, in the order they are sent. */
-  extras: z.array(z.strictObject({ name: z.string().max(200), value: DraftValueSchema })).max(500),
+  extras: z
+    .array(z.strictObject({ name: z.string().check(z.maxLength(200)), value: DraftValueSchema }))
+    .check(z.maxLength(500)),
   /** The endpoint or endpoint group; absent: the active profile's. */
-  endpoint: EndpointRefSchema.optional(),
-  pinned: PinnedSchema.optional(),
+  endpoint: z.optional(EndpointRefSchema),
+  pinned: z.optional(PinnedSchema),
   /** The proxy target by name, as a note; a draft never chooses where it is sent by itself. */
-  target: z.string().max(200).optional(),
+  target: z.optional(z.string().check(z.maxLength(200))),
 });
 export type RequestDraft = z.infer<typeof RequestDraftSchema>;
 

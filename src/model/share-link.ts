@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { fromBase64, toBase64 } from '../core/index.ts';
 import { containsCardNumber, findOperation, isCvvName, isPanName, isSecretName } from '../catalog/index.ts';
 import { DraftError } from './errors.ts';
@@ -78,18 +78,16 @@ function tokenOf(input: string): string {
 }
 
 /** Version 1 (before the request model): short keys, values only, the sender's inbox frozen in. */
+const V1_PAIR = z.tuple([
+  z.string().check(z.minLength(1), z.maxLength(200)),
+  z.string().check(z.maxLength(65_536)),
+]);
 const V1Schema = z.object({
   v: z.literal(1),
-  o: z.string().min(1).max(200),
-  p: z.array(z.tuple([z.string().min(1).max(200), z.string().max(65_536)])).max(500),
-  x: z
-    .array(z.tuple([z.string().min(1).max(200), z.string().max(65_536)]))
-    .max(500)
-    .optional(),
-  e: z
-    .string()
-    .regex(/^(?:g)?\d{1,19}$/)
-    .optional(),
+  o: z.string().check(z.minLength(1), z.maxLength(200)),
+  p: z.array(V1_PAIR).check(z.maxLength(500)),
+  x: z.optional(z.array(V1_PAIR).check(z.maxLength(500))),
+  e: z.optional(z.string().check(z.regex(/^(?:g)?\d{1,19}$/))),
 });
 
 const INBOX_URL = /^https?:\/\/[^/]+\/callbacks\/[A-Za-z0-9_-]{1,64}$/;
@@ -179,7 +177,7 @@ export function decodeShareLink(link: string): RequestDraft {
   return prepareShareDraft(draft).draft;
 }
 
-function issueText(error: z.ZodError): string {
+function issueText(error: z.core.$ZodError): string {
   const issue = error.issues[0]!;
   return `${issue.path.join('.') || 'content'}: ${issue.message}`;
 }

@@ -1,5 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { describeFormula, type BuiltRequest, type EndpointRef } from '../../core/index.ts';
@@ -18,6 +17,7 @@ import {
 import { signingEnvFor, type Exchange, type SigningContext } from '../../shared/contracts/contracts.ts';
 import { sendThroughProxy } from '../../shared/browser/proxy-client.ts';
 import { ConfirmDialog } from '../../shared/ui/index.ts';
+import { useAction } from '../../shared/ui/use-async.ts';
 import { interpretAnswer } from './answer.ts';
 import type { SendOutcome } from './answer-view.tsx';
 import { tryBuild } from './build.ts';
@@ -30,7 +30,12 @@ import { freshOrderId, testDataFor } from './test-data.ts';
 import './console.css';
 
 // What only matters after a send (the answer, polling, follow-ups, callbacks) loads after the form.
-const AnswerView = lazy(() => import('./answer-view.tsx').then((m) => ({ default: m.AnswerView })));
+// The answer view polls with TanStack Query, so it comes with the shared query client.
+const AnswerView = lazy(() =>
+  Promise.all([import('./answer-view.tsx'), import('../../shared/ui/query-scope.tsx')]).then(([m, q]) => ({
+    default: q.withQueries(m.AnswerView),
+  })),
+);
 const CallbacksPanel = lazy(() =>
   import('./callbacks-panel.tsx').then((m) => ({ default: m.CallbacksPanel })),
 );
@@ -230,51 +235,47 @@ function OperationWorkbench({
     [onExchange],
   );
 
-  const mutation = useMutation<SendOutcome, Error, void>({
-    mutationFn: async () => {
-      const ctx = contextRef.current;
-      if (!ctx) throw new Error('No profile is active: fill in the profile bar first.');
-      const sending = currentDraft();
-      const key = draftKey(sending);
-      // Send what is on screen, byte for byte. Only an unpinned OAuth request is due a fresh
-      // nonce and timestamp: it is built again, shown in the panes, and that same object is sent.
-      const shown = panesRef.current?.shown();
-      const fresh = schemeOf(op, sending) !== 'control' && sending.pinned === undefined;
-      let built: BuiltRequest;
-      if (!fresh && shown && shown.key === key && shown.context === ctx) built = shown.built;
-      else {
-        const r = await tryBuild(sending, signingEnvFor(ctx, placeRef.current, runtime));
-        if (!r.ok) throw new Error(r.message);
-        built = r.built;
-        panesRef.current?.show(key, ctx, built);
-      }
-      if (built.signing.signature === null) {
-        throw new Error(`Not sent: ${built.problems.map((p) => p.message).join(' ')}`);
-      }
-      const sentAt = new Date(runtime.clock()).toISOString();
-      try {
-        const envelope = await sendThroughProxy(ctx.target, built);
-        report(toExchange(sending, ctx, built, sentAt, envelope));
-        return {
-          opPath: op.path,
-          built,
-          envelope,
-          interpreted: interpretAnswer(op, envelope.status, envelope.body),
-          sentAt,
-        };
-      } catch (e) {
-        report(
-          toExchange(sending, ctx, built, sentAt, undefined, e instanceof Error ? e.message : String(e)),
-        );
-        throw e;
-      }
-    },
+  const mutation = useAction<SendOutcome>(async () => {
+    const ctx = contextRef.current;
+    if (!ctx) throw new Error('No profile is active: fill in the profile bar first.');
+    const sending = currentDraft();
+    const key = draftKey(sending);
+    // Send what is on screen, byte for byte. Only an unpinned OAuth request is due a fresh
+    // nonce and timestamp: it is built again, shown in the panes, and that same object is sent.
+    const shown = panesRef.current?.shown();
+    const fresh = schemeOf(op, sending) !== 'control' && sending.pinned === undefined;
+    let built: BuiltRequest;
+    if (!fresh && shown && shown.key === key && shown.context === ctx) built = shown.built;
+    else {
+      const r = await tryBuild(sending, signingEnvFor(ctx, placeRef.current, runtime));
+      if (!r.ok) throw new Error(r.message);
+      built = r.built;
+      panesRef.current?.show(key, ctx, built);
+    }
+    if (built.signing.signature === null) {
+      throw new Error(`Not sent: ${built.problems.map((p) => p.message).join(' ')}`);
+    }
+    const sentAt = new Date(runtime.clock()).toISOString();
+    try {
+      const envelope = await sendThroughProxy(ctx.target, built);
+      report(toExchange(sending, ctx, built, sentAt, envelope));
+      return {
+        opPath: op.path,
+        built,
+        envelope,
+        interpreted: interpretAnswer(op, envelope.status, envelope.body),
+        sentAt,
+      };
+    } catch (e) {
+      report(toExchange(sending, ctx, built, sentAt, undefined, e instanceof Error ? e.message : String(e)));
+      throw e;
+    }
   });
 
   const send = useCallback(() => {
     setConfirming(false);
     setInvalid(null);
-    mutation.mutate();
+    mutation.run();
   }, [mutation]);
 
   const requestSend = useCallback(
@@ -409,7 +410,7 @@ function OperationWorkbench({
                 </button>
               </div>
             ) : null}
-            {mutation.isError ? (
+            {mutation.error ? (
               <p className="wb-error" role="alert">
                 {mutation.error.message}
               </p>

@@ -8,7 +8,7 @@ export const HistoryEntrySchema = z.object({
   id: z.string().min(1),
   operationPath: z.string(),
   /** The request as the model holds it, masked (entries stored before the model have none). */
-  draft: RequestDraftSchema.optional(),
+  draft: z.optional(RequestDraftSchema),
   profileName: z.string(),
   targetName: z.string(),
   sentAt: z.string(),

@@ -1,7 +1,7 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 
 /** GETs a same-origin JSON resource and parses it; every failure becomes a sentence that says what to do. */
-export async function fetchJson<S extends z.ZodType>(
+export async function fetchJson<S extends z.ZodMiniType>(
   url: string,
   schema: S,
   what: string,

@@ -1,34 +1,35 @@
-import { z } from 'zod';
+// zod/mini: the schemas here load with the first form, and mini is a third of zod's size.
+import { z } from 'zod/mini';
 
 export const ProfileSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   name: z.string(),
   targetName: z.string(),
   endpointKind: z.enum(['endpoint', 'group']),
   endpointId: z.string(),
   endpointGroupId: z.string(),
   login: z.string(),
-  origin: z.enum(['user', 'sandbox-demo']).default('user'),
+  origin: z._default(z.enum(['user', 'sandbox-demo']), 'user'),
 });
 export type Profile = z.infer<typeof ProfileSchema>;
 
 export const StoredProfilesSchema = z.object({
   version: z.literal(1),
-  activeId: z.string().nullable(),
+  activeId: z.nullable(z.string()),
   profiles: z.array(ProfileSchema),
 });
 export type StoredProfiles = z.infer<typeof StoredProfilesSchema>;
 
-const idText = z.union([z.string(), z.number()]).transform(String);
+const idText = z.pipe(z.union([z.string(), z.number()]), z.transform(String));
 
 export const DemoMerchantSchema = z.looseObject({
-  login: z.string().min(1),
-  controlKey: z.string().min(1),
-  endpointIds: z.array(idText).default([]),
-  endpointGroupIds: z.array(idText).default([]),
+  login: z.string().check(z.minLength(1)),
+  controlKey: z.string().check(z.minLength(1)),
+  endpointIds: z._default(z.array(idText), []),
+  endpointGroupIds: z._default(z.array(idText), []),
   /** null when the merchant's registered public key no longer matches the demo private key. */
-  privateKeyPkcs8Pem: z.string().min(1).nullable(),
-  publicKeyPem: z.string().optional(),
+  privateKeyPkcs8Pem: z.nullable(z.string().check(z.minLength(1))),
+  publicKeyPem: z.optional(z.string()),
 });
 export type DemoMerchant = z.infer<typeof DemoMerchantSchema>;
 

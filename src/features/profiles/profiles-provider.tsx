@@ -1,12 +1,6 @@
-import {
-  QueryClient,
-  QueryClientContext,
-  QueryClientProvider,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ProxyTarget, SigningContext } from '../../shared/contracts/contracts.ts';
+import { useResource } from '../../shared/ui/use-async.ts';
 import { createKeyImporter, type KeyImport } from './key-import.ts';
 import { fetchDemoMerchant, fetchTargets, takeOnce, type ProfilesPrefetch } from './prefetch.ts';
 import { blankProfile, demoProfile, uniqueName, type DemoMerchant, type Profile } from './profile-schema.ts';
@@ -63,7 +57,6 @@ const ActionsContext = createContext<{
   activeLogin: string | null;
 } | null>(null);
 
-const DEMO_QUERY_KEY = ['sandbox-demo-merchant'] as const;
 const EMPTY_SECRETS: ProfileSecrets = { controlKey: '', privateKeyPem: '' };
 
 function errorText(e: unknown): string {
@@ -82,14 +75,7 @@ export function ProfilesProvider({
   children: ReactNode;
   prefetch?: ProfilesPrefetch;
 }) {
-  const existing = use(QueryClientContext);
-  const [fallback] = useState(() => (existing ? null : new QueryClient()));
-  if (existing || !fallback) return <ProfilesState prefetch={prefetch}>{children}</ProfilesState>;
-  return (
-    <QueryClientProvider client={fallback}>
-      <ProfilesState prefetch={prefetch}>{children}</ProfilesState>
-    </QueryClientProvider>
-  );
+  return <ProfilesState prefetch={prefetch}>{children}</ProfilesState>;
 }
 
 function ProfilesState({
@@ -110,32 +96,21 @@ function ProfilesState({
   const [vaultWriteError, setVaultWriteError] = useState<string | null>(null);
   const [setupError, setSetupError] = useState<string | null>(null);
   const [importer] = useState(() => createKeyImporter());
-  const queryClient = useQueryClient();
   const vaultKey = useRef<VaultKey | null>(null);
   const writeChain = useRef<Promise<void>>(Promise.resolve());
   const demoFilled = useRef(new Set<string>());
   const secretsRef = useRef(secretsById);
   secretsRef.current = secretsById;
 
-  const targetsQuery = useQuery({
-    queryKey: ['proxy-targets'],
-    queryFn: () => take('targets') ?? fetchTargets(),
-    staleTime: Infinity,
-    retry: 1,
-  });
+  const targetsQuery = useResource(() => take('targets') ?? fetchTargets());
   const targets = targetsQuery.data;
 
   const secretsWritable = vault.kind !== 'checking' && vault.kind !== 'locked';
   const needsDemo =
     profiles.length === 0 ||
     (secretsWritable && profiles.some((p) => p.origin === 'sandbox-demo' && !demoFilled.current.has(p.id)));
-  const demoQuery = useQuery({
-    queryKey: DEMO_QUERY_KEY,
-    queryFn: () => take('demo') ?? fetchDemoMerchant(),
-    enabled: needsDemo,
-    staleTime: Infinity,
-    retry: 1,
-  });
+  const demoQuery = useResource(() => take('demo') ?? fetchDemoMerchant(), needsDemo);
+  const resetDemo = demoQuery.reset;
 
   useEffect(() => {
     let cancelled = false;
@@ -163,7 +138,9 @@ function ProfilesState({
       const p = blankProfile('Profile 1', preferredTarget(targets));
       setProfiles([p]);
       setActiveId(p.id);
-      setSetupError(`No demo profile: ${demoQuery.error.message} Fill this profile in by hand.`);
+      setSetupError(
+        `No demo profile: ${demoQuery.error?.message ?? 'no answer.'} Fill this profile in by hand.`,
+      );
     }
   }, [profiles.length, targets, demoQuery.data, demoQuery.isError, demoQuery.error]);
 
@@ -364,11 +341,11 @@ function ProfilesState({
     await persistSecrets(secretsRef.current, profileIds);
     vaultKey.current = null;
     importer.clear();
-    queryClient.removeQueries({ queryKey: DEMO_QUERY_KEY });
+    resetDemo();
     setLoadedKey(null);
     setSecretsById({});
     setVault({ kind: 'locked' });
-  }, [persistSecrets, profileIds, importer, queryClient]);
+  }, [persistSecrets, profileIds, importer, resetDemo]);
 
   const forget = useCallback(async () => {
     await writeChain.current;

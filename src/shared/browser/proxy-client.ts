@@ -2,13 +2,13 @@
  * The browser's side of the same-origin proxy: list the targets, and send one built request through
  * `POST /proxy/<target>/<path>`. Every answer is parsed with zod before the UI sees it.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { BuiltRequest } from '../../core/index.ts';
 import { ProxyTargetsSchema, type ProxyTarget } from '../contracts/contracts.ts';
 
 export const ProxyEnvelopeSchema = z.object({
-  status: z.number().int(),
-  statusText: z.string().optional().default(''),
+  status: z.int(),
+  statusText: z._default(z.optional(z.string()), ''),
   headers: z.record(z.string(), z.string()),
   body: z.string(),
   elapsedMs: z.number(),

@@ -2,7 +2,7 @@
  * Types the app shell passes between features. Features never import each other; they meet here
  * and in the props the shell wires up.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { Credentials, EndpointRef } from '../../core/index.ts';
 import type { Place, RequestDraft, SigningEnv, SigningRuntime } from '../../model/index.ts';
 
