@@ -195,9 +195,11 @@ async function keystrokeLatency(
   page: Page,
   fieldName: string,
 ): Promise<{ latency: number[]; work: Array<{ task: number; rendering: number }> }> {
-  await page.waitForFunction(() => document.querySelector('.monaco-editor') !== null, undefined, {
-    timeout: 30_000,
-  });
+  // The raw-HTTP pane is plain text (Monaco opens there only on demand); wait until the page is idle.
+  await page.getByRole('group', { name: 'Raw HTTP request' }).waitFor({ timeout: 30_000 });
+  await page.evaluate(
+    () => new Promise<void>((done) => requestIdleCallback(() => done(), { timeout: 2000 })),
+  );
   await page.evaluate((sel) => {
     const w = window as unknown as { __lat: number[]; __t0: number | null };
     w.__lat = [];

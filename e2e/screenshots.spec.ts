@@ -25,13 +25,18 @@ async function monacoReady(page: Page, label: string): Promise<void> {
   await expect(page.getByRole('textbox', { name: label })).toBeAttached({ timeout: 20_000 });
 }
 
+/** The live raw-HTTP pane stays plain, coloured text (Monaco opens there only on demand). */
+async function rawHttpShown(page: Page): Promise<void> {
+  await expect(page.getByRole('group', { name: 'Raw HTTP request' })).toContainText('HTTP/1.1');
+}
+
 test('README screenshots: control workbench, OAuth workbench, an answer', async ({ page }, testInfo) => {
   const configFile = testInfo.config.configFile;
   await test.step('workbench-control.png: a sale with its control terms', async () => {
     await openOperation(page, 'v2/sale');
     await fillTestData(page, '123');
     await field(page, 'client_orderid').fill('inv-10042');
-    await monacoReady(page, 'Raw HTTP request');
+    await rawHttpShown(page);
     await page.screenshot({ path: shotPath(configFile, 'workbench-control.png') });
   });
   await test.step('workbench-oauth.png: payout-check with its base string', async () => {
@@ -39,7 +44,7 @@ test('README screenshots: control workbench, OAuth workbench, an answer', async 
     await fillTestData(page);
     await field(page, 'client_orderid').fill('po-20001');
     await page.getByLabel('Pin nonce and timestamp (to reproduce a ticket)').check();
-    await monacoReady(page, 'Raw HTTP request');
+    await rawHttpShown(page);
     await page.getByRole('heading', { name: /Signing input/ }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: shotPath(configFile, 'workbench-oauth.png') });
   });

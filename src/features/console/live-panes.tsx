@@ -198,7 +198,7 @@ export function LivePanes({
           <h3 id="pane-raw">Raw HTTP request</h3>
           <CopyButton text={raw} label="Copy raw HTTP request" />
         </div>
-        <CodeView value={raw} language="http" label="Raw HTTP request" />
+        <CodeView value={raw} language="http" label="Raw HTTP request" editor="on-demand" />
         <div className="wb-pane-head">
           <h3>curl</h3>
           <CopyButton text={curl} label="Copy curl command" />
