@@ -79,7 +79,7 @@ export function Shell() {
   const loc = useLocation();
   const route = parseRoute(loc.pathname);
   const { context } = useSigningContext();
-  const { setPrivateKeyPem, activeLogin } = useProfileActions();
+  const { setPrivateKeyPem, rememberPrivateKey, activeLogin } = useProfileActions();
   const draft = draftFromState(loc.state);
   const place = usePlace(context?.credentials.login ?? '');
 
@@ -166,7 +166,13 @@ export function Shell() {
           ) : null}
           {route.kind === 'export' ? <ExportsRoute context={context} place={place} onOpen={reopen} /> : null}
           {route.kind === 'history' ? <HistoryPage onReopen={reopen} /> : null}
-          {route.kind === 'keys' ? <KeysPage activeLogin={activeLogin} onUseKey={setPrivateKeyPem} /> : null}
+          {route.kind === 'keys' ? (
+            <KeysPage
+              activeLogin={activeLogin}
+              onUseKey={setPrivateKeyPem}
+              onRememberKey={rememberPrivateKey}
+            />
+          ) : null}
           {route.kind === 'return' ? <ReturnPage /> : null}
           {route.kind === 'debugger' ? (
             <Suspense fallback={loading}>
