@@ -44,7 +44,9 @@ async function passIssuerPage(page: Page, context: BrowserContext, returns: stri
   await expect(issuer.getByRole('heading', { name: /Issuer authentication/ })).toBeVisible();
   await issuer.getByLabel('Password').fill('hint');
   await issuer.getByRole('button', { name: 'Confirm' }).click();
-  await expect(issuer.getByText('OK')).toBeVisible();
+  await expect(
+    issuer.getByRole('heading', { level: 1, name: 'Authentication done, you can close this tab' }),
+  ).toBeVisible();
   expect(new URL(issuer.url()).searchParams.get(returns)).toBeTruthy();
   await issuer.close();
 }

@@ -5,7 +5,9 @@ import { readShareFragment } from '../features/exports/index.ts';
 import { HistoryPage, recordExchange } from '../features/history/index.ts';
 import { KeysPage } from '../features/keys/index.ts';
 import { ProfileBar, useProfileActions, useSigningContext } from '../features/profiles/index.ts';
+import type { Exchange } from '../shared/contracts/contracts.ts';
 import { CatalogNav } from './catalog-nav.tsx';
+import { listenForReturns, noteOrders, uploadDraft } from './customer-return.ts';
 import { setCurrentRequest } from './current-request.ts';
 import { HomePage } from './home-page.tsx';
 import { ReturnPage } from './return-page.tsx';
@@ -65,6 +67,12 @@ const SECTIONS: readonly { to: string; label: string; kinds: readonly Route['kin
   { to: '/teach', label: 'Teaching', kinds: ['teach'] },
 ];
 
+/** Records the exchange in history and remembers its order ids, to claim the customer's return. */
+function onExchange(ex: Exchange): Promise<void> {
+  noteOrders(ex);
+  return recordExchange(ex);
+}
+
 function TopLink({ to, children, current }: { to: string; children: string; current: boolean }) {
   return (
     <li>
@@ -89,6 +97,15 @@ export function Shell() {
 
   const reopen = useCallback((d: RequestDraft) => navigate(opHref(d.operation), { draft: d }), []);
   const teachOn = useCallback((path: string) => navigate(teachHref(path)), []);
+  // The customer's return from the issuer (in another tab) fills this tab's upload form.
+  useEffect(
+    () =>
+      listenForReturns((fields) => {
+        const upload = uploadDraft(fields);
+        if (upload) navigate(opHref(upload.draft.operation), { draft: upload.draft });
+      }),
+    [],
+  );
   const [shareError, setShareError] = useState<string | null>(null);
   useEffect(() => {
     const openShared = () => {
@@ -146,7 +163,7 @@ export function Shell() {
                 place={place}
                 runtime={runtime}
                 draft={draft}
-                onExchange={recordExchange}
+                onExchange={onExchange}
                 onNavigate={goTo}
                 onDraftChange={setCurrentRequest}
               />
@@ -159,7 +176,7 @@ export function Shell() {
                 context={context}
                 runtime={runtime}
                 onOpen={reopen}
-                onExchange={recordExchange}
+                onExchange={onExchange}
                 onNavigate={navigate}
               />
             </Suspense>
