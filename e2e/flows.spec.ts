@@ -31,7 +31,7 @@ async function openFlow(page: Page, title: string): Promise<void> {
   await page.goto('/flows');
   await expect(page.getByRole('heading', { level: 1, name: 'Guided flows' })).toBeVisible();
   await page.getByRole('main').getByRole('link', { name: title, exact: true }).click();
-  await expect(page.getByRole('heading', { level: 2, name: title })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Run all' })).toBeEnabled();
   await expect(page.getByText('callback inbox connected')).toBeVisible();
 }

@@ -171,7 +171,7 @@ export function FlowRunner({
   return (
     <article className="flow" aria-labelledby="flow-title">
       <header className="flow-head">
-        <h2 id="flow-title">{flow.title}</h2>
+        <h1 id="flow-title">{flow.title}</h1>
         <p>{flow.summary}</p>
         {production ? (
           <p className="flow-warn" role="alert">
