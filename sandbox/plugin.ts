@@ -15,7 +15,7 @@ import {
 } from '../src/core/index.ts';
 import { findOperation, OPERATION_PATHS, requestSchema, type Operation } from '../src/catalog/index.ts';
 import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
-import { authenticate } from './authenticate.ts';
+import { authenticate, isVerified } from './authenticate.ts';
 import { Engine } from './engine.ts';
 import {
   acceptsPayJson,
@@ -31,6 +31,7 @@ import { loadMerchants, type MerchantRegistry } from './merchants.ts';
 import { resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxOptions } from './options.ts';
 import { registerPages } from './pages.ts';
 import { errorReply, PAY_JSON, validationError, type ApiReply } from './replies.ts';
+import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
 import { Scheduler } from './scheduler.ts';
 import { SandboxStore } from './store.ts';
 
@@ -95,7 +96,6 @@ const publicKeyBody = z.object({ publicKeyPem: z.string().min(1).max(20_000) });
 interface Context {
   options: ResolvedSandboxOptions;
   engine: Engine;
-  scheduler: Scheduler;
   merchants: MerchantRegistry;
   crypto: CryptoPort;
   schemas: Map<string, ReturnType<typeof requestSchema>>;
@@ -181,7 +181,7 @@ async function answerOperation(request: FastifyRequest, ctx: Context): Promise<A
   }
 
   const now = ctx.options.clock();
-  const refused = await authenticate(
+  const verdict = await authenticate(
     {
       op,
       merchant,
@@ -193,25 +193,27 @@ async function answerOperation(request: FastifyRequest, ctx: Context): Promise<A
     },
     {
       crypto: ctx.crypto,
-      store: ctx.engine.store,
       now,
       timestampWindowSec: ctx.options.timestampWindowSec,
       debug: ctx.options.debug,
     },
   );
-  if (refused) return refused;
+  if (!isVerified(verdict)) return verdict;
   if (ctx.engine.store.isClosed)
     return errorReply(503, 'The sandbox is shutting down: retry in a moment.', 'INTERNAL');
-  ctx.scheduler.finalizeDue();
-  return ctx.engine.run({
-    op,
-    merchant,
-    endpoint,
-    endPointId: ctx.merchants.endPointIdFor(merchant, endpoint),
-    params,
-    now: ctx.options.clock(),
-    pageBase: `http://${host}${match.prefix}`,
-  });
+  // Synchronous from here: the nonce claim, what is due and the operation share one transaction.
+  return ctx.engine.run(
+    {
+      op,
+      merchant,
+      endpoint,
+      endPointId: ctx.merchants.endPointIdFor(merchant, endpoint),
+      params,
+      now: ctx.options.clock(),
+      pageBase: `http://${host}${match.prefix}`,
+    },
+    verdict.nonce,
+  );
 }
 
 /**
@@ -226,10 +228,16 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
   // node:crypto: synchronous hashing, no thread-pool hop per request (Web Crypto costs 10× more here).
   const crypto = nodeCryptoPort();
   const store = new SandboxStore(options.dbPath);
+  const checkpointer =
+    options.dbPath === ':memory:'
+      ? undefined
+      : new Checkpointer(options.dbPath, (message) => app.log.error(message));
+  if (checkpointer) store.db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   let merchants: MerchantRegistry;
   try {
     merchants = await loadMerchants(options, crypto, store);
   } catch (e) {
+    await checkpointer?.stop();
     store.close();
     throw e;
   }
@@ -238,12 +246,12 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
   scheduler.start();
   app.addHook('onClose', async () => {
     await scheduler.stop();
+    await checkpointer?.stop();
     store.close();
   });
   const ctx: Context = {
     options,
     engine,
-    scheduler,
     merchants,
     crypto,
     schemas: new Map(),
@@ -304,7 +312,7 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     ),
   );
 
-  // answerOperation finalises what is due once, right before the operation runs.
+  // Engine.run finalises what is due in the operation's own transaction, before it runs.
   app.all('/paynet/api/*', async (request, reply) => sendJson(reply, await answerOperation(request, ctx)));
 
   registerPages(app, { engine, scheduler, merchants, crypto });

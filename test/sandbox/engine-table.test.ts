@@ -1,7 +1,7 @@
 /**
  * The engine as data: the handler table is typed by the catalog's operation ids, the settlement
  * rules are one table that the ledger and the README read, the README's generated tables match
- * their sources, and the per-request work is done once (finalisation, prepared statements).
+ * their sources, and the per-request work is done once (one write transaction, prepared statements).
  */
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -18,7 +18,6 @@ import { HANDLERS } from '../../sandbox/engine/handlers.ts';
 import { SETTLEMENT_RULES } from '../../sandbox/engine/settlement.ts';
 import { outcomeForCvv } from '../../sandbox/outcomes.ts';
 import { renderReadme } from '../../sandbox/readme-tables.ts';
-import { Scheduler } from '../../sandbox/scheduler.ts';
 import { SandboxStore } from '../../sandbox/store.ts';
 import { orderId, payoutParams, saleParams, settle, startSandbox, type Sandbox } from './support.ts';
 
@@ -97,15 +96,75 @@ describe('work done once per request', () => {
     vi.restoreAllMocks();
   });
 
-  it('finalises due requests once per API request (not in the route and again before the operation)', async () => {
-    const spy = vi.spyOn(Scheduler.prototype, 'finalizeDue');
-    const sale = await sb.acme.call('v2/sale', saleParams());
-    expect(sale.status).toBe(200);
-    expect(spy).toHaveBeenCalledTimes(1);
-    spy.mockClear();
-    await settle(sb, sb.acme, sale.body);
-    expect(spy).toHaveBeenCalledTimes(1);
-    spy.mockRestore();
+  /** Counts the write transactions a block opens (savepoints inside one are not counted). */
+  async function writeTransactions(block: () => Promise<void>): Promise<number> {
+    const original = SandboxStore.prototype.tx;
+    let n = 0;
+    const spy = vi.spyOn(SandboxStore.prototype, 'tx').mockImplementation(function <T>(
+      this: SandboxStore,
+      fn: () => T,
+    ): T {
+      if (!this.db.inTransaction) n++;
+      return original.call(this, fn) as T;
+    });
+    try {
+      await block();
+    } finally {
+      spy.mockRestore();
+    }
+    return n;
+  }
+
+  it('runs each API request in one write transaction: nonce, what is due and the operation', async () => {
+    let sale: Awaited<ReturnType<typeof sb.acme.call>> | undefined;
+    expect(
+      await writeTransactions(async () => {
+        sale = await sb.acme.call('v2/sale', saleParams({ client_orderid: orderId('once') }));
+      }),
+    ).toBe(1);
+    expect(sale!.status).toBe(200);
+    // An OAuth request: its nonce is claimed in the operation's transaction.
+    expect(
+      await writeTransactions(async () => {
+        expect((await sb.acme.call('v4/payout-check', payoutParams())).status).toBe(200);
+      }),
+    ).toBe(1);
+    // The status read after the delay finalises the sale in that same one transaction, and sees it.
+    let status: Record<string, unknown> = {};
+    expect(
+      await writeTransactions(async () => {
+        status = await settle(sb, sb.acme, sale!.body);
+      }),
+    ).toBe(1);
+    expect(status.status).toBe('approved');
+  });
+
+  it('reads a status with nothing due without a write lock or a sweep query', async () => {
+    const sale = await sb.acme.call('v2/sale', saleParams({ client_orderid: orderId('read') }));
+    expect((await settle(sb, sb.acme, sale.body)).status).toBe('approved');
+    const due = vi.spyOn(SandboxStore.prototype, 'dueRequests');
+    let again: Record<string, unknown> = {};
+    const writes = await writeTransactions(async () => {
+      again = await sb.acme.status(
+        String(sale.body['paynet-order-id']),
+        String(sale.body['merchant-order-id']),
+      );
+    });
+    due.mockRestore();
+    expect(again.status).toBe('approved');
+    expect(writes).toBe(0);
+    expect(due).not.toHaveBeenCalled();
+  });
+
+  it('claims the nonce of a refused operation: the replay is refused as a reused nonce', async () => {
+    const nonce = `n-${orderId('refused')}`;
+    // A card reference for an order that does not exist: signed correctly (RSA), refused by the engine.
+    const params = { client_orderid: orderId('noref'), orderid: '4999999' };
+    const first = await sb.acme.call('v4/create-card-ref', params, { nonce });
+    expect(first.body['error-code']).toBe('ORDER_NOT_FOUND');
+    const replay = await sb.acme.call('v4/create-card-ref', params, { nonce });
+    expect(replay.status).toBe(403);
+    expect(replay.body['error-code']).toBe('OAUTH_NONCE_REUSED');
   });
 
   it('prepares each SQL statement once, however many requests use it', async () => {
