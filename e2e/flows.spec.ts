@@ -31,7 +31,7 @@ async function openFlow(page: Page, title: string): Promise<void> {
   await page.goto('/flows');
   await expect(page.getByRole('heading', { level: 1, name: 'Guided flows' })).toBeVisible();
   await page.getByRole('main').getByRole('link', { name: title, exact: true }).click();
-  await expect(page.getByRole('heading', { level: 2, name: title })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Run all' })).toBeEnabled();
   await expect(page.getByText('callback inbox connected')).toBeVisible();
 }
@@ -44,7 +44,9 @@ async function passIssuerPage(page: Page, context: BrowserContext, returns: stri
   await expect(issuer.getByRole('heading', { name: /Issuer authentication/ })).toBeVisible();
   await issuer.getByLabel('Password').fill('hint');
   await issuer.getByRole('button', { name: 'Confirm' }).click();
-  await expect(issuer.getByText('OK')).toBeVisible();
+  await expect(
+    issuer.getByRole('heading', { level: 1, name: 'Authentication done, you can close this tab' }),
+  ).toBeVisible();
   expect(new URL(issuer.url()).searchParams.get(returns)).toBeTruthy();
   await issuer.close();
 }

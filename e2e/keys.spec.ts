@@ -91,6 +91,12 @@ test('a key pair generated in the page signs a v4 request the sandbox accepts on
       await gotoSection(page, 'Keys');
       await expect(page.getByLabel('Generated public key (SPKI)')).toHaveValue(generated.spki);
       await page.getByRole('button', { name: 'Register with the local sandbox' }).click();
+      // The private key was neither downloaded nor remembered: the console asks to save it first.
+      const dialog = page.getByRole('dialog', { name: 'Save the private key before registering' });
+      await expect(dialog).toBeVisible();
+      const download = page.waitForEvent('download');
+      await dialog.getByRole('button', { name: 'Download the private key, then register' }).click();
+      expect((await download).suggestedFilename()).toBe('private-pkcs8.pem');
       await expect(page.getByText('Registered: the sandbox answered HTTP 200')).toBeVisible();
       await expect(page.getByText(`${generated.fingerprint} (this pair).`, { exact: false })).toBeVisible();
     });

@@ -82,7 +82,7 @@ test('every operation opens at its own address, and the search filters the list'
   await nav.getByRole('link', { name: /Upload 3DS 2 challenge result/ }).click();
   await expect(page).toHaveURL(/\/ops\/3ds\/v1\/upload-cres-result$/);
   await expect(
-    page.getByRole('heading', { level: 2, name: 'Upload 3DS 2 challenge result (CRes)' }),
+    page.getByRole('heading', { level: 1, name: 'Upload 3DS 2 challenge result (CRes)' }),
   ).toBeVisible();
   await page.goto('/ops/v2/payout-form');
   await expect(page.getByText('scheme unsure', { exact: true })).toBeVisible();
@@ -90,6 +90,6 @@ test('every operation opens at its own address, and the search filters the list'
   await expect(page.getByRole('group', { name: /Control formula/ })).toBeVisible();
   await page.goBack();
   await expect(
-    page.getByRole('heading', { level: 2, name: 'Upload 3DS 2 challenge result (CRes)' }),
+    page.getByRole('heading', { level: 1, name: 'Upload 3DS 2 challenge result (CRes)' }),
   ).toBeVisible();
 });

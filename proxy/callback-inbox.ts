@@ -232,9 +232,26 @@ function inboxParam(request: FastifyRequest, reply: FastifyReply): string | unde
   return undefined;
 }
 
+function wantsHtml(accept: string | undefined): boolean {
+  return accept !== undefined && /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept);
+}
+
+function customerPage(authentication: boolean): string {
+  const title = authentication ? 'Authentication done' : 'Payment page done';
+  const what = authentication
+    ? 'The issuer sent its result to the console, which uploads it in the tab that started the payment.'
+    : 'The gateway sent the outcome to the console: the tab that started the payment shows it.';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · pay-console</title></head>
+<body><main><h1>${title}, you can close this tab</h1><p>${what}</p></main></body></html>
+`;
+}
+
 /**
  * The callback inbox, registered under `/callbacks`: `GET|POST /<inbox>` receives a gateway
- * callback and answers 200 `OK`; `GET /<inbox>/events` streams the callbacks as server-sent
+ * callback and answers 200 `OK` (a browser, i.e. `Accept: text/html`, gets a page telling the
+ * customer they can close the tab); `GET /<inbox>/events` streams the callbacks as server-sent
  * events; `GET /<inbox>/list` returns the kept ones. The server never sees the control key:
  * checking a callback's `control` is the console's job.
  */
@@ -276,6 +293,16 @@ export const callbackInbox: FastifyPluginAsync<CallbackInboxOptions> = async (ap
     } catch (err) {
       if (!(err instanceof CallbackTooLargeError)) throw err;
       return reply.code(413).send(errorBody('CALLBACK_TOO_LARGE', err.message));
+    }
+    // A customer's browser sent back here (3-D Secure or hosted form redirect_url) gets a page that
+    // says what happened; a gateway's server callback keeps its plain `OK`.
+    if (wantsHtml(request.headers.accept)) {
+      return reply
+        .code(200)
+        .type('text/html; charset=utf-8')
+        .header('content-security-policy', "default-src 'none'")
+        .header('cache-control', 'no-store')
+        .send(customerPage(fields.cres !== undefined || fields.PaRes !== undefined));
     }
     return reply.code(200).type('text/plain; charset=utf-8').send('OK');
   };

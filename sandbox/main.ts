@@ -1,10 +1,31 @@
 import { createSandboxApp, SANDBOX_PREFIX } from './app.ts';
-import { sandboxOptionsFromEnv } from './options.ts';
+import { resolveSandboxOptions, sandboxOptionsFromEnv } from './options.ts';
+import { restoreDemoKey } from './restore-key.ts';
 import { serverLimitsFromEnv } from './server-limits.ts';
 
 /** `npm run sandbox`: the local gateway sandbox alone, for a merchant's own back end and test suite. */
 async function main(): Promise<void> {
   const options = sandboxOptionsFromEnv(process.env);
+  const args = process.argv.slice(2);
+  const unknown = args.filter((a) => a !== '--restore-demo-key');
+  if (unknown.length > 0) {
+    throw new Error(
+      `Unknown argument ${unknown[0]}: run without arguments to start the sandbox, or with --restore-demo-key.`,
+    );
+  }
+  if (args.includes('--restore-demo-key')) {
+    const r = await restoreDemoKey(resolveSandboxOptions(options));
+    console.log(
+      [
+        r.hadRegistered
+          ? `Restored: merchant ${r.login} is verified with its configured key again (RSA-${r.keyBits}, fingerprint ${r.keyFingerprint}) in ${r.dbPath}.`
+          : `Nothing to restore: merchant ${r.login} already uses its configured key (RSA-${r.keyBits}, fingerprint ${r.keyFingerprint}) in ${r.dbPath}.`,
+        '  A console or sandbox already running on this database keeps the old key in memory until it restarts;',
+        `  to restore it live: Keys → "Restore the demo key", or curl -X DELETE http://127.0.0.1:4173/sandbox/merchants/${r.login}/public-key`,
+      ].join('\n'),
+    );
+    return;
+  }
   const host = process.env.HOST?.trim() || '127.0.0.1';
   const portText = process.env.SANDBOX_PORT?.trim() || '4174';
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) {

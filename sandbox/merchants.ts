@@ -47,9 +47,12 @@ const demoFileSchema = z.object({
 /** The merchants the sandbox knows, looked up by login or by the endpoint in a request path. */
 export class MerchantRegistry {
   private readonly list: Merchant[];
+  /** Each merchant as configured (file, option or demo file), before any key registered at run time. */
+  private readonly configured: ReadonlyMap<string, Merchant>;
 
   constructor(list: Merchant[]) {
     this.list = list;
+    this.configured = new Map(list.map((m) => [m.login, m]));
   }
 
   all(): readonly Merchant[] {
@@ -84,6 +87,18 @@ export class MerchantRegistry {
     const next = { ...this.list[i]!, ...update };
     this.list[i] = next;
     return next;
+  }
+
+  /** Puts the merchant's configured public key back (the demo merchant's shipped key). */
+  restoreConfigured(login: string): Merchant {
+    const shipped = this.configured.get(login);
+    if (!shipped) throw new Error(`no merchant ${login}`);
+    return this.replace(login, {
+      publicKeyPem: shipped.publicKeyPem,
+      verifyKey: shipped.verifyKey,
+      keyFingerprint: shipped.keyFingerprint,
+      keyBits: shipped.keyBits,
+    });
   }
 }
 

@@ -397,4 +397,36 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     });
     return json(200, { login: merchant.login, keyBits: key.bits, keyFingerprint: key.fingerprint });
   });
+
+  // Undoes a PUT: the configured key (for the demo merchant, the shipped demo pair) is verified again,
+  // now and after restarts. The way back when a registered key's private half was lost.
+  app.delete<{ Params: { login: string } }>('/merchants/:login/public-key', async (request, reply) => {
+    const refused = localOnly(request);
+    if (refused) return sendJson(reply, refused, 'application/json');
+    const json = (code: number, body: Record<string, unknown>) =>
+      sendJson(reply, { code, body }, 'application/json');
+    const merchant = merchants.byLogin(request.params.login);
+    if (!merchant)
+      return json(404, {
+        type: 'error',
+        'error-message': `No merchant "${shorten(request.params.login, 64)}" in this sandbox.`,
+        'error-code': 'NOT_FOUND',
+      });
+    if (store.isClosed)
+      return json(503, {
+        type: 'error',
+        'error-message': 'The sandbox is shutting down.',
+        'error-code': 'INTERNAL',
+      });
+    const hadRegistered = store.deleteMerchantKey(merchant.login);
+    const restored = merchants.restoreConfigured(merchant.login);
+    return json(200, {
+      login: restored.login,
+      keyBits: restored.keyBits,
+      keyFingerprint: restored.keyFingerprint,
+      restored: hadRegistered,
+      privateKeyKnown:
+        restored.privateKeyPkcs8Pem !== null && restored.privateKeyFingerprint === restored.keyFingerprint,
+    });
+  });
 };

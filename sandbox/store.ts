@@ -581,6 +581,11 @@ export class SandboxStore {
     ).run(login, pem, now);
   }
 
+  /** Forgets the key registered at run time: the merchant's configured (shipped) key applies again. */
+  deleteMerchantKey(login: string): boolean {
+    return this.stmt('DELETE FROM merchant_keys WHERE login = ?').run(login).changes > 0;
+  }
+
   private update(
     table: 'orders' | 'requests' | 'callbacks',
     id: number,

@@ -2,9 +2,22 @@ import { test as base, expect, type Page } from '@playwright/test';
 
 /**
  * The test fixture every console spec uses: it records every request the browser context makes
- * (all pages, workers and Monaco included) and fails the test if one goes to another origin.
+ * (all pages, workers and Monaco included) and fails the test if one goes to another origin, and
+ * it fails the test on any uncaught page error.
  */
-export const test = base.extend<{ foreignRequests: string[] }>({
+export const test = base.extend<{ foreignRequests: string[]; pageErrors: string[] }>({
+  /** Every uncaught error of any page of the context (popups included) fails the test. */
+  pageErrors: [
+    async ({ context }, use) => {
+      const errors: string[] = [];
+      const watch = (p: Page) => p.on('pageerror', (e) => errors.push(`${p.url()}: ${e.name}: ${e.message}`));
+      context.pages().forEach(watch);
+      context.on('page', watch);
+      await use(errors);
+      expect(errors, 'uncaught errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
   foreignRequests: [
     async ({ context, baseURL }, use) => {
       const own = new URL(baseURL!).origin;

@@ -39,7 +39,7 @@ export function CatalogNav({ current }: { current: string | null }) {
             : `${count} of ${OPERATIONS.length} operations`}
         </p>
         {groups.map((g) => (
-          <section className="nav-group" key={g.group} aria-labelledby={`nav-${g.group}`}>
+          <div role="group" className="nav-group" key={g.group} aria-labelledby={`nav-${g.group}`}>
             <h2 id={`nav-${g.group}`}>{g.title}</h2>
             <ul>
               {g.ops.map((o) => (
@@ -62,7 +62,7 @@ export function CatalogNav({ current }: { current: string | null }) {
                 </li>
               ))}
             </ul>
-          </section>
+          </div>
         ))}
       </div>
     </nav>

@@ -1,38 +1,9 @@
 import { useEffect, useState } from 'react';
 import { callbackControl, constantTimeEqual } from '../core/index.ts';
-import { DRAFT_VERSION, type RequestDraft } from '../model/index.ts';
 import { useSigningContext } from '../features/profiles/index.ts';
+import { announceReturn, returnFieldsOf, uploadDraft } from './customer-return.ts';
 import { navigate, opHref } from './router.ts';
 import { runtime } from './runtime.ts';
-
-function uploadDraft(q: URLSearchParams): { title: string; draft: RequestDraft } | null {
-  const ids = { 'client-order-id': q.get('client_orderid') ?? '', orderid: q.get('orderid') ?? '' };
-  const cres = q.get('cres');
-  if (cres) {
-    return {
-      title: 'Upload the CRes (upload-cres-result)',
-      draft: {
-        v: DRAFT_VERSION,
-        operation: '3ds/v1/upload-cres-result',
-        values: { ...ids, cRes: cres },
-        extras: [],
-      },
-    };
-  }
-  const pares = q.get('PaRes');
-  if (pares) {
-    return {
-      title: 'Upload the PaRes (upload-pares-result)',
-      draft: {
-        v: DRAFT_VERSION,
-        operation: '3ds/v1/upload-pares-result',
-        values: { ...ids, paRes: pares },
-        extras: [],
-      },
-    };
-  }
-  return null;
-}
 
 function useReturnCheck(q: URLSearchParams): 'ok' | 'bad' | 'no-key' | null {
   const { context } = useSigningContext();
@@ -66,11 +37,25 @@ function useReturnCheck(q: URLSearchParams): 'ok' | 'bad' | 'no-key' | null {
 export function ReturnPage() {
   const [q] = useState(() => new URLSearchParams(location.search));
   const fields = [...q];
-  const upload = uploadDraft(q);
+  const upload = uploadDraft(returnFieldsOf(q));
   const check = useReturnCheck(q);
+  const [taken, setTaken] = useState(false);
+  useEffect(() => {
+    const fields = returnFieldsOf(q);
+    if (!uploadDraft(fields)) return;
+    return announceReturn(fields, () => setTaken(true));
+  }, [q]);
   return (
     <section aria-labelledby="return-title">
-      <h1 id="return-title">The customer is back</h1>
+      <h1 id="return-title">
+        {taken ? 'Authentication done, you can close this tab' : 'The customer is back'}
+      </h1>
+      {taken ? (
+        <p role="status">
+          The console tab that sent this payment received the issuer&apos;s result and filled its upload form:
+          sign and send it there, with that tab&apos;s profile.
+        </p>
+      ) : null}
       <p>
         This page is the <code>redirect_url</code> the test data uses: the gateway sends the customer here
         after a hosted form or a 3-D Secure step. Confirm the outcome with the status operation: a redirect

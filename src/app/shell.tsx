@@ -3,7 +3,9 @@ import { parseDraft, type RequestDraft } from '../model/index.ts';
 import { Workbench, type WorkbenchNavigation } from '../features/console/index.ts';
 import { recordExchange } from '../features/history/index.ts';
 import { ProfileBar, useProfileActions, useSigningContext } from '../features/profiles/index.ts';
+import type { Exchange } from '../shared/contracts/contracts.ts';
 import { CatalogNav } from './catalog-nav.tsx';
+import { listenForReturns, noteOrders, uploadDraft } from './customer-return.ts';
 import { setCurrentRequest } from './current-request.ts';
 import { ExportsRoute, WorkbenchTools } from './request-tools-bar.tsx';
 import { navigate, onLinkClick, opHref, parseRoute, useLocation, type Route } from './router.ts';
@@ -78,6 +80,12 @@ const SECTIONS: readonly { to: string; label: string; kinds: readonly Route['kin
   { to: '/teach', label: 'Teaching', kinds: ['teach'] },
 ];
 
+/** Records the exchange in history and remembers its order ids, to claim the customer's return. */
+function onExchange(ex: Exchange): Promise<void> {
+  noteOrders(ex);
+  return recordExchange(ex);
+}
+
 function TopLink({ to, children, current }: { to: string; children: string; current: boolean }) {
   return (
     <li>
@@ -92,7 +100,7 @@ export function Shell() {
   const loc = useLocation();
   const route = parseRoute(loc.pathname);
   const { context } = useSigningContext();
-  const { setPrivateKeyPem, activeLogin } = useProfileActions();
+  const { setPrivateKeyPem, rememberPrivateKey, activeLogin } = useProfileActions();
   const draft = draftFromState(loc.state);
   const place = usePlace(context?.credentials.login ?? '');
 
@@ -102,6 +110,15 @@ export function Shell() {
 
   const reopen = useCallback((d: RequestDraft) => navigate(opHref(d.operation), { draft: d }), []);
   const teachOn = useCallback((path: string) => navigate(teachHref(path)), []);
+  // The customer's return from the issuer (in another tab) fills this tab's upload form.
+  useEffect(
+    () =>
+      listenForReturns((fields) => {
+        const upload = uploadDraft(fields);
+        if (upload) navigate(opHref(upload.draft.operation), { draft: upload.draft });
+      }),
+    [],
+  );
   const [shareError, setShareError] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
@@ -171,7 +188,7 @@ export function Shell() {
                 place={place}
                 runtime={runtime}
                 draft={draft}
-                onExchange={recordExchange}
+                onExchange={onExchange}
                 onNavigate={goTo}
                 onDraftChange={setCurrentRequest}
               />
@@ -184,7 +201,7 @@ export function Shell() {
                 context={context}
                 runtime={runtime}
                 onOpen={reopen}
-                onExchange={recordExchange}
+                onExchange={onExchange}
                 onNavigate={navigate}
               />
             </Suspense>
@@ -197,7 +214,11 @@ export function Shell() {
           ) : null}
           {route.kind === 'keys' ? (
             <Suspense fallback={loading}>
-              <KeysPage activeLogin={activeLogin} onUseKey={setPrivateKeyPem} />
+              <KeysPage
+                activeLogin={activeLogin}
+                onUseKey={setPrivateKeyPem}
+                onRememberKey={rememberPrivateKey}
+              />
             </Suspense>
           ) : null}
           {route.kind === 'return' ? (

@@ -61,6 +61,22 @@ describe('callback inbox', () => {
     expect(e.query).toEqual(Object.fromEntries(new URLSearchParams(q)));
   });
 
+  it('answers a customer’s browser with a page saying the tab can be closed, and records the return', async () => {
+    const q = 'cres=eyJ0cmFuc1N0YXR1cyI6IlkifQ&orderid=77&client_orderid=tds-1';
+    const answer = await send(server.port, 'GET', `/callbacks/shop-3?${q}`, {
+      accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^text\/html/);
+    expect(answer.headers['content-security-policy']).toBe("default-src 'none'");
+    expect(answer.body).toContain('<h1>Authentication done, you can close this tab</h1>');
+    expect(answer.body).not.toContain('eyJ0cmFuc1N0YXR1cyI6IlkifQ');
+    const [e] = json<Event[]>(await send(server.port, 'GET', '/callbacks/shop-3/list'));
+    expect(e?.query.cres).toBe('eyJ0cmFuc1N0YXR1cyI6IlkifQ');
+    // A server callback (no text/html) keeps its plain OK.
+    expect((await send(server.port, 'GET', `/callbacks/shop-3?${q}`, { accept: '*/*' })).body).toBe('OK');
+  });
+
   it('receives a POST form callback, merging the query and the body', async () => {
     const answer = await send(
       server.port,

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -238,6 +239,123 @@ describe('the demo merchant', () => {
         .status,
     ).toBe(200);
     await restarted.close();
+  });
+});
+
+describe('restoring the demo key', () => {
+  it('DELETE puts the shipped key back, live and across restarts, from this machine only', async () => {
+    const dir = tmp();
+    const clock = fakeClock();
+    const opts = { dataDir: dir, dbPath: path.join(dir, 'db.sqlite'), clock: () => clock.now };
+    const app = await createSandboxApp(opts);
+    const demoOf = async (a: typeof app) =>
+      JSON.parse((await a.inject({ url: '/sandbox/demo-merchant', headers: { host: HOST } })).body) as Record<
+        string,
+        string | null
+      >;
+    const demo = await demoOf(app);
+    const base = {
+      login: 'demo-merchant',
+      controlKey: demo.controlKey!,
+      endpointIds: ['1111'],
+      endpointGroupIds: ['2222'],
+    };
+    const shipped = { ...base, publicKeyPem: demo.publicKeyPem!, privateKeyPem: demo.privateKeyPkcs8Pem! };
+    const mine = rsaPair(2048);
+    const put = await app.inject({
+      method: 'PUT',
+      url: '/sandbox/merchants/demo-merchant/public-key',
+      headers: { host: HOST, 'content-type': 'application/json' },
+      payload: JSON.stringify({ publicKeyPem: mine.publicKeyPem }),
+    });
+    expect(put.statusCode).toBe(200);
+    expect((await new Client(app, shipped, clock).call('v4/payout-check', payoutParams())).status).toBe(403);
+    expect((await demoOf(app)).privateKeyPkcs8Pem).toBeNull();
+
+    const del = (extra: { headers?: Record<string, string>; remoteAddress?: string; login?: string } = {}) =>
+      app.inject({
+        method: 'DELETE',
+        url: `/sandbox/merchants/${extra.login ?? 'demo-merchant'}/public-key`,
+        headers: { host: HOST, ...extra.headers },
+        ...(extra.remoteAddress ? { remoteAddress: extra.remoteAddress } : {}),
+      });
+    expect((await del({ headers: { origin: 'http://evil.example' } })).statusCode).toBe(403);
+    expect((await del({ remoteAddress: '192.0.2.1' })).statusCode).toBe(403);
+    expect((await del({ login: 'nobody' })).statusCode).toBe(404);
+    // Refused attempts changed nothing.
+    expect((await new Client(app, shipped, clock).call('v4/payout-check', payoutParams())).status).toBe(403);
+
+    const ok = await del();
+    expect(ok.statusCode).toBe(200);
+    expect(JSON.parse(ok.body)).toMatchObject({
+      login: 'demo-merchant',
+      keyBits: 2048,
+      keyFingerprint: demo.keyFingerprint,
+      restored: true,
+      privateKeyKnown: true,
+    });
+    expect((await new Client(app, shipped, clock).call('v4/payout-check', payoutParams())).status).toBe(200);
+    expect(
+      (await new Client(app, { ...base, ...mine }, clock).call('v4/payout-check', payoutParams())).status,
+    ).toBe(403);
+    expect((await demoOf(app)).privateKeyPkcs8Pem).toBe(demo.privateKeyPkcs8Pem);
+    expect(JSON.parse((await del()).body)).toMatchObject({ restored: false });
+    await app.close();
+
+    const restarted = await createSandboxApp(opts);
+    expect((await new Client(restarted, shipped, clock).call('v4/payout-check', payoutParams())).status).toBe(
+      200,
+    );
+    await restarted.close();
+  });
+
+  it('npm run sandbox -- --restore-demo-key forgets the registered key in the database', async () => {
+    const dir = tmp();
+    const clock = fakeClock();
+    const opts = { dataDir: dir, dbPath: path.join(dir, 'db.sqlite'), clock: () => clock.now };
+    const app = await createSandboxApp(opts);
+    const demo = JSON.parse(
+      (await app.inject({ url: '/sandbox/demo-merchant', headers: { host: HOST } })).body,
+    ) as Record<string, string>;
+    const put = await app.inject({
+      method: 'PUT',
+      url: '/sandbox/merchants/demo-merchant/public-key',
+      headers: { host: HOST, 'content-type': 'application/json' },
+      payload: JSON.stringify({ publicKeyPem: rsaPair(2048).publicKeyPem }),
+    });
+    expect(put.statusCode).toBe(200);
+    await app.close();
+
+    const env = { ...process.env, DATA_DIR: dir, SANDBOX_DB: opts.dbPath };
+    const run = () =>
+      execFileSync(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', '--restore-demo-key'], {
+        env,
+        encoding: 'utf8',
+      });
+    const out = run();
+    expect(out).toContain(`Restored: merchant demo-merchant is verified with its configured key again`);
+    expect(out).toContain(String(demo.keyFingerprint));
+    expect(run()).toContain('Nothing to restore');
+
+    const restarted = await createSandboxApp(opts);
+    const shipped = {
+      login: 'demo-merchant',
+      controlKey: demo.controlKey!,
+      endpointIds: ['1111'],
+      endpointGroupIds: ['2222'],
+      publicKeyPem: demo.publicKeyPem!,
+      privateKeyPem: demo.privateKeyPkcs8Pem!,
+    };
+    expect((await new Client(restarted, shipped, clock).call('v4/payout-check', payoutParams())).status).toBe(
+      200,
+    );
+    await restarted.close();
+    expect(() =>
+      execFileSync(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', '--restore-demo-key'], {
+        env: { ...env, SANDBOX_DB: ':memory:' },
+        stdio: 'pipe',
+      }),
+    ).toThrow(/nothing is kept between starts/);
   });
 });
 

@@ -53,7 +53,7 @@ export function AnswerView({
   return (
     <section className="wb-pane wb-answer" aria-labelledby="answer-title" ref={ref}>
       <div className="wb-pane-head">
-        <h3 id="answer-title">Answer</h3>
+        <h2 id="answer-title">Answer</h2>
         <StatusBadge kind={a.badge.kind} label={a.badge.label} />
       </div>
       <p className="wb-answer-line">
@@ -133,7 +133,7 @@ export function AnswerView({
         />
       ) : null}
       <div className="wb-pane-head">
-        <h4>Body</h4>
+        <h3>Body</h3>
         <CopyButton text={env.body} label="Copy response body" />
       </div>
       <CodeView
@@ -188,15 +188,15 @@ function AnswerSummary({ json }: { json: unknown }) {
   });
   if (facts.length === 0) return null;
   return (
-    <dl className="wb-answer-summary" role="group" aria-label="Answer summary">
+    <div className="wb-answer-summary" role="group" aria-label="Answer summary">
       {facts.map((f) => (
         <div key={f.key} role="group" aria-label={f.key}>
-          <dt>
+          <span role="term">
             {f.label} <code>{f.key}</code>
-          </dt>
-          <dd>{f.value}</dd>
+          </span>{' '}
+          <span role="definition">{f.value}</span>
         </div>
       ))}
-    </dl>
+    </div>
   );
 }

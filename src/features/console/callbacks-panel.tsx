@@ -63,7 +63,7 @@ export function CallbacksPanel({
   return (
     <section className="wb-pane wb-callbacks" aria-labelledby="cb-title">
       <div className="wb-pane-head">
-        <h3 id="cb-title">Callbacks this session</h3>
+        <h2 id="cb-title">Callbacks this session</h2>
         <span
           className={`wb-dot wb-dot-${snap.state}`}
           role="img"

@@ -35,12 +35,11 @@ const INPUT_MODE: Partial<Record<FieldSpec['type'], 'numeric' | 'decimal' | 'ema
   phone: 'tel',
 };
 
-function FieldError({ control, name, id }: { control: Control<FieldValues>; name: string; id: string }) {
-  const { errors } = useFormState({ control, name });
-  const message = errors[name]?.message;
+/** The field's own message; the one alert of a failed Send is the summary in the send bar. */
+function FieldError({ message, id }: { message: string; id: string }) {
   return (
-    <p className="wb-field-error" id={id} role={message ? 'alert' : undefined}>
-      {typeof message === 'string' ? message : ''}
+    <p className="wb-field-error" id={id}>
+      {message}
     </p>
   );
 }
@@ -66,10 +65,14 @@ function FieldRowImpl({
     spec.required ? 'required' : 'optional',
   ].filter(Boolean);
   const reg = register(spec.name);
+  const { errors } = useFormState({ control, name: spec.name });
+  const error = errors[spec.name]?.message;
+  const message = typeof error === 'string' ? error : '';
   const common = {
     id,
     'aria-describedby': `${title} ${meta} ${err}`,
     'aria-required': spec.required,
+    'aria-invalid': message !== '' ? true : undefined,
     ...reg,
   };
   return (
@@ -111,7 +114,7 @@ function FieldRowImpl({
         ) : null}
         {spec.help ? <span className="wb-field-help"> {spec.help}</span> : null}
       </p>
-      <FieldError control={control} name={spec.name} id={err} />
+      <FieldError message={message} id={err} />
     </div>
   );
 }

@@ -148,16 +148,16 @@ export function LivePanes({
   return (
     <div className="wb-panes">
       <section className="wb-pane" aria-labelledby="pane-input">
-        <h3 id="pane-input">
+        <h2 id="pane-input">
           Signing input <span className="wb-scheme">{SCHEME_LABEL[s.scheme]}</span>
-        </h3>
+        </h2>
         <Problems built={b} />
         <SigningInputView built={b} controlKey={context.credentials.controlKey} />
       </section>
       <section className="wb-pane" aria-labelledby="pane-sig">
-        <h3 id="pane-sig">
+        <h2 id="pane-sig">
           {s.scheme === 'control' ? 'The control parameter' : 'Signature and Authorization header'}
-        </h3>
+        </h2>
         <div className="wb-sig-row">
           <code className="wb-signature" role="group" aria-label="Signature">
             {s.signature ?? '(not signed)'}
@@ -195,12 +195,12 @@ export function LivePanes({
       </section>
       <section className="wb-pane" aria-labelledby="pane-raw">
         <div className="wb-pane-head">
-          <h3 id="pane-raw">Raw HTTP request</h3>
+          <h2 id="pane-raw">Raw HTTP request</h2>
           <CopyButton text={raw} label="Copy raw HTTP request" />
         </div>
         <CodeView value={raw} language="http" label="Raw HTTP request" editor="on-demand" />
         <div className="wb-pane-head">
-          <h3>curl</h3>
+          <h2>curl</h2>
           <CopyButton text={curl} label="Copy curl command" />
         </div>
         <pre className="ui-code" role="group" aria-label="curl command">

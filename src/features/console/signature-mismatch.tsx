@@ -42,7 +42,7 @@ export function SignatureMismatch({
   if (!dbg) {
     return (
       <section className="wb-mismatch" aria-label="Signature refused">
-        <h4>The signature was refused</h4>
+        <h3>The signature was refused</h3>
         <p>
           The answer carries no signing input to compare with (a real gateway never shows it). Check the key
           in the profile and compare the signing input above with the description.
@@ -58,7 +58,7 @@ export function SignatureMismatch({
     const inputDiff = diffText(s.maskedInput, dbg.debug['signing-input']);
     return (
       <section className="wb-mismatch" aria-label="Signature refused">
-        <h4>The sandbox expected a different control</h4>
+        <h3>The sandbox expected a different control</h3>
         <p role="note">
           {allSame
             ? 'Every term matches the sandbox’s: the difference is the merchant control key. Check the control key in the profile.'
@@ -114,7 +114,7 @@ export function SignatureMismatch({
             </tr>
           </tbody>
         </table>
-        <h4>Signing input, sent against expected</h4>
+        <h3>Signing input, sent against expected</h3>
         <Diff parts={inputDiff} label="Signing input difference" />
         <Legend />
         {dbg.debug.formula ? (
@@ -135,7 +135,7 @@ export function SignatureMismatch({
     const onlyTheirs = theirPairs.filter((p) => !ourPairs.includes(p));
     return (
       <section className="wb-mismatch" aria-label="Signature refused">
-        <h4>The sandbox refused the OAuth signature</h4>
+        <h3>The sandbox refused the OAuth signature</h3>
         <p role="note">
           {same
             ? s.scheme === 'oauth-hmac-sha1'
@@ -180,7 +180,7 @@ export function SignatureMismatch({
   }
   return (
     <section className="wb-mismatch" aria-label="Signature refused">
-      <h4>The signature was refused</h4>
+      <h3>The signature was refused</h3>
       <p>
         The sandbox checked it with the {dbg.kind === 'control' ? 'control' : 'OAuth'} scheme, but this
         request was signed with {s.scheme}: pick the other scheme.

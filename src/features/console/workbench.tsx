@@ -78,7 +78,7 @@ export function Workbench(props: WorkbenchProps) {
   if (!op) {
     return (
       <section className="wb-unknown">
-        <h2>Unknown operation</h2>
+        <h1>Unknown operation</h1>
         <p>
           No operation is at <code>{props.operationPath}</code>. Pick one from the list of operations.
         </p>
@@ -102,7 +102,7 @@ function OperationHeader({
   const endpoint = opened ?? context?.endpoint;
   return (
     <header className="wb-head">
-      <h2 id="op-title">{op.title}</h2>
+      <h1 id="op-title">{op.title}</h1>
       <p className="wb-path">
         <span className="wb-method">POST</span>{' '}
         <code>
@@ -384,6 +384,11 @@ function OperationWorkbench({
             onFill={onFill}
             onClear={onClear}
           />
+          <p className="ui-visually-hidden" aria-live="polite" aria-atomic="true">
+            {outcome
+              ? `Answer: HTTP ${outcome.envelope.status} ${outcome.envelope.statusText}, ${outcome.interpreted.badge.label}, at ${new Date(outcome.sentAt).toLocaleTimeString()}.`
+              : ''}
+          </p>
           <div className="wb-send-bar">
             <button
               type="submit"

@@ -51,7 +51,7 @@ export function RequestTools({ current, context, place, onOpen, children }: Requ
       {open ? (
         <section id={`${id}-${open}`} className="ex-panel" aria-label={TITLES[open]}>
           <div className="ex-panel-head">
-            <h3>{TITLES[open]}</h3>
+            <h2>{TITLES[open]}</h2>
             <button
               type="button"
               className="ui-btn ui-btn-small"

@@ -171,7 +171,7 @@ export function FlowRunner({
   return (
     <article className="flow" aria-labelledby="flow-title">
       <header className="flow-head">
-        <h2 id="flow-title">{flow.title}</h2>
+        <h1 id="flow-title">{flow.title}</h1>
         <p>{flow.summary}</p>
         {production ? (
           <p className="flow-warn" role="alert">
@@ -243,7 +243,7 @@ export function FlowRunner({
 
       {snap.customer ? (
         <section className="flow-customer" aria-labelledby="flow-customer-title">
-          <h3 id="flow-customer-title">{snap.customer.title}</h3>
+          <h2 id="flow-customer-title">{snap.customer.title}</h2>
           <p>
             Open the issuer page as the customer and enter the password (on the local sandbox:{' '}
             <code>hint</code>
@@ -269,7 +269,7 @@ export function FlowRunner({
 
       <div className="flow-grid">
         <section aria-labelledby="flow-steps-title">
-          <h3 id="flow-steps-title">Steps</h3>
+          <h2 id="flow-steps-title">Steps</h2>
           <ol className="flow-steps" aria-label="Steps">
             {snap.steps.map((s, i) => {
               const def = flow.steps[i]!;
@@ -303,7 +303,7 @@ export function FlowRunner({
         </section>
 
         <section aria-labelledby="flow-timeline-title">
-          <h3 id="flow-timeline-title">Timeline</h3>
+          <h2 id="flow-timeline-title">Timeline</h2>
           {snap.timeline.length === 0 ? (
             <p className="flow-empty">Requests, status changes and callbacks appear here as the flow runs.</p>
           ) : (

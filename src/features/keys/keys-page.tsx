@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useId, useState, type ChangeEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import {
   GENERATABLE_BITS,
   generateKeyPair,
@@ -14,14 +14,17 @@ import {
   type KeyInspection,
 } from '../../core/index.ts';
 import { readKeyFile } from '../../shared/browser/read-key-file.ts';
-import { PemOutput } from './pem-output.tsx';
-import { answerMessage, registeredFingerprint, registerPublicKey } from './register-key.ts';
+import { downloadText, PemOutput } from './pem-output.tsx';
+import { answerMessage, registeredFingerprint, registerPublicKey, restoreDemoKey } from './register-key.ts';
 import './keys.css';
 
 const crypto = webCryptoPort();
 
+/** How the private half of the generated pair was kept outside this page, if it was. */
+type SavedAs = 'downloaded' | 'copied' | 'remembered';
+
 /** The last generated pair, kept in memory for the session so that leaving the page does not lose it. */
-let lastGenerated: { keys: GeneratedKeyPair; ms: number } | null = null;
+let lastGenerated: { keys: GeneratedKeyPair; ms: number; saved: SavedAs | null } | null = null;
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -30,9 +33,11 @@ function message(e: unknown): string {
 interface KeysPageProps {
   activeLogin: string | null;
   onUseKey: (pkcs8Pem: string) => Promise<void>;
+  /** Uses the key in the active profile and keeps it in the encrypted vault; false when cancelled. */
+  onRememberKey: (pkcs8Pem: string) => Promise<boolean>;
 }
 
-export function KeysPage({ activeLogin, onUseKey }: KeysPageProps) {
+export function KeysPage({ activeLogin, onUseKey, onRememberKey }: KeysPageProps) {
   const titleId = useId();
   return (
     <section className="ky-page" aria-labelledby={titleId}>
@@ -41,16 +46,28 @@ export function KeysPage({ activeLogin, onUseKey }: KeysPageProps) {
         RSA key pairs for the v4 operations (OAuth RSA-SHA256). Everything here runs in this browser: the
         private key never leaves it unless you copy or download it.
       </p>
-      <GenerateSection activeLogin={activeLogin} onUseKey={onUseKey} />
+      <GenerateSection activeLogin={activeLogin} onUseKey={onUseKey} onRememberKey={onRememberKey} />
+      <RestoreSection activeLogin={activeLogin} onUseKey={onUseKey} />
       <InspectSection />
     </section>
   );
 }
 
-function GenerateSection({ activeLogin, onUseKey }: KeysPageProps) {
+function GenerateSection({ activeLogin, onUseKey, onRememberKey }: KeysPageProps) {
   const headingId = useId();
   const [bits, setBits] = useState<number>(lastGenerated?.keys.bits ?? 4096);
   const [pair, setPair] = useState(lastGenerated);
+  const [askSave, setAskSave] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
+
+  function markSaved(how: SavedAs) {
+    setPair((p) => {
+      if (!p) return p;
+      const next = { ...p, saved: p.saved ?? how };
+      lastGenerated = next;
+      return next;
+    });
+  }
   const [useResult, setUseState] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
 
   const generate = useMutation({
@@ -60,8 +77,9 @@ function GenerateSection({ activeLogin, onUseKey }: KeysPageProps) {
       return { keys, ms: performance.now() - started };
     },
     onSuccess: (result) => {
-      lastGenerated = result;
-      setPair(result);
+      const next = { ...result, saved: null };
+      lastGenerated = next;
+      setPair(next);
       setUseState(null);
       register.reset();
     },
@@ -70,6 +88,34 @@ function GenerateSection({ activeLogin, onUseKey }: KeysPageProps) {
     mutationFn: ({ login, pem }: { login: string; pem: string }) => registerPublicKey(login, pem),
   });
   const elapsed = useElapsed(generate.isPending);
+
+  function registerNow() {
+    if (activeLogin && pair) register.mutate({ login: activeLogin, pem: pair.keys.spkiPem });
+  }
+
+  // Registering replaces the key the sandbox verifies with: a private half kept nowhere is a dead end.
+  function startRegister() {
+    setSaveError(null);
+    if (pair?.saved) registerNow();
+    else setAskSave(true);
+  }
+
+  async function rememberThenRegister() {
+    if (!pair) return;
+    setSaveError(null);
+    try {
+      if (!(await onRememberKey(pair.keys.pkcs8Pem))) return;
+    } catch (e) {
+      setSaveError(message(e));
+      return;
+    }
+    markSaved('remembered');
+    setUseState({
+      kind: 'ok',
+      text: `The active profile now signs with this key (fingerprint ${pair.keys.fingerprint}), remembered on this device, encrypted.`,
+    });
+    registerNow();
+  }
 
   async function applyToProfile(pem: string) {
     setUseState(null);
@@ -138,6 +184,7 @@ function GenerateSection({ activeLogin, onUseKey }: KeysPageProps) {
               pem={pair.keys.pkcs8Pem}
               filename="private-pkcs8.pem"
               note="The private key for signing libraries and Web Crypto (BEGIN PRIVATE KEY). Keep it secret."
+              onSaved={markSaved}
             />
             <PemOutput
               label="Generated PKCS#1"
@@ -145,6 +192,7 @@ function GenerateSection({ activeLogin, onUseKey }: KeysPageProps) {
               pem={pair.keys.pkcs1Pem}
               filename="private-pkcs1.pem"
               note="The same private key as PKCS#1 (BEGIN RSA PRIVATE KEY), for the gateway's in-page request builders."
+              onSaved={markSaved}
             />
             <PemOutput
               label="Generated public key (SPKI)"
@@ -159,7 +207,7 @@ function GenerateSection({ activeLogin, onUseKey }: KeysPageProps) {
               type="button"
               className="ky-button"
               disabled={!activeLogin || register.isPending}
-              onClick={() => activeLogin && register.mutate({ login: activeLogin, pem: pair.keys.spkiPem })}
+              onClick={startRegister}
             >
               Register with the local sandbox
             </button>
@@ -181,6 +229,31 @@ function GenerateSection({ activeLogin, onUseKey }: KeysPageProps) {
               Registering sends the public key for merchant <code>{activeLogin}</code> to the local sandbox,
               as a merchant sends it to the gateway&apos;s support. The sandbox then verifies v4 signatures
               with it instead of the previous key.
+            </p>
+          )}
+          {askSave && activeLogin && (
+            <SaveFirstDialog
+              login={activeLogin}
+              onDownload={() => {
+                setAskSave(false);
+                downloadText(pair.keys.pkcs8Pem, 'private-pkcs8.pem');
+                markSaved('downloaded');
+                registerNow();
+              }}
+              onRemember={() => {
+                setAskSave(false);
+                void rememberThenRegister();
+              }}
+              onRegisterAnyway={() => {
+                setAskSave(false);
+                registerNow();
+              }}
+              onCancel={() => setAskSave(false)}
+            />
+          )}
+          {saveError && (
+            <p role="alert" className="ky-error">
+              The key was not remembered, and not registered: {saveError}
             </p>
           )}
           {register.isPending && (
@@ -226,6 +299,123 @@ function GenerateSection({ activeLogin, onUseKey }: KeysPageProps) {
             </p>
           )}
         </div>
+      )}
+    </section>
+  );
+}
+
+function SaveFirstDialog({
+  login,
+  onDownload,
+  onRemember,
+  onRegisterAnyway,
+  onCancel,
+}: {
+  login: string;
+  onDownload: () => void;
+  onRemember: () => void;
+  onRegisterAnyway: () => void;
+  onCancel: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const bodyId = useId();
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    return () => d?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className="ui-dialog"
+      aria-labelledby={titleId}
+      aria-describedby={bodyId}
+      onCancel={(e) => {
+        e.preventDefault();
+        onCancel();
+      }}
+    >
+      <h2 id={titleId}>Save the private key before registering</h2>
+      <div className="ui-dialog-body" id={bodyId}>
+        <p>
+          After registering, the local sandbox verifies the v4 signatures of <code>{login}</code> with this
+          pair only, also after restarts. The private key has not been saved anywhere yet: it lives in this
+          page, and a reload loses it, after which every v4 request is refused.
+        </p>
+        <p>
+          Download it or remember it on this device (encrypted with a passphrase) first. The demo merchant can
+          always get its shipped key back with &quot;Restore the demo key&quot;.
+        </p>
+      </div>
+      <div className="ui-dialog-actions ky-save-actions">
+        <button type="button" className="ui-btn" onClick={onCancel} autoFocus>
+          Cancel
+        </button>
+        <button type="button" className="ui-btn" onClick={onRegisterAnyway}>
+          Register without saving
+        </button>
+        <button type="button" className="ui-btn" onClick={onRemember}>
+          Remember on this device, then register
+        </button>
+        <button type="button" className="ui-btn ui-btn-primary" onClick={onDownload}>
+          Download the private key, then register
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+function RestoreSection({ activeLogin, onUseKey }: Omit<KeysPageProps, 'onRememberKey'>) {
+  const headingId = useId();
+  const restore = useMutation({
+    mutationFn: async () => {
+      const result = await restoreDemoKey();
+      // The active profile signs for the demo merchant: give it the shipped private key back.
+      const used =
+        result.privateKeyPkcs8Pem !== null && activeLogin === result.restored.login
+          ? await onUseKey(result.privateKeyPkcs8Pem).then(() => true)
+          : false;
+      return { ...result, used };
+    },
+  });
+  const r = restore.data;
+  return (
+    <section className="ky-card" aria-labelledby={headingId}>
+      <h2 id={headingId}>Restore the demo key</h2>
+      <p className="ky-note">
+        The local sandbox&apos;s demo merchant ships with a key pair. If you registered another public key and
+        no longer have its private half, this makes the sandbox verify the demo merchant with the shipped pair
+        again (in its database too, so it holds after restarts), and gives the active profile the shipped
+        private key when it signs as the demo merchant. From a terminal:{' '}
+        <code>npm run sandbox -- --restore-demo-key</code>.
+      </p>
+      <div className="ky-inline">
+        <button
+          type="button"
+          className="ky-button"
+          disabled={restore.isPending}
+          onClick={() => restore.mutate()}
+        >
+          Restore the demo key
+        </button>
+      </div>
+      {restore.error && (
+        <p role="alert" className="ky-error">
+          {message(restore.error)}
+        </p>
+      )}
+      {r && (
+        <p role="status" className="ky-ok">
+          {r.restored.restored ? 'Restored' : 'Nothing to restore'}: the sandbox verifies the v4 signatures of{' '}
+          <code>{r.restored.login}</code> with the demo key (RSA-{r.restored.keyBits}, fingerprint{' '}
+          <code className="ky-mono">{r.restored.keyFingerprint}</code>).
+          {r.used
+            ? ' The active profile signs with it.'
+            : r.privateKeyPkcs8Pem === null
+              ? ' The sandbox does not hold its private key: paste it in the profile.'
+              : ` The active profile signs as another merchant (${activeLogin ?? 'no login'}): it was left as it is.`}
+        </p>
       )}
     </section>
   );

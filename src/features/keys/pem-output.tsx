@@ -18,9 +18,11 @@ interface PemOutputProps {
   pem: string;
   filename: string;
   note?: string;
+  /** Called once the user copied or downloaded the key, i.e. kept it outside this page. */
+  onSaved?: (how: 'copied' | 'downloaded') => void;
 }
 
-export function PemOutput({ label, short, pem, filename, note }: PemOutputProps) {
+export function PemOutput({ label, short, pem, filename, note, onSaved }: PemOutputProps) {
   const id = useId();
   const [copyState, setCopyState] = useState<string | null>(null);
 
@@ -28,6 +30,7 @@ export function PemOutput({ label, short, pem, filename, note }: PemOutputProps)
     try {
       await navigator.clipboard.writeText(pem);
       setCopyState(`${short} copied to the clipboard.`);
+      onSaved?.('copied');
     } catch {
       setCopyState('The browser refused the clipboard: select the text and press Ctrl+C (⌘C).');
     }
@@ -42,7 +45,14 @@ export function PemOutput({ label, short, pem, filename, note }: PemOutputProps)
         <button type="button" className="ky-button" onClick={() => void copy()}>
           Copy {short}
         </button>
-        <button type="button" className="ky-button" onClick={() => downloadText(pem, filename)}>
+        <button
+          type="button"
+          className="ky-button"
+          onClick={() => {
+            downloadText(pem, filename);
+            onSaved?.('downloaded');
+          }}
+        >
           Download {short}
         </button>
         <span role="status" className="ky-note">

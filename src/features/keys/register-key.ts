@@ -58,3 +58,70 @@ export function registeredFingerprint(result: RegisterResult): string | null {
   }
   return null;
 }
+
+export const RestoredKeySchema = z.looseObject({
+  login: z.string(),
+  keyBits: z.number(),
+  keyFingerprint: z.string(),
+  restored: z.boolean(),
+  privateKeyKnown: z.boolean(),
+});
+
+const DemoPairSchema = z.looseObject({
+  login: z.string().min(1),
+  privateKeyPkcs8Pem: z.string().min(1).nullable(),
+  keyFingerprint: z.string(),
+});
+
+export interface RestoreResult {
+  restored: z.infer<typeof RestoredKeySchema>;
+  /** The shipped private key, when the sandbox holds it (the demo merchant). */
+  privateKeyPkcs8Pem: string | null;
+}
+
+async function sandboxJson<T>(
+  url: string,
+  init: RequestInit,
+  schema: z.ZodType<T>,
+  what: string,
+): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(url, { ...init, headers: { Accept: 'application/json' } });
+  } catch {
+    throw new Error('Could not reach the local sandbox: is the console server (`npm start`) running?');
+  }
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  if (!res.ok) {
+    const m =
+      json && typeof json === 'object' ? (json as Record<string, unknown>)['error-message'] : undefined;
+    throw new Error(
+      `The sandbox refused ${what} (HTTP ${res.status})${typeof m === 'string' ? `: ${m}` : '.'}`,
+    );
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new Error(`The sandbox's answer to ${what} cannot be read.`);
+  return parsed.data;
+}
+
+/**
+ * DELETE /sandbox/merchants/<demo login>/public-key: the sandbox forgets the key registered at run time
+ * (in its database too) and verifies the demo merchant with its shipped pair again.
+ */
+export async function restoreDemoKey(): Promise<RestoreResult> {
+  const demo = await sandboxJson('/sandbox/demo-merchant', {}, DemoPairSchema, 'the demo merchant');
+  const restored = await sandboxJson(
+    `/sandbox/merchants/${encodeURIComponent(demo.login)}/public-key`,
+    { method: 'DELETE' },
+    RestoredKeySchema,
+    'the restore',
+  );
+  const after = await sandboxJson('/sandbox/demo-merchant', {}, DemoPairSchema, 'the demo merchant');
+  return { restored, privateKeyPkcs8Pem: after.privateKeyPkcs8Pem };
+}

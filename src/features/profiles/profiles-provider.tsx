@@ -13,6 +13,7 @@ import {
   type ProfileSecrets,
   type VaultKey,
 } from './vault-crypto.ts';
+import { PassphraseDialog } from './passphrase-dialog.tsx';
 import { deleteVault, readVault, writeVault } from './vault-store.ts';
 
 export type VaultStatus =
@@ -52,10 +53,16 @@ export interface ProfilesValue {
 
 const ProfilesContext = createContext<ProfilesValue | null>(null);
 const SigningStateContext = createContext<ProfilesValue['signing'] | null>(null);
-const ActionsContext = createContext<{
+export interface ProfileActions {
   setPrivateKeyPem(pem: string): Promise<void>;
+  /**
+   * Puts the key into the active profile and keeps it in the encrypted vault: at once when the vault
+   * is unlocked, else after asking for a new passphrase. Resolves false when the user cancels.
+   */
+  rememberPrivateKey(pem: string): Promise<boolean>;
   activeLogin: string | null;
-} | null>(null);
+}
+const ActionsContext = createContext<ProfileActions | null>(null);
 
 const EMPTY_SECRETS: ProfileSecrets = { controlKey: '', privateKeyPem: '' };
 
@@ -95,6 +102,8 @@ function ProfilesState({
   const [vault, setVault] = useState<VaultStatus>({ kind: 'checking' });
   const [vaultWriteError, setVaultWriteError] = useState<string | null>(null);
   const [setupError, setSetupError] = useState<string | null>(null);
+  const [demoKeyLost, setDemoKeyLost] = useState(false);
+  const [rememberPrompt, setRememberPrompt] = useState<((done: boolean) => void) | null>(null);
   const [importer] = useState(() => createKeyImporter());
   const vaultKey = useRef<VaultKey | null>(null);
   const writeChain = useRef<Promise<void>>(Promise.resolve());
@@ -150,11 +159,7 @@ function ProfilesState({
     const toFill = profiles.filter((p) => p.origin === 'sandbox-demo' && !demoFilled.current.has(p.id));
     if (toFill.length === 0) return;
     for (const p of toFill) demoFilled.current.add(p.id);
-    if (demo.privateKeyPkcs8Pem === null) {
-      setSetupError(
-        'The local sandbox no longer holds the demo private key (another public key was registered for the demo merchant): paste the matching private key, or restart the sandbox.',
-      );
-    }
+    if (demo.privateKeyPkcs8Pem === null) setDemoKeyLost(true);
     setSecretsById((prev) => {
       const next = { ...prev };
       for (const p of toFill) {
@@ -264,6 +269,7 @@ function ProfilesState({
       }));
       const result = await importer.get(text);
       if (result.error) throw new Error(result.error);
+      setDemoKeyLost(false);
     },
     [importer],
   );
@@ -355,6 +361,40 @@ function ProfilesState({
     setVault({ kind: 'off' });
   }, []);
 
+  const vaultRef = useRef(vault);
+  vaultRef.current = vault;
+  const rememberPrivateKey = useCallback(
+    async (text: string): Promise<boolean> => {
+      const target = activeRef.current;
+      if (!target) throw new Error('There is no active profile yet: wait for the profile bar to load.');
+      const v = vaultRef.current;
+      if (v.kind === 'locked')
+        throw new Error(
+          'The remembered secrets are locked: unlock them in the profile bar first, then remember this key.',
+        );
+      if (v.kind !== 'off' && v.kind !== 'unlocked')
+        throw new Error(
+          'Secrets cannot be remembered on this device (its storage is unavailable or damaged).',
+        );
+      const result = await importer.get(text);
+      if (result.error) throw new Error(result.error);
+      // The ref is updated at once: remember() and persistSecrets() read it before React re-renders.
+      const next = {
+        ...secretsRef.current,
+        [target.id]: { ...(secretsRef.current[target.id] ?? EMPTY_SECRETS), privateKeyPem: text },
+      };
+      secretsRef.current = next;
+      setSecretsById(next);
+      setDemoKeyLost(false);
+      if (v.kind === 'unlocked') {
+        await persistSecrets(next, profileIds);
+        return true;
+      }
+      return new Promise<boolean>((resolve) => setRememberPrompt(() => resolve));
+    },
+    [importer, persistSecrets, profileIds],
+  );
+
   const signing = useSigningState(active, secrets, key, targets, targetsQuery.isError, locked);
 
   const retryTargets = targetsQuery.refetch;
@@ -370,7 +410,11 @@ function ProfilesState({
         loading: targetsQuery.isPending,
         retry: () => void retryTargets(),
       },
-      setupError,
+      setupError:
+        setupError ??
+        (demoKeyLost
+          ? 'The local sandbox no longer verifies the demo merchant with the demo key pair (another public key was registered for it), so this profile has no private key: paste the private key you registered, or press "Restore the demo key" on the Keys page.'
+          : null),
       vault,
       vaultWriteError,
       selectProfile,
@@ -396,6 +440,7 @@ function ProfilesState({
       targetsQuery.isPending,
       retryTargets,
       setupError,
+      demoKeyLost,
       vault,
       vaultWriteError,
       selectProfile,
@@ -413,12 +458,28 @@ function ProfilesState({
     ],
   );
   const activeLogin = active && active.login.trim() !== '' ? active.login.trim() : null;
-  const actions = useMemo(() => ({ setPrivateKeyPem, activeLogin }), [setPrivateKeyPem, activeLogin]);
+  const actions = useMemo(
+    () => ({ setPrivateKeyPem, rememberPrivateKey, activeLogin }),
+    [setPrivateKeyPem, rememberPrivateKey, activeLogin],
+  );
   return (
     <ProfilesContext value={value}>
       <SigningStateContext value={signing}>
         <ActionsContext value={actions}>{children}</ActionsContext>
       </SigningStateContext>
+      {rememberPrompt && (
+        <PassphraseDialog
+          mode="remember"
+          onSubmit={async (passphrase) => {
+            await remember(passphrase);
+            rememberPrompt(true);
+          }}
+          onClose={() => {
+            rememberPrompt(false);
+            setRememberPrompt(null);
+          }}
+        />
+      )}
     </ProfilesContext>
   );
 }
@@ -511,10 +572,7 @@ export function useSigningContext(): { context: SigningContext | null; problems:
   return v;
 }
 
-export function useProfileActions(): {
-  setPrivateKeyPem(pem: string): Promise<void>;
-  activeLogin: string | null;
-} {
+export function useProfileActions(): ProfileActions {
   const v = use(ActionsContext);
   if (!v) throw new Error('useProfileActions must be used inside <ProfilesProvider>.');
   return v;

@@ -9,6 +9,11 @@ import 'monaco-editor/features/bracketMatching/register.js';
 import 'monaco-editor/features/contextmenu/register.js';
 import 'monaco-editor/features/wordHighlighter/register.js';
 import 'monaco-editor/languages/features/json/register.js';
+// The JSON language loads its worker manager lazily, and that module imports every editor
+// contribution (code lens, inlay hints, …) with their services. Arriving after the first editor
+// created the services, they threw "depends on UNKNOWN service ICodeLensCache" in every later
+// editor. Imported here, they register before any editor exists (same chunk, same bytes).
+import 'monaco-editor/internal/common/workers.js';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/language/json/json.worker?worker';
 

@@ -1,0 +1,79 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { answer, expect, fillTestData, openOperation, send, test } from './support/fixtures.ts';
+
+/** Every page of the console (the routes in src/app/routes.ts), with what shows it is ready. */
+const PAGES: Array<{ path: string; name: string; ready: (page: Page) => Promise<void> }> = [
+  { path: '/', name: 'home', ready: h1() },
+  { path: '/ops/v2/sale', name: 'workbench (control)', ready: signed },
+  { path: '/ops/v4/payout-check', name: 'workbench (RSA-SHA256)', ready: signed },
+  { path: '/ops/3ds/v1/upload-cres-result', name: 'workbench (3-D Secure upload)', ready: signed },
+  { path: '/history', name: 'history', ready: h1('History') },
+  { path: '/keys', name: 'keys', ready: h1('Keys') },
+  { path: '/flows', name: 'flows', ready: h1('Guided flows') },
+  { path: '/flows/sale-3ds-2', name: 'a flow', ready: h1('Sale with 3-D Secure 2') },
+  { path: '/export', name: 'exports', ready: h1() },
+  { path: '/debugger', name: 'debugger', ready: h1() },
+  { path: '/teach', name: 'teaching', ready: h1() },
+  { path: '/teach/v2/sale', name: 'teaching an operation', ready: h1() },
+  {
+    path: '/return?status=approved&orderid=1&merchant_order=a&client_orderid=a&control=00',
+    name: 'return page',
+    ready: h1(),
+  },
+  { path: '/no-such-page', name: 'not found', ready: h1('Not found') },
+];
+
+function h1(name?: string) {
+  return async (page: Page) => {
+    await expect(page.getByRole('heading', { level: 1, ...(name ? { name } : {}) })).toBeVisible();
+  };
+}
+
+async function signed(page: Page) {
+  await h1()(page);
+  await expect(page.getByLabel('Signature', { exact: true })).not.toHaveText('(not signed)');
+}
+
+async function expectAccessible(page: Page, what: string) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
+  const found = results.violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}\n${v.nodes
+        .slice(0, 5)
+        .map((n) => `    ${n.target.join(' ')} — ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`)
+        .join('\n')}`,
+  );
+  expect(found, `axe-core violations on ${what}`).toEqual([]);
+  // One h1 per page; landmarks of one kind have distinct names.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test.describe(`axe-core finds no WCAG 2.2 AA violation (${theme} theme)`, () => {
+    test.beforeEach(async ({ page }) => {
+      await page.addInitScript((t) => localStorage.setItem('pay-console.theme', t), theme);
+    });
+
+    for (const p of PAGES) {
+      test(p.name, async ({ page }) => {
+        await page.goto(p.path);
+        await p.ready(page);
+        await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+        await expectAccessible(page, `${p.path} (${theme})`);
+      });
+    }
+
+    test('workbench with an answer and the raw request editor', async ({ page }) => {
+      // A send, Monaco and a full axe run: on a loaded 2-core machine close to the default 60 s.
+      test.slow();
+      await openOperation(page, 'v2/sale');
+      await fillTestData(page);
+      await send(page);
+      await expect(answer(page).getByText(/^HTTP 200\b/)).toBeVisible();
+      await expectAccessible(page, `an answer (${theme})`);
+    });
+  });
+}
