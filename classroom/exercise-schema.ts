@@ -14,35 +14,36 @@ const operationPath = z.string().refine((p) => findOperation(p) !== undefined, {
   message: 'is not an operation of the catalog (write its path, like v2/sale or v4/payout-check)',
 });
 
+const schemeSchema = z.enum(SCHEMES, { error: 'scheme is control, oauth-hmac-sha1 or oauth-rsa-sha256' });
+
+function schemeAllowed(s: { operation: string; scheme?: Scheme | undefined }): boolean {
+  const op = findOperation(s.operation);
+  return !op || !s.scheme || [op.scheme, ...(op.schemeAlternatives ?? [])].includes(s.scheme);
+}
+const SCHEME_MISMATCH = { message: 'the operation is not signed with that scheme', path: ['scheme'] };
+
 /** One request the trainee must get through: an operation, and optionally the scheme it is signed with. */
-const stepSchema = z
-  .object({
-    operation: operationPath,
-    scheme: z.enum(SCHEMES, { error: 'scheme is control, oauth-hmac-sha1 or oauth-rsa-sha256' }).optional(),
-  })
-  .strict()
-  .refine(
-    (s) => {
-      const op = findOperation(s.operation);
-      return !op || !s.scheme || [op.scheme, ...(op.schemeAlternatives ?? [])].includes(s.scheme);
-    },
-    { message: 'the operation is not signed with that scheme', path: ['scheme'] },
-  );
+const stepShape = { operation: operationPath, scheme: schemeSchema.optional() };
+const stepSchema = z.object(stepShape).strict().refine(schemeAllowed, SCHEME_MISMATCH);
 export type CheckStep = z.infer<typeof stepSchema>;
 
 const amountText = z.string().regex(/^\d{1,9}\.\d{2}$/, 'write an amount with two decimals, like 4.00');
 
 export const checkSchema = z.discriminatedUnion('kind', [
   /** A request of the operation the sandbox authenticated and answered without an error. */
-  z.object({ kind: z.literal('accepted'), ...stepSchema.shape }).strict(),
+  z
+    .object({ kind: z.literal('accepted'), ...stepShape })
+    .strict()
+    .refine(schemeAllowed, SCHEME_MISMATCH),
   /** A transaction of the operation that ends approved (with 3-D Secure of the version given). */
   z
     .object({
       kind: z.literal('approved'),
-      ...stepSchema.shape,
+      ...stepShape,
       threeDs: z.enum(['2', '1.0.2']).optional(),
     })
-    .strict(),
+    .strict()
+    .refine(schemeAllowed, SCHEME_MISMATCH),
   /** Requests accepted in this order, each on the order the first one created. */
   z.object({ kind: z.literal('sequence'), steps: z.array(stepSchema).min(2).max(6) }).strict(),
   /**
