@@ -3,6 +3,7 @@ import { parseDraft, type RequestDraft } from '../model/index.ts';
 import { Workbench, type WorkbenchNavigation } from '../features/console/index.ts';
 import { readShareFragment } from '../features/exports/index.ts';
 import { HistoryPage, recordExchange } from '../features/history/index.ts';
+import { useClassroomTrainee } from '../features/classroom/use-classroom-trainee.ts';
 import { KeysPage } from '../features/keys/index.ts';
 import { ProfileBar, useProfileActions, useSigningContext } from '../features/profiles/index.ts';
 import { CatalogNav } from './catalog-nav.tsx';
@@ -22,6 +23,13 @@ const TeachingPage = lazy(() =>
   import('../features/teaching/index.ts').then((m) => ({ default: m.TeachingPage })),
 );
 const FlowsPage = lazy(() => import('../features/flows/index.ts').then((m) => ({ default: m.FlowsPage })));
+const JoinPage = lazy(() => import('../features/classroom/index.ts').then((m) => ({ default: m.JoinPage })));
+const ExercisesPage = lazy(() =>
+  import('../features/classroom/index.ts').then((m) => ({ default: m.ExercisesPage })),
+);
+const TrainerPage = lazy(() =>
+  import('../features/classroom/index.ts').then((m) => ({ default: m.TrainerPage })),
+);
 const loading = <p role="status">Loading…</p>;
 
 /** The draft a navigation carries (history state survives reloads, so it is checked like any input). */
@@ -82,6 +90,7 @@ export function Shell() {
   const { setPrivateKeyPem, activeLogin } = useProfileActions();
   const draft = draftFromState(loc.state);
   const place = usePlace(context?.credentials.login ?? '');
+  const trainee = useClassroomTrainee();
 
   const goTo = useCallback((to: WorkbenchNavigation) => {
     navigate(opHref(to.operationPath), to.draft ? { draft: to.draft } : null);
@@ -122,6 +131,11 @@ export function Shell() {
                 {s.label}
               </TopLink>
             ))}
+            {trainee ? (
+              <TopLink to="/classroom" current={route.kind === 'classroom'}>
+                Exercises
+              </TopLink>
+            ) : null}
           </ul>
         </nav>
         <span className="app-spacer" />
@@ -183,6 +197,21 @@ export function Shell() {
                 runtime={runtime}
                 onPickOperation={teachOn}
               />
+            </Suspense>
+          ) : null}
+          {route.kind === 'join' ? (
+            <Suspense fallback={loading}>
+              <JoinPage crypto={runtime.crypto} onJoined={() => location.assign('/classroom')} />
+            </Suspense>
+          ) : null}
+          {route.kind === 'classroom' ? (
+            <Suspense fallback={loading}>
+              <ExercisesPage onOpenOperation={(path) => navigate(opHref(path))} />
+            </Suspense>
+          ) : null}
+          {route.kind === 'trainer' ? (
+            <Suspense fallback={loading}>
+              <TrainerPage />
             </Suspense>
           ) : null}
           {route.kind === 'not-found' ? (

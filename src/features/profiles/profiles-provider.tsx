@@ -11,10 +11,12 @@ import {
   type ProxyTarget,
   type SigningContext,
 } from '../../shared/contracts/contracts.ts';
+import { loadClassroomCredentials } from '../../shared/browser/classroom-credentials.ts';
 import { fetchJson } from './fetch-json.ts';
 import { createKeyImporter, type KeyImport } from './key-import.ts';
 import {
   blankProfile,
+  classroomProfile,
   DemoMerchantSchema,
   demoProfile,
   uniqueName,
@@ -133,6 +135,35 @@ function ProfilesState({ children }: { children: ReactNode }) {
     staleTime: Infinity,
     retry: 1,
   });
+
+  // Classroom mode: the merchant this browser joined with becomes (and stays) a profile, with its secrets.
+  const classroomQuery = useQuery({
+    queryKey: ['classroom-credentials'],
+    queryFn: loadClassroomCredentials,
+    staleTime: Infinity,
+    retry: false,
+  });
+  const classroomFilled = useRef(new Set<string>());
+  useEffect(() => {
+    const c = classroomQuery.data;
+    if (!c || !targets || !secretsWritable) return;
+    let profile = profiles.find((p) => p.origin === 'classroom' && p.login === c.login);
+    if (!profile) {
+      profile = classroomProfile(c, preferredTarget(targets));
+      const added = profile;
+      setProfiles((ps) => [...ps, added]);
+      setActiveId(added.id);
+      setSetupError(null);
+    }
+    if (classroomFilled.current.has(profile.id)) return;
+    classroomFilled.current.add(profile.id);
+    const id = profile.id;
+    setSecretsById((prev) =>
+      prev[id]?.controlKey
+        ? prev
+        : { ...prev, [id]: { controlKey: c.controlKey, privateKeyPem: c.privateKeyPkcs8Pem } },
+    );
+  }, [classroomQuery.data, targets, profiles, secretsWritable]);
 
   useEffect(() => {
     let cancelled = false;
