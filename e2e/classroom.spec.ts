@@ -63,9 +63,18 @@ async function context(browser: Browser): Promise<{ ctx: BrowserContext; page: P
   return { ctx, page: await ctx.newPage() };
 }
 
-async function join(page: Page, name: string): Promise<{ login: string; endpointId: string }> {
+/** README screenshots (docs/screenshots/classroom-*.png), taken on the way. */
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(process.cwd(), 'docs', 'screenshots', `classroom-${name}.png`) });
+
+async function join(
+  page: Page,
+  name: string,
+  screenshot = false,
+): Promise<{ login: string; endpointId: string }> {
   await page.goto('/join');
   await page.getByLabel('Display name').fill(name);
+  if (screenshot) await shot(page, 'join');
   await page.getByRole('button', { name: 'Join' }).click();
   await expect(page).toHaveURL(/\/classroom$/);
   await expect(page.getByRole('heading', { name: 'Exercises', level: 1 })).toBeVisible();
@@ -101,7 +110,7 @@ test('a trainer and two trainees: join, pass and fail, live trainer page, isolat
 
     let annMerchant = { login: '', endpointId: '' };
     await test.step('two trainees join and get merchants of their own', async () => {
-      annMerchant = await join(ann.page, 'Ann');
+      annMerchant = await join(ann.page, 'Ann', true);
       const bobMerchant = await join(bob.page, 'Bob');
       expect(annMerchant.login).not.toBe(bobMerchant.login);
       await expect(row(trainer.page, /Ann/)).toBeVisible();
@@ -153,6 +162,7 @@ test('a trainer and two trainees: join, pass and fail, live trainer page, isolat
       await expect(quiz.getByText('Your answer: uppercase-hex')).toBeVisible();
       await expect(quiz.getByRole('status')).toContainText('not the mistake');
       await expect(row(trainer.page, /Bob/)).toContainText(/INVALID_CONTROL_CODE|VALIDATION/);
+      await shot(trainer.page, 'trainer');
     });
 
     await test.step('isolation: Bob cannot send to Ann’s endpoint', async () => {
@@ -178,11 +188,11 @@ test('a trainer and two trainees: join, pass and fail, live trainer page, isolat
       await trainer.page
         .getByRole('button', { name: /^Reveal a hint of A payout signed with HMAC-SHA1/ })
         .click();
-      await expect(
-        exercise(ann.page, 'A payout signed with HMAC-SHA1').getByText(
-          'The signing key is your control key followed by &.',
-        ),
-      ).toBeVisible();
+      const hint = exercise(ann.page, 'A payout signed with HMAC-SHA1').getByText(
+        'The signing key is your control key followed by &.',
+      );
+      await expect(hint).toBeVisible();
+      await shot(ann.page, 'exercises');
     });
 
     await test.step('a restart keeps trainees, merchants and results', async () => {
