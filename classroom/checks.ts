@@ -35,6 +35,11 @@ export interface CheckData {
   answer?: Answer | undefined;
   /** The confirmed cause of a diagnose-then-fix exercise's capture (computed when the exercises load). */
   confirmedCause?: MistakeId | undefined;
+  /**
+   * Attempts already known not to pass this check for good (their transaction is final and not
+   * what the check wants): skipped, and added to by the check. Keeps a long session cheap.
+   */
+  settledMisses?: Set<number> | undefined;
 }
 
 export interface Answer {
@@ -58,17 +63,26 @@ const open = (detail: string): CheckResult => ({ state: 'open', detail });
 function approved(check: Extract<Check, { kind: 'approved' }>, data: CheckData): CheckResult {
   let waiting = false;
   let sawOne = false;
+  const misses = data.settledMisses;
   for (const a of data.attempts) {
-    if (!a.accepted || !matches(a, check) || a.orderId === null) continue;
+    if (!a.accepted || !matches(a, check) || a.orderId === null || misses?.has(a.id)) continue;
     const order = data.order(a.orderId);
-    if (!order || order.op_path !== check.operation) continue;
-    if (check.threeDs !== undefined && order.tds_version !== check.threeDs) continue;
+    if (!order || order.op_path !== check.operation) {
+      misses?.add(a.id);
+      continue;
+    }
+    if (check.threeDs !== undefined && order.tds_version !== check.threeDs) {
+      misses?.add(a.id);
+      continue;
+    }
     sawOne = true;
     const first = data.requestsOf(order.id)[0];
     if (!first) continue;
     if (first.status === 'approved' && (check.threeDs === undefined || order.tds_stage === 'done'))
       return done(`order ${order.id} approved`);
     if (first.status === 'processing' || first.status === 'unknown') waiting = true;
+    // Final and not approved: this transaction never passes.
+    else if (first.status !== 'approved') misses?.add(a.id);
   }
   if (waiting) return pending('accepted; waiting for the final status');
   return open(
@@ -81,21 +95,17 @@ function approved(check: Extract<Check, { kind: 'approved' }>, data: CheckData):
 function sequence(steps: readonly CheckStep[], data: CheckData): CheckResult {
   // Every step after the first names the order the first created.
   const firsts = data.attempts.filter((a) => a.accepted && matches(a, steps[0]!) && a.orderId !== null);
+  const byOrder = new Map<number, AttemptRecord[]>();
+  for (const a of data.attempts)
+    if (a.accepted && a.orderId !== null) byOrder.set(a.orderId, [...(byOrder.get(a.orderId) ?? []), a]);
   let best = 0;
   for (const first of firsts) {
-    let at = first.at;
     let id = first.id;
     let reached = 1;
+    const same = byOrder.get(first.orderId!) ?? [];
     for (const step of steps.slice(1)) {
-      const next = data.attempts.find(
-        (a) =>
-          a.accepted &&
-          matches(a, step) &&
-          a.orderId === first.orderId &&
-          (a.at > at || (a.at === at && a.id > id)),
-      );
+      const next = same.find((a) => matches(a, step) && a.id > id);
       if (!next) break;
-      at = next.at;
       id = next.id;
       reached += 1;
     }

@@ -124,6 +124,10 @@ export class Classroom {
   private readonly pending = new Set<string>();
   private readonly listeners = new Set<(traineeId: string | null) => void>();
   private readonly diagnosing = new Set<Promise<void>>();
+  /** The last verdict of each trainee's open exercises (the trainer page reads these, never re-evaluates). */
+  private readonly results = new Map<string, Map<string, CheckResult>>();
+  /** Per trainee and exercise, attempts that can never pass it (see CheckData.settledMisses). */
+  private readonly misses = new Map<string, Set<number>>();
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -237,6 +241,8 @@ export class Classroom {
     this.store.resetTrainee(traineeId);
     this.attempts.delete(traineeId);
     this.pending.delete(traineeId);
+    this.results.delete(traineeId);
+    for (const key of [...this.misses.keys()]) if (key.startsWith(`${traineeId}:`)) this.misses.delete(key);
     this.emit(traineeId);
   }
 
@@ -380,7 +386,7 @@ export class Classroom {
       const tracked = job.catch(() => undefined).finally(() => this.diagnosing.delete(tracked));
       this.diagnosing.add(tracked);
     }
-    if (accepted) this.evaluate(trainee.id);
+    if (accepted) this.evaluate(trainee.id, a.opPath);
     this.emit(trainee.id);
   }
 
@@ -400,26 +406,51 @@ export class Classroom {
       requestsOf: (id) => store.requestsOf(id),
       answer,
       confirmedCause: this.causes.get(ex.id),
+      settledMisses: this.missesOf(trainee.id, ex.id),
     });
   }
 
-  /** Evaluates a trainee's open exercises; a pass is kept (a later mistake does not undo it). */
-  evaluate(traineeId: string): void {
+  private missesOf(traineeId: string, exerciseId: string): Set<number> {
+    const key = `${traineeId}:${exerciseId}`;
+    let set = this.misses.get(key);
+    if (!set) {
+      set = new Set();
+      this.misses.set(key, set);
+    }
+    return set;
+  }
+
+  /**
+   * Evaluates a trainee's open exercises (with `op`, only those that request can change: the ones
+   * on that operation, and those waiting for a final status); a pass is kept for good.
+   */
+  evaluate(traineeId: string, op?: string): void {
     const trainee = this.byId.get(traineeId);
     if (!trainee || !this.sandbox) return;
     const states = this.states();
     const progress = new Map(this.store.progressOf(traineeId).map((p) => [p.exercise_id, p]));
+    let results = this.results.get(traineeId);
+    if (!results) {
+      results = new Map();
+      this.results.set(traineeId, results);
+    }
     let waiting = false;
     let changed = false;
     for (const ex of this.exercises) {
       const p = progress.get(ex.id);
       if (p?.done_at != null || states.get(ex.id)?.locked) continue;
+      const last = results.get(ex.id);
+      if (op !== undefined && last && last.state !== 'pending' && !checkOperations(ex.check).includes(op))
+        continue;
       const r = this.checkResult(trainee, ex, answerOf(p));
+      results.set(ex.id, r);
+      if (r.state === 'pending') waiting = true;
       if (r.state === 'done') {
         this.store.markDone(traineeId, ex.id, this.now(), r.detail);
         changed = true;
-      } else if (r.state === 'pending') waiting = true;
+      }
     }
+    for (const r of results.values()) if (r.state === 'pending') waiting = true;
     if (waiting) this.pending.add(traineeId);
     else this.pending.delete(traineeId);
     if (changed) this.emit(traineeId);
@@ -452,11 +483,26 @@ export class Classroom {
       };
       if (doneAt !== null) return { ...base, state: 'done', detail: p?.detail ?? 'done' };
       if (states.get(ex.id)?.locked) return { ...base, state: 'locked', detail: 'locked by the trainer' };
-      const r = this.sandbox
-        ? this.checkResult(trainee, ex, answerOf(p))
-        : { state: 'open' as const, detail: '' };
+      const r = this.cachedResult(trainee, ex, p);
       return { ...base, state: r.state, detail: r.detail };
     });
+  }
+
+  /** The last verdict, evaluated once when there is none yet (after a start, an unlock). */
+  private cachedResult(trainee: TraineeRow, ex: Exercise, p: ProgressRow | undefined): CheckResult {
+    const known = this.results.get(trainee.id)?.get(ex.id);
+    // A pending verdict may have settled since (the sandbox finalises on its own clock).
+    if (known && known.state !== 'pending') return known;
+    if (!this.sandbox) return { state: 'open', detail: '' };
+    const r = this.checkResult(trainee, ex, answerOf(p));
+    let results = this.results.get(trainee.id);
+    if (!results) {
+      results = new Map();
+      this.results.set(trainee.id, results);
+    }
+    results.set(ex.id, r);
+    if (r.state === 'pending') this.pending.add(trainee.id);
+    return r;
   }
 
   traineeView(trainee: TraineeRow): TraineeView {

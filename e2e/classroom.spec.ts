@@ -64,8 +64,11 @@ async function context(browser: Browser): Promise<{ ctx: BrowserContext; page: P
 }
 
 /** README screenshots (docs/screenshots/classroom-*.png), taken on the way. */
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(process.cwd(), 'docs', 'screenshots', `classroom-${name}.png`) });
+const shot = (page: Page, name: string, fullPage = false) =>
+  page.screenshot({
+    path: path.join(process.cwd(), 'docs', 'screenshots', `classroom-${name}.png`),
+    fullPage,
+  });
 
 async function join(
   page: Page,
@@ -162,7 +165,7 @@ test('a trainer and two trainees: join, pass and fail, live trainer page, isolat
       await expect(quiz.getByText('Your answer: uppercase-hex')).toBeVisible();
       await expect(quiz.getByRole('status')).toContainText('not the mistake');
       await expect(row(trainer.page, /Bob/)).toContainText(/INVALID_CONTROL_CODE|VALIDATION/);
-      await shot(trainer.page, 'trainer');
+      await shot(trainer.page, 'trainer', true);
     });
 
     await test.step('isolation: Bob cannot send to Ann’s endpoint', async () => {

@@ -141,9 +141,12 @@ export function Shell() {
         <span className="app-spacer" />
         <ThemePicker />
       </header>
-      <ProfileBar />
+      {/* The trainer's page and the join page have no merchant to sign with. */}
+      {route.kind === 'trainer' || route.kind === 'join' ? null : <ProfileBar />}
       <div className="app-body">
-        <CatalogNav current={route.kind === 'op' ? route.path : null} />
+        {route.kind === 'trainer' || route.kind === 'join' ? null : (
+          <CatalogNav current={route.kind === 'op' ? route.path : null} />
+        )}
         <main id="main" className="app-main" tabIndex={-1}>
           {shareError ? (
             <p className="app-share-error" role="alert">

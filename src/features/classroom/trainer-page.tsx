@@ -78,35 +78,6 @@ export function TrainerPage() {
           {actionError}
         </p>
       ) : null}
-      <h2>Exercises</h2>
-      <ul className="cl-controls">
-        {s.exercises.map((e) => (
-          <li key={e.id}>
-            <span>{e.title}</span>
-            <button
-              type="button"
-              className="cl-button"
-              disabled={e.hintsShown >= e.hintsTotal}
-              onClick={() => void act('/classroom/trainer/hint', { exerciseId: e.id }, 'revealing a hint')}
-            >
-              Reveal a hint of {e.title} ({e.hintsShown}/{e.hintsTotal})
-            </button>
-            <button
-              type="button"
-              className="cl-button"
-              onClick={() =>
-                void act(
-                  '/classroom/trainer/lock',
-                  { exerciseId: e.id, locked: !e.locked },
-                  'locking the exercise',
-                )
-              }
-            >
-              {e.locked ? 'Open' : 'Lock'} {e.title}
-            </button>
-          </li>
-        ))}
-      </ul>
       <h2>Room</h2>
       <div className="cl-table-wrap">
         <table className="cl-table" aria-label="Trainees and exercises">
@@ -114,7 +85,7 @@ export function TrainerPage() {
             <tr>
               <th scope="col">Trainee</th>
               {s.exercises.map((e) => (
-                <th scope="col" key={e.id}>
+                <th scope="col" key={e.id} className="cl-col">
                   {e.title}
                 </th>
               ))}
@@ -161,6 +132,36 @@ export function TrainerPage() {
           </tbody>
         </table>
       </div>
+      <h2>Exercises</h2>
+      <ul className="cl-controls">
+        {s.exercises.map((e) => (
+          <li key={e.id}>
+            <span>{e.title}</span>
+            <button
+              type="button"
+              className="cl-button"
+              aria-label={`Reveal a hint of ${e.title} (${e.hintsShown}/${e.hintsTotal})`}
+              disabled={e.hintsShown >= e.hintsTotal}
+              onClick={() => void act('/classroom/trainer/hint', { exerciseId: e.id }, 'revealing a hint')}
+            >
+              Reveal a hint ({e.hintsShown}/{e.hintsTotal})
+            </button>
+            <button
+              type="button"
+              className="cl-button"
+              onClick={() =>
+                void act(
+                  '/classroom/trainer/lock',
+                  { exerciseId: e.id, locked: !e.locked },
+                  'locking the exercise',
+                )
+              }
+            >
+              {e.locked ? 'Open' : 'Lock'}
+            </button>
+          </li>
+        ))}
+      </ul>
       <h2>The room’s mistakes</h2>
       {s.mistakes.length === 0 ? (
         <p className="cl-muted">No diagnosed mistake yet.</p>
