@@ -11,11 +11,9 @@ import {
 import type { Operation } from '../src/catalog/index.ts';
 import type { Merchant } from './merchants.ts';
 import { forbidden, validationError, type ApiReply } from './replies.ts';
-import type { SandboxStore } from './store.ts';
 
 export interface AuthContext {
   crypto: CryptoPort;
-  store: SandboxStore;
   now: number;
   timestampWindowSec: number;
   debug: boolean;
@@ -59,14 +57,40 @@ export function pickScheme(
   return op.scheme;
 }
 
-/** Checks the request's signature; undefined when it is good, else the answer to send. */
-export async function authenticate(req: AuthRequest, ctx: AuthContext): Promise<ApiReply | undefined> {
+/**
+ * A verified OAuth request's nonce. The engine records it in the operation's own write transaction
+ * (one commit per request), and answers `reused` when the nonce is live already.
+ */
+export interface NonceClaim {
+  consumer: string;
+  nonce: string;
+  expiresAt: number;
+  reused: ApiReply;
+}
+
+/** A request whose signature holds; an OAuth one still has its nonce to claim. */
+export interface Verified {
+  verified: true;
+  nonce?: NonceClaim;
+}
+
+/** The verdict on a request's signature: the answer to send, or {@link Verified}. */
+export type AuthResult = ApiReply | Verified;
+
+export function isVerified(r: AuthResult): r is Verified {
+  return 'verified' in r;
+}
+
+const GOOD: Verified = { verified: true };
+
+/** Checks the request's signature; a refusal to send, or what the operation must claim. */
+export async function authenticate(req: AuthRequest, ctx: AuthContext): Promise<AuthResult> {
   const scheme = pickScheme(req.op, req.authorization, req.params);
   if (scheme === 'control') return checkControl(req, ctx);
   return checkOAuth(req, ctx, scheme);
 }
 
-async function checkControl(req: AuthRequest, ctx: AuthContext): Promise<ApiReply | undefined> {
+async function checkControl(req: AuthRequest, ctx: AuthContext): Promise<AuthResult> {
   const formula = req.op.formula ?? [];
   const v = await verifySignature({
     request: { method: 'POST', url: req.url, headers: {}, body: req.bodyText },
@@ -76,7 +100,7 @@ async function checkControl(req: AuthRequest, ctx: AuthContext): Promise<ApiRepl
     controlKey: req.merchant.controlKey,
     crypto: ctx.crypto,
   });
-  if (v.scheme !== 'control' || v.ok) return undefined;
+  if (v.scheme !== 'control' || v.ok) return GOOD;
   const spelled = describeFormula(formula);
   let why: string;
   if (v.received === null) why = 'the body has no control parameter';
@@ -126,7 +150,7 @@ async function checkOAuth(
   req: AuthRequest,
   ctx: AuthContext,
   scheme: 'oauth-hmac-sha1' | 'oauth-rsa-sha256',
-): Promise<ApiReply | undefined> {
+): Promise<AuthResult> {
   const method = OAUTH_METHOD[scheme];
   const endpointText = `${req.endpoint.kind === 'group' ? 'endpoint group' : 'endpoint'} ${req.endpoint.id}`;
   if (!req.authorization) {
@@ -213,7 +237,7 @@ async function checkOAuth(
   } catch {
     v = undefined;
   }
-  if (v?.scheme === 'control') return undefined;
+  if (v?.scheme === 'control') return GOOD;
   if (!v || !v.ok) {
     const advice =
       scheme === 'oauth-hmac-sha1'
@@ -227,12 +251,16 @@ async function checkOAuth(
       ctx.debug && v ? { debug: oauthDebug(v, req) } : {},
     );
   }
-  const expiresAt = ctx.now + 2 * ctx.timestampWindowSec * 1000;
-  if (!ctx.store.useNonce(consumer, nonce, ctx.now, expiresAt)) {
-    return forbidden(
-      `oauth_nonce "${nonce.length > 40 ? nonce.slice(0, 40) + '…' : nonce}" was already used within the last ${2 * ctx.timestampWindowSec} s: draw a fresh random nonce for every request (a retry too).`,
-      'OAUTH_NONCE_REUSED',
-    );
-  }
-  return undefined;
+  return {
+    verified: true,
+    nonce: {
+      consumer,
+      nonce,
+      expiresAt: ctx.now + 2 * ctx.timestampWindowSec * 1000,
+      reused: forbidden(
+        `oauth_nonce "${nonce.length > 40 ? nonce.slice(0, 40) + '…' : nonce}" was already used within the last ${2 * ctx.timestampWindowSec} s: draw a fresh random nonce for every request (a retry too).`,
+        'OAUTH_NONCE_REUSED',
+      ),
+    },
+  };
 }

@@ -1,9 +1,10 @@
+import type { NonceClaim } from './authenticate.ts';
 import type { ResolvedSandboxOptions } from './options.ts';
 import { RuleError, type ApiReply } from './replies.ts';
 import type { OrderRow, RequestRow, SandboxStore } from './store.ts';
 import type { CardData, EngineContext, OperationCall } from './engine/context.ts';
 import { finalizeDue } from './engine/finalize.ts';
-import { HANDLERS } from './engine/handlers.ts';
+import { HANDLERS, READ_ONLY } from './engine/handlers.ts';
 import {
   completeIssuerPage,
   issuerPageOpen,
@@ -13,6 +14,16 @@ import {
 import { statusBody } from './engine/status-body.ts';
 
 export type { CardData, OperationCall } from './engine/context.ts';
+
+/** Runs `fn`; a rule the operation broke becomes its answer. */
+function refusedAs(fn: () => ApiReply): ApiReply {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof RuleError) return e.reply;
+    throw e;
+  }
+}
 export { METHOD_WINDOW_MS, decodeThreeDsMessage } from './engine/three-ds.ts';
 
 /**
@@ -31,14 +42,23 @@ export class Engine implements EngineContext {
     this.cardSecret = store.getMeta('card_hash_secret') ?? '';
   }
 
-  /** Runs one operation inside a write transaction (taken up front: two processes may share the file). */
-  run(call: OperationCall): ApiReply {
-    try {
-      return this.store.tx(() => HANDLERS[call.op.id](this, call));
-    } catch (e) {
-      if (e instanceof RuleError) return e.reply;
-      throw e;
-    }
+  /**
+   * Runs one operation in one write transaction, taken up front (two processes may share the
+   * file): the OAuth nonce is claimed, what is due is finalised (so the operation sees it), and the
+   * operation runs in a savepoint, so a refused one undoes only its own writes. One commit per
+   * request. An operation that only reads, with nothing to claim or finalise, takes no write lock.
+   */
+  run(call: OperationCall, nonce?: NonceClaim): ApiReply {
+    const store = this.store;
+    const handle = () => HANDLERS[call.op.id](this, call);
+    const due = store.mayBeDue(call.now);
+    if (!nonce && !due && READ_ONLY.has(call.op.id)) return refusedAs(() => store.read(handle));
+    return store.tx(() => {
+      if (nonce && !store.useNonce(nonce.consumer, nonce.nonce, call.now, nonce.expiresAt))
+        return nonce.reused;
+      if (due) finalizeDue(this, call.now, false);
+      return refusedAs(() => store.tx(handle));
+    });
   }
 
   submitHostedCard(token: string, card: CardData | undefined, now: number) {
@@ -57,9 +77,9 @@ export class Engine implements EngineContext {
     return recordMethodPage(this, token, now);
   }
 
-  /** Applies every request whose delay has passed; returns how many. */
-  finalizeDue(now: number): number {
-    return finalizeDue(this, now);
+  /** Applies every request whose delay has passed; returns how many (see engine/finalize.ts). */
+  finalizeDue(now: number, everyProcess = true): number {
+    return finalizeDue(this, now, everyProcess);
   }
 
   statusBody(order: OrderRow, request: RequestRow, pageBase: string): Record<string, unknown> {

@@ -16,7 +16,7 @@ import {
 } from '../src/core/index.ts';
 import { findOperation, OPERATION_PATHS, requestSchema, type Operation } from '../src/catalog/index.ts';
 import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
-import { authenticate, pickScheme } from './authenticate.ts';
+import { authenticate, isVerified, pickScheme } from './authenticate.ts';
 import { Engine } from './engine.ts';
 import {
   acceptsPayJson,
@@ -32,6 +32,7 @@ import { createMerchant, loadMerchants, type Merchant, type MerchantRegistry } f
 import { resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxOptions } from './options.ts';
 import { registerPages } from './pages.ts';
 import { errorReply, PAY_JSON, validationError, type ApiReply } from './replies.ts';
+import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
 import { Scheduler } from './scheduler.ts';
 import { SandboxStore } from './store.ts';
 
@@ -96,7 +97,6 @@ const publicKeyBody = z.object({ publicKeyPem: z.string().min(1).max(20_000) });
 interface Context {
   options: ResolvedSandboxOptions;
   engine: Engine;
-  scheduler: Scheduler;
   merchants: MerchantRegistry;
   crypto: CryptoPort;
   schemas: Map<string, ReturnType<typeof requestSchema>>;
@@ -199,7 +199,7 @@ async function answerOperation(request: FastifyRequest, ctx: Context, seen: Seen
 
   const now = ctx.options.clock();
   seen.scheme = pickScheme(op, request.headers.authorization, params);
-  const refused = await authenticate(
+  const verdict = await authenticate(
     {
       op,
       merchant,
@@ -211,26 +211,28 @@ async function answerOperation(request: FastifyRequest, ctx: Context, seen: Seen
     },
     {
       crypto: ctx.crypto,
-      store: ctx.engine.store,
       now,
       timestampWindowSec: ctx.options.timestampWindowSec,
       debug: ctx.options.debug,
     },
   );
-  if (refused) return refused;
+  if (!isVerified(verdict)) return verdict;
   seen.authenticated = true;
   if (ctx.engine.store.isClosed)
     return errorReply(503, 'The sandbox is shutting down: retry in a moment.', 'INTERNAL');
-  ctx.scheduler.finalizeDue();
-  return ctx.engine.run({
-    op,
-    merchant,
-    endpoint,
-    endPointId: ctx.merchants.endPointIdFor(merchant, endpoint),
-    params,
-    now: ctx.options.clock(),
-    pageBase: `http://${host}${match.prefix}`,
-  });
+  // Synchronous from here: the nonce claim, what is due and the operation share one transaction.
+  return ctx.engine.run(
+    {
+      op,
+      merchant,
+      endpoint,
+      endPointId: ctx.merchants.endPointIdFor(merchant, endpoint),
+      params,
+      now: ctx.options.clock(),
+      pageBase: `http://${host}${match.prefix}`,
+    },
+    verdict.nonce,
+  );
 }
 
 /**
@@ -245,10 +247,16 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
   // node:crypto: synchronous hashing, no thread-pool hop per request (Web Crypto costs 10× more here).
   const crypto = nodeCryptoPort();
   const store = new SandboxStore(options.dbPath);
+  const checkpointer =
+    options.dbPath === ':memory:'
+      ? undefined
+      : new Checkpointer(options.dbPath, (message) => app.log.error(message));
+  if (checkpointer) store.db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   let merchants: MerchantRegistry;
   try {
     merchants = await loadMerchants(options, crypto, store);
   } catch (e) {
+    await checkpointer?.stop();
     store.close();
     throw e;
   }
@@ -257,12 +265,12 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
   scheduler.start();
   app.addHook('onClose', async () => {
     await scheduler.stop();
+    await checkpointer?.stop();
     store.close();
   });
   const ctx: Context = {
     options,
     engine,
-    scheduler,
     merchants,
     crypto,
     schemas: new Map(),
@@ -323,7 +331,7 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     ),
   );
 
-  // answerOperation finalises what is due once, right before the operation runs.
+  // Engine.run finalises what is due in the operation's own transaction, before it runs.
   app.all('/paynet/api/*', async (request, reply) => {
     const seen: Seen = { url: '', bodyText: '', authenticated: false };
     const answer = await answerOperation(request, ctx, seen);

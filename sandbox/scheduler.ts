@@ -40,10 +40,13 @@ export class Scheduler {
     if (!this.engine.store.isClosed) this.engine.store.releaseClaims();
   }
 
-  /** Finalizes what is due now (synchronous: a status read right after sees it). */
+  /**
+   * Finalizes what this process scheduled and is due now (synchronous: a status read right after
+   * sees it). Rows another process scheduled are finalised by either process's timer.
+   */
   finalizeDue(): void {
     if (this.stopped) return;
-    this.engine.finalizeDue(this.engine.options.clock());
+    this.engine.finalizeDue(this.engine.options.clock(), false);
   }
 
   tick(): void {

@@ -211,11 +211,20 @@ export class SandboxStore {
   private closed = false;
   /** Prepared once per SQL text: preparing is the costliest step of a small query. */
   private readonly statements = new Map<string, Database.Statement>();
+  /** One transaction wrapper for every call: better-sqlite3 builds a new one per `transaction()`. */
+  private readonly wrap: Database.Transaction<(fn: () => unknown) => unknown>;
+  /**
+   * The earliest `finalize_at` this process knows of (Infinity: none). Lets a request skip the
+   * sweep query when nothing can be due; the scheduler's timer sweeps regardless, for rows another
+   * process on the same file scheduled.
+   */
+  private dueHint = Number.POSITIVE_INFINITY;
 
   constructor(dbPath: string) {
     if (dbPath !== ':memory:')
       mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true, mode: 0o700 });
     this.db = new Database(dbPath);
+    this.wrap = this.db.transaction((fn: () => unknown) => fn());
     try {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
@@ -253,6 +262,8 @@ export class SandboxStore {
         if (this.getMeta('card_hash_secret') === undefined)
           this.setMeta('card_hash_secret', randomBytes(32).toString('hex'));
       });
+      // Rows left pending by an earlier run are due as if this process had scheduled them.
+      this.refreshDueHint();
     } catch (e) {
       this.db.close();
       throw e;
@@ -275,7 +286,12 @@ export class SandboxStore {
    * busy timeout. Nested calls become savepoints.
    */
   tx<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    return this.wrap.immediate(fn) as T;
+  }
+
+  /** A read transaction: one consistent snapshot, and no write lock held against another process. */
+  read<T>(fn: () => T): T {
+    return this.wrap.deferred(fn) as T;
   }
 
   private stmt(sql: string): Database.Statement {
@@ -346,11 +362,32 @@ export class SandboxStore {
     const keys = Object.keys(r);
     const sql = `INSERT INTO requests (${keys.join(', ')}) VALUES (${keys.map((k) => `@${k}`).join(', ')})`;
     const id = Number(this.stmt(sql).run(r).lastInsertRowid);
+    this.noteDue(r.finalize_at);
     return { id, ...r };
   }
 
   updateRequest(id: number, patch: Patch<RequestRow>): void {
     this.update('requests', id, patch);
+    this.noteDue(patch.finalize_at);
+  }
+
+  private noteDue(at: number | null | undefined): void {
+    if (typeof at === 'number' && at < this.dueHint) this.dueHint = at;
+  }
+
+  /** Whether a request of this process may be due at `now` (false: the sweep can be skipped). */
+  mayBeDue(now: number): boolean {
+    return now >= this.dueHint;
+  }
+
+  /** Re-reads the earliest pending `finalize_at` after a sweep (rows of any process). */
+  refreshDueHint(): void {
+    const row = this.stmt(
+      'SELECT min(finalize_at) AS at FROM requests WHERE finalize_at IS NOT NULL',
+    ).get() as {
+      at: number | null;
+    };
+    this.dueHint = row.at ?? Number.POSITIVE_INFINITY;
   }
 
   getRequest(id: number): RequestRow | undefined {

@@ -12,24 +12,31 @@ export function finalizeNow(x: EngineContext, request: RequestRow, outcome: CvvO
   applyFinal(x, x.store.getRequest(request.id)!, now);
 }
 
+/** Requests finalised per write transaction. */
+const DUE_BATCH = 200;
+
 /**
- * Applies every request whose delay has passed; returns how many. Each one in its own write
- * transaction that re-reads the row, so two processes on one database finalise it once.
+ * Applies every request whose delay has passed; returns how many. A batch at a time, in one write
+ * transaction that re-reads each row, so two processes on one database finalise it once.
+ * `everyProcess`: also look for rows another process scheduled (the timer); a request only sweeps
+ * when one of this process's own rows may be due, which spares it a query.
  */
-export function finalizeDue(x: EngineContext, now: number): number {
-  if (x.store.isClosed) return 0;
+export function finalizeDue(x: EngineContext, now: number, everyProcess = true): number {
+  const store = x.store;
+  if (store.isClosed || (!everyProcess && !store.mayBeDue(now))) return 0;
   let n = 0;
   for (;;) {
-    const due = x.store.dueRequests(now);
-    if (due.length === 0) return n;
-    for (const r of due) {
-      x.store.tx(() => {
-        const fresh = x.store.getRequest(r.id);
-        if (fresh && fresh.finalize_at !== null && fresh.finalize_at <= now) applyFinal(x, fresh, now);
-      });
-      n++;
-    }
+    // Read under the write lock: no other process can finalise these rows in between.
+    const batch = store.tx(() => {
+      const due = store.dueRequests(now, DUE_BATCH);
+      for (const r of due) applyFinal(x, r, now);
+      return due.length;
+    });
+    n += batch;
+    if (batch < DUE_BATCH) break;
   }
+  store.refreshDueHint();
+  return n;
 }
 
 function applyFinal(x: EngineContext, r: RequestRow, now: number): void {

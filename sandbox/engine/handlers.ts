@@ -48,3 +48,6 @@ export const HANDLERS: { readonly [K in OperationId]: Handler } = {
   TDS_UPLOAD_CRES_RESULT: (x, c) => uploadChallengeResult(x, c, 'cres'),
   TDS_UPLOAD_PARES_RESULT: (x, c) => uploadChallengeResult(x, c, 'pares'),
 };
+
+/** Operations that only read: they run in a read transaction, without the write lock. */
+export const READ_ONLY: ReadonlySet<OperationId> = new Set<OperationId>(['STATUS', 'CARDINFO']);

@@ -58,6 +58,20 @@ function busy(o: OrderRow, requests: readonly RequestRow[]): string | undefined 
     : undefined;
 }
 
+/** A return that refunds what was paid (`from`: what the order settled), minus what was refunded. */
+function refundOf(from: MoneyColumn, when: (o: OrderRow) => boolean, whenText: string): SettlementVariant {
+  return {
+    name: 'refund',
+    when,
+    whenText,
+    mode: 'refund',
+    remaining: { from, minus: ['refunded_minor'] },
+    verb: 'refund',
+    nothingLeft: (o) => `Order ${o.id} has nothing left to return (refunded in full).`,
+    ledger: { column: 'refunded_minor', effect: 'add' },
+  };
+}
+
 /**
  * The settlement rules, one row per operation (api-description.md, state rules). The engine's
  * settle handler, the finalisation's ledger update and sandbox/README.md all read this table.
@@ -150,26 +164,8 @@ export const SETTLEMENT_RULES: readonly SettlementRule[] = [
         nothingLeft: (o) => `Order ${o.id} has nothing left to return (hold released in full).`,
         ledger: { column: 'cancelled_minor', effect: 'add' },
       },
-      {
-        name: 'refund',
-        when: (o) => o.kind === 'preauth',
-        whenText: 'a captured preauth',
-        mode: 'refund',
-        remaining: { from: 'captured_minor', minus: ['refunded_minor'] },
-        verb: 'refund',
-        nothingLeft: (o) => `Order ${o.id} has nothing left to return (refunded in full).`,
-        ledger: { column: 'refunded_minor', effect: 'add' },
-      },
-      {
-        name: 'refund',
-        when: () => true,
-        whenText: 'a sale or a rebill',
-        mode: 'refund',
-        remaining: { from: 'amount_minor', minus: ['refunded_minor'] },
-        verb: 'refund',
-        nothingLeft: (o) => `Order ${o.id} has nothing left to return (refunded in full).`,
-        ledger: { column: 'refunded_minor', effect: 'add' },
-      },
+      refundOf('captured_minor', (o) => o.kind === 'preauth', 'a captured preauth'),
+      refundOf('amount_minor', () => true, 'a sale or a rebill'),
     ],
   },
   {

@@ -29,15 +29,23 @@ export type PayErrorCode =
   | 'AUTHORIZATION_PARSE'
   | 'SIGNATURE_ENCODING';
 
-export class PayError extends Error {
+/** An error with a stable code from `C`, whose message already says what to do. */
+export class CodedError<C extends string> extends Error {
+  readonly code: C;
+
+  constructor(code: C, message: string, options: { cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+  }
+}
+
+export class PayError extends CodedError<PayErrorCode> {
   override readonly name = 'PayError';
-  readonly code: PayErrorCode;
   /** Which input the error is about (a field name, `privateKey`, `amount`...), when there is one. */
   readonly field: string | undefined;
 
   constructor(code: PayErrorCode, message: string, options: { field?: string; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, options);
     this.field = options.field;
   }
 }

@@ -1,3 +1,5 @@
+import { CodedError } from '../core/errors.ts';
+
 /** Stable codes of the export and import errors; the UI maps them to advice. */
 export type ExportErrorCode =
   | 'SNIPPET_INPUT'
@@ -11,14 +13,8 @@ export type ExportErrorCode =
   | 'IMPORT_OPERATION';
 
 /** An export or import that cannot be made; the message already says what to do. */
-export class ExportError extends Error {
+export class ExportError extends CodedError<ExportErrorCode> {
   override readonly name = 'ExportError';
-  readonly code: ExportErrorCode;
-
-  constructor(code: ExportErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
-  }
 }
 
 export function isExportError(e: unknown): e is ExportError {

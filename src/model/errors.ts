@@ -1,3 +1,5 @@
+import { CodedError } from '../core/errors.ts';
+
 /** Stable codes of the request model's errors; the UI and CLI show the message, which says what to do. */
 export type DraftErrorCode =
   | 'DRAFT_OPERATION'
@@ -8,14 +10,9 @@ export type DraftErrorCode =
   | 'IMPORT_OPERATION'
   | 'IMPORT_UNREADABLE';
 
-export class DraftError extends Error {
+/** A draft that cannot be read, built or imported; the message already says what to do. */
+export class DraftError extends CodedError<DraftErrorCode> {
   override readonly name = 'DraftError';
-  readonly code: DraftErrorCode;
-
-  constructor(code: DraftErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
-  }
 }
 
 export function isDraftError(e: unknown): e is DraftError {

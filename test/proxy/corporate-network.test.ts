@@ -272,6 +272,21 @@ async function proxied(s: Running, target = 'gw') {
   return a;
 }
 
+/** The named failure (502) a console started with `env` answers to one proxied request. */
+async function proxyFailure(env: Record<string, string>): Promise<ErrorAnswer['error'] & { body: string }> {
+  return withConsole(env, async (s) => {
+    const a = await proxied(s);
+    expect(a.status).toBe(502);
+    return { ...json<ErrorAnswer>(a).error, body: a.body };
+  });
+}
+
+/** The mutual-TLS gateway reached through `proxyUrl` (HTTPS_PROXY). */
+const throughProxy = (proxyUrl: string) => ({
+  PROXY_TARGETS_FILE: targetsFile([GATEWAY(mtls.url)]),
+  HTTPS_PROXY: proxyUrl,
+});
+
 describe('mutual TLS with a company CA (targets file)', () => {
   it('reaches an HTTPS gateway that requires a client certificate, trusting the CA from caFile', async () => {
     await withConsole({ PROXY_TARGETS_FILE: targetsFile([GATEWAY(mtls.url)]) }, async (s) => {
@@ -285,53 +300,34 @@ describe('mutual TLS with a company CA (targets file)', () => {
 
   it('names an untrusted certificate (no caFile) and says to add one', async () => {
     const { caFile: _ca, ...noCa } = GATEWAY(mtls.url);
-    await withConsole({ PROXY_TARGETS_FILE: targetsFile([noCa]) }, async (s) => {
-      const a = await proxied(s);
-      expect(a.status).toBe(502);
-      const e = json<ErrorAnswer>(a).error;
-      expect(e.code).toBe('UPSTREAM_CERT_UNTRUSTED');
-      expect(e.message).toContain('caFile');
-      expect(e.message).toContain('"gw"');
-    });
+    const e = await proxyFailure({ PROXY_TARGETS_FILE: targetsFile([noCa]) });
+    expect(e.code).toBe('UPSTREAM_CERT_UNTRUSTED');
+    expect(e.message).toContain('caFile');
+    expect(e.message).toContain('"gw"');
   });
 
   it('names a certificate for another host name', async () => {
     const { certFile: _c, keyFile: _k, ...noClient } = GATEWAY(wrongHost.url);
-    await withConsole({ PROXY_TARGETS_FILE: targetsFile([noClient]) }, async (s) => {
-      const a = await proxied(s);
-      expect(a.status).toBe(502);
-      const e = json<ErrorAnswer>(a).error;
-      expect(e.code).toBe('UPSTREAM_CERT_HOSTNAME');
-      expect(e.message).toContain('gateway.example');
-    });
+    const e = await proxyFailure({ PROXY_TARGETS_FILE: targetsFile([noClient]) });
+    expect(e.code).toBe('UPSTREAM_CERT_HOSTNAME');
+    expect(e.message).toContain('gateway.example');
   });
 
   it('names a missing client certificate', async () => {
     const { certFile: _c, keyFile: _k, ...noClient } = GATEWAY(mtls.url);
-    await withConsole({ PROXY_TARGETS_FILE: targetsFile([noClient]) }, async (s) => {
-      const a = await proxied(s);
-      expect(a.status).toBe(502);
-      const e = json<ErrorAnswer>(a).error;
-      expect(e.code).toBe('UPSTREAM_CLIENT_CERT_REJECTED');
-      expect(e.message).toContain('certFile');
-    });
+    const e = await proxyFailure({ PROXY_TARGETS_FILE: targetsFile([noClient]) });
+    expect(e.code).toBe('UPSTREAM_CLIENT_CERT_REJECTED');
+    expect(e.message).toContain('certFile');
   });
 
   it('names a client certificate the gateway rejects', async () => {
-    await withConsole(
-      {
-        PROXY_TARGETS_FILE: targetsFile([
-          GATEWAY(mtls.url, { certFile: 'rogue-client.pem', keyFile: 'rogue-client.key' }),
-        ]),
-      },
-      async (s) => {
-        const a = await proxied(s);
-        expect(a.status).toBe(502);
-        const e = json<ErrorAnswer>(a).error;
-        expect(e.code).toBe('UPSTREAM_CLIENT_CERT_REJECTED');
-        expect(e.message).toContain('rejected the client certificate');
-      },
-    );
+    const e = await proxyFailure({
+      PROXY_TARGETS_FILE: targetsFile([
+        GATEWAY(mtls.url, { certFile: 'rogue-client.pem', keyFile: 'rogue-client.key' }),
+      ]),
+    });
+    expect(e.code).toBe('UPSTREAM_CLIENT_CERT_REJECTED');
+    expect(e.message).toContain('rejected the client certificate');
   });
 });
 
@@ -339,15 +335,12 @@ describe('HTTPS_PROXY / HTTP_PROXY / NO_PROXY', () => {
   it('tunnels an https target through the proxy with CONNECT, mutual TLS inside', async () => {
     const proxy = await startProxy();
     try {
-      await withConsole(
-        { PROXY_TARGETS_FILE: targetsFile([GATEWAY(mtls.url)]), HTTPS_PROXY: proxy.url },
-        async (s) => {
-          const a = await proxied(s);
-          expect(a.status, a.body).toBe(200);
-          expect(JSON.parse(json<{ body: string }>(a).body)).toMatchObject({ client: 'merchant-42' });
-          expect(proxy.seen.connects).toEqual([new URL(mtls.url).host]);
-        },
-      );
+      await withConsole(throughProxy(proxy.url), async (s) => {
+        const a = await proxied(s);
+        expect(a.status, a.body).toBe(200);
+        expect(JSON.parse(json<{ body: string }>(a).body)).toMatchObject({ client: 'merchant-42' });
+        expect(proxy.seen.connects).toEqual([new URL(mtls.url).host]);
+      });
     } finally {
       await proxy.close();
     }
@@ -375,80 +368,40 @@ describe('HTTPS_PROXY / HTTP_PROXY / NO_PROXY', () => {
   it('names a proxy that asks for credentials (407), without showing any password', async () => {
     const proxy = await startProxy('corp:secret');
     try {
-      await withConsole(
-        { PROXY_TARGETS_FILE: targetsFile([GATEWAY(mtls.url)]), HTTPS_PROXY: proxy.url },
-        async (s) => {
-          const a = await proxied(s);
-          expect(a.status).toBe(502);
-          const e = json<ErrorAnswer>(a).error;
-          expect(e.code).toBe('PROXY_AUTH_REQUIRED');
-          expect(e.message).toContain('http://user:password@');
-        },
-      );
-      const wrong = `http://corp:not-the-password@127.0.0.1:${proxy.port}`;
-      await withConsole(
-        { PROXY_TARGETS_FILE: targetsFile([GATEWAY(mtls.url)]), HTTPS_PROXY: wrong },
-        async (s) => {
-          const a = await proxied(s);
-          const e = json<ErrorAnswer>(a).error;
-          expect(e.code).toBe('PROXY_AUTH_REQUIRED');
-          expect(e.message).toContain('refused the user name and password');
-          expect(a.body).not.toContain('not-the-password');
-        },
-      );
+      const e = await proxyFailure(throughProxy(proxy.url));
+      expect(e.code).toBe('PROXY_AUTH_REQUIRED');
+      expect(e.message).toContain('http://user:password@');
+      const wrong = await proxyFailure(throughProxy(`http://corp:not-the-password@127.0.0.1:${proxy.port}`));
+      expect(wrong.code).toBe('PROXY_AUTH_REQUIRED');
+      expect(wrong.message).toContain('refused the user name and password');
+      expect(wrong.body).not.toContain('not-the-password');
     } finally {
       await proxy.close();
     }
   });
 
   it('names a proxy that refuses connections', async () => {
-    await withConsole(
-      {
-        PROXY_TARGETS_FILE: targetsFile([GATEWAY(mtls.url)]),
-        HTTPS_PROXY: `http://u:hidden@127.0.0.1:${closedPort}`,
-      },
-      async (s) => {
-        const a = await proxied(s);
-        expect(a.status).toBe(502);
-        const e = json<ErrorAnswer>(a).error;
-        expect(e.code).toBe('PROXY_REFUSED');
-        expect(e.message).toContain(`127.0.0.1:${closedPort}`);
-        expect(a.body).not.toContain('hidden');
-      },
-    );
+    const e = await proxyFailure(throughProxy(`http://u:hidden@127.0.0.1:${closedPort}`));
+    expect(e.code).toBe('PROXY_REFUSED');
+    expect(e.message).toContain(`127.0.0.1:${closedPort}`);
+    expect(e.body).not.toContain('hidden');
   });
 
   it('names a proxy that will not open the tunnel (403 to CONNECT)', async () => {
     const proxy = await startProxy(undefined, [new URL(mtls.url).host]);
     try {
-      await withConsole(
-        { PROXY_TARGETS_FILE: targetsFile([GATEWAY(mtls.url)]), HTTPS_PROXY: proxy.url },
-        async (s) => {
-          const a = await proxied(s);
-          expect(a.status).toBe(502);
-          const e = json<ErrorAnswer>(a).error;
-          expect(e.code).toBe('PROXY_TUNNEL_FAILED');
-          expect(e.message).toContain('403');
-          expect(e.message).toContain(new URL(mtls.url).host);
-        },
-      );
+      const e = await proxyFailure(throughProxy(proxy.url));
+      expect(e.code).toBe('PROXY_TUNNEL_FAILED');
+      expect(e.message).toContain('403');
+      expect(e.message).toContain(new URL(mtls.url).host);
     } finally {
       await proxy.close();
     }
   });
 
   it('names a proxy whose host name does not resolve', async () => {
-    await withConsole(
-      {
-        PROXY_TARGETS_FILE: targetsFile([GATEWAY(mtls.url)]),
-        HTTPS_PROXY: 'http://proxy.pay-console-test.invalid:3128',
-      },
-      async (s) => {
-        const a = await proxied(s);
-        expect(a.status).toBe(502);
-        expect(json<ErrorAnswer>(a).error.code).toBe('PROXY_UNREACHABLE');
-      },
-    );
+    const e = await proxyFailure(throughProxy('http://proxy.pay-console-test.invalid:3128'));
+    expect(e.code).toBe('PROXY_UNREACHABLE');
   });
 
   it('forwards a plain http target through HTTP_PROXY, and names a 407 there too', async () => {
