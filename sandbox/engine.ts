@@ -43,22 +43,28 @@ export class Engine implements EngineContext {
   }
 
   /**
-   * Runs one operation in one write transaction, taken up front (two processes may share the
-   * file): the OAuth nonce is claimed, what is due is finalised (so the operation sees it), and the
-   * operation runs in a savepoint, so a refused one undoes only its own writes. One commit per
-   * request. An operation that only reads, with nothing to claim or finalise, takes no write lock.
+   * Runs one operation in a write transaction taken up front (two processes may share the file)
+   * and shared with the other requests of this turn of the event loop (group commit): the OAuth
+   * nonce is claimed, what is due was finalised when the batch opened (so the operation sees it),
+   * and the operation runs in a savepoint, so a refused one undoes only its own writes. The answer
+   * comes once the batch is committed. An operation that only reads, with nothing to claim or
+   * finalise and no batch open, runs in a read transaction without the write lock.
    */
-  run(call: OperationCall, nonce?: NonceClaim): ApiReply {
+  run(call: OperationCall, nonce?: NonceClaim): Promise<ApiReply> {
     const store = this.store;
     const handle = () => HANDLERS[call.op.id](this, call);
-    const due = store.mayBeDue(call.now);
-    if (!nonce && !due && READ_ONLY.has(call.op.id)) return refusedAs(() => store.read(handle));
-    return store.tx(() => {
-      if (nonce && !store.useNonce(nonce.consumer, nonce.nonce, call.now, nonce.expiresAt))
-        return nonce.reused;
-      if (due) finalizeDue(this, call.now, false);
-      return refusedAs(() => store.tx(handle));
-    });
+    if (!nonce && READ_ONLY.has(call.op.id) && !store.batchOpen && !store.mayBeDue(call.now))
+      return Promise.resolve(refusedAs(() => store.read(handle)));
+    return store.batched(
+      () => {
+        if (nonce && !store.useNonce(nonce.consumer, nonce.nonce, call.now, nonce.expiresAt))
+          return nonce.reused;
+        return refusedAs(() => store.tx(handle));
+      },
+      () => {
+        if (store.mayBeDue(call.now)) finalizeDue(this, call.now, false);
+      },
+    );
   }
 
   submitHostedCard(token: string, card: CardData | undefined, now: number) {

@@ -99,11 +99,12 @@ describe('work done once per request', () => {
 
   /**
    * What the requests of a block do to the database: write transactions opened (savepoints inside
-   * one are not counted) and sweeps for due rows. The scheduler's timer is left out: on a busy
+   * one, and requests joining an open group commit, are not counted) and sweeps for due rows. The scheduler's timer is left out: on a busy
    * machine it may fire at any moment.
    */
   async function databaseWork(block: () => Promise<void>): Promise<{ writes: number; sweeps: number }> {
     const originalTx = SandboxStore.prototype.tx;
+    const originalBatched = SandboxStore.prototype.batched;
     const originalDue = SandboxStore.prototype.dueRequests;
     const originalTick = Scheduler.prototype.tick;
     const work = { writes: 0, sweeps: 0 };
@@ -123,6 +124,14 @@ describe('work done once per request', () => {
       ): T {
         if (!this.db.inTransaction && !ticking) work.writes++;
         return originalTx.call(this, fn) as T;
+      }),
+      vi.spyOn(SandboxStore.prototype, 'batched').mockImplementation(function <T>(
+        this: SandboxStore,
+        fn: () => T,
+        onOpen?: () => void,
+      ): Promise<T> {
+        if (!this.batchOpen && !ticking) work.writes++;
+        return originalBatched.call(this, fn, onOpen) as Promise<T>;
       }),
       vi.spyOn(SandboxStore.prototype, 'dueRequests').mockImplementation(function (
         this: SandboxStore,
