@@ -1,7 +1,7 @@
 // One linter for the whole tree. The import rules keep the layers one-way (docs/architecture.md):
 // core ← catalog ← model, diagnose ← exports ← features ← app (src/model: the request model), with
 // src/shared beside the features and the
-// Node side (cli, proxy, sandbox, src/node) never reaching into the UI.
+// Node side (cli, proxy, sandbox, classroom, src/node) never reaching into the UI.
 // Paths are checked by import-x/no-restricted-paths, packages by no-restricted-imports; both must bite,
 // and test/lint/zones.test.ts proves that each zone does.
 import fs from 'node:fs';
@@ -38,7 +38,7 @@ const noNode = (where) => [
 
 const src = (...dirs) => dirs.map((d) => `./src/${d}`);
 const BROWSER_UI = src('features', 'app', 'shared/ui');
-const NODE_SIDE = ['./proxy', './sandbox', ...src('cli', 'node')];
+const NODE_SIDE = ['./proxy', './sandbox', './classroom', ...src('cli', 'node')];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.data/**'] },
@@ -64,41 +64,41 @@ export default tseslint.config(
           zones: [
             {
               target: './src/core',
-              from: ['./src', './proxy', './sandbox'],
+              from: ['./src', './proxy', './sandbox', './classroom'],
               except: ['./core'],
               message:
                 'The signing core is pure and imports only src/core. Move the code that needs this up a layer (src/catalog, src/diagnose) or pass the value in as a parameter.',
             },
             {
               target: './src/catalog',
-              from: ['./src', './proxy', './sandbox'],
+              from: ['./src', './proxy', './sandbox', './classroom'],
               except: ['./core', './catalog'],
               message:
                 'The catalog is data over the core: it imports src/core only. Put what needs more in a layer above it.',
             },
             {
               target: './src/diagnose',
-              from: ['./src', './proxy', './sandbox'],
+              from: ['./src', './proxy', './sandbox', './classroom'],
               except: ['./core', './catalog', './diagnose'],
               message:
                 'Diagnosis sits above the catalog and imports src/core and src/catalog only. Let the caller (a feature, the CLI) do the rest with its result.',
             },
             {
               target: './src/model',
-              from: ['./src', './proxy', './sandbox'],
+              from: ['./src', './proxy', './sandbox', './classroom'],
               except: ['./core', './catalog', './model'],
               message:
                 'The request model is pure and framework-free: it imports src/core and src/catalog only. Resolve anything of the page (origin, inbox, login) through a Place passed in.',
             },
             {
               target: './src/exports',
-              from: [...BROWSER_UI, ...src('shared/browser', 'cli'), './proxy', './sandbox'],
+              from: [...BROWSER_UI, ...src('shared/browser', 'cli'), './proxy', './sandbox', './classroom'],
               message:
                 'Exports run in the browser and in the CLI: they read src/core, src/catalog, src/diagnose and src/shared/contracts only.',
             },
             {
               target: './src/shared/contracts',
-              from: ['./src', './proxy', './sandbox'],
+              from: ['./src', './proxy', './sandbox', './classroom'],
               except: ['./core', './catalog', './model', './shared/contracts'],
               message:
                 'Contracts are pure types and zod schemas over src/core, src/catalog and src/model. Keep the code that uses them where it is and import the contract from there.',
@@ -122,7 +122,7 @@ export default tseslint.config(
             },
             {
               target: './src/node',
-              from: ['./src', './proxy', './sandbox'],
+              from: ['./src', './proxy', './sandbox', './classroom'],
               except: ['./core', './node'],
               message: 'src/node implements the core’s ports for Node: it imports src/core only.',
             },
@@ -153,7 +153,7 @@ export default tseslint.config(
   { files: ['src/shared/browser/**'], rules: packages(noUi('Browser IO'), noNode('Browser IO')) },
   { files: ['src/exports/**'], rules: packages(noUi('Exports'), noNode('Exports')) },
   {
-    files: ['sandbox/**', 'proxy/**', 'src/cli/**', 'src/node/**'],
+    files: ['sandbox/**', 'proxy/**', 'classroom/**', 'src/cli/**', 'src/node/**'],
     rules: packages(noUi('Node code')),
   },
   {

@@ -14,6 +14,7 @@ const SECTIONS: ReadonlyArray<readonly [file: string, load: () => Promise<BenchS
   ['console.bench.ts', () => import('./console.bench.ts')],
   ['sandbox.bench.ts', () => import('./sandbox.bench.ts')],
   ['proxy.bench.ts', () => import('./proxy.bench.ts')],
+  ['classroom.bench.ts', () => import('./classroom.bench.ts')],
 ];
 
 const filters = process.argv.slice(2).map((f) => f.toLowerCase());

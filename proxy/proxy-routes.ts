@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { fetch as undiciFetch } from 'undici';
 import type { ProxyTarget } from './config.ts';
 import { upstreamUrl } from './forward-path.ts';
@@ -42,6 +42,8 @@ export type LocalTransport = (request: {
   url: URL;
   headers: Record<string, string>;
   body: Buffer | undefined;
+  /** The console's own cookie (classroom mode scopes the sandbox by it); never sent to a remote target. */
+  cookie?: string;
 }) => Promise<UpstreamAnswer>;
 
 /** Largest upstream answer the proxy reads (a gateway reply is a few kilobytes). */
@@ -73,6 +75,11 @@ export interface ProxyRoutesOptions {
   local?: LocalTransport;
   /** Dispatchers per target: corporate proxy, CA bundle, client certificate. */
   routes: UpstreamRoutes;
+  /**
+   * Checked before anything is forwarded (classroom mode: who may send where, rate limits);
+   * throws a {@link ProxyError} to refuse.
+   */
+  authorize?: (request: FastifyRequest, target: ProxyTarget, url: URL) => void;
 }
 
 function tooLarge(limit: number): ProxyError {
@@ -107,6 +114,7 @@ async function answerInProcess(
   headers: Record<string, string>,
   body: Buffer | undefined,
   timeoutMs: number,
+  cookie: string | undefined,
 ): Promise<UpstreamAnswer> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
@@ -123,7 +131,10 @@ async function answerInProcess(
     );
   });
   try {
-    const answer = await Promise.race([local({ url, headers, body }), timeout]);
+    const answer = await Promise.race([
+      local({ url, headers, body, ...(cookie !== undefined ? { cookie } : {}) }),
+      timeout,
+    ]);
     if (answer.body.byteLength > RESPONSE_LIMIT) throw tooLarge(RESPONSE_LIMIT);
     return answer;
   } finally {
@@ -215,6 +226,7 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
       );
     }
     const url = upstreamUrl(target.baseUrl, match?.[2] ?? '');
+    opts.authorize?.(request, target, url);
 
     const headers: Record<string, string> = {};
     for (const h of FORWARDED_HEADERS) {
@@ -226,7 +238,7 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
     const started = performance.now();
     const answer =
       target.name === 'local' && target.kind === 'local' && opts.local
-        ? await answerInProcess(opts.local, url, headers, body, opts.timeoutMs)
+        ? await answerInProcess(opts.local, url, headers, body, opts.timeoutMs, request.headers.cookie)
         : await answerOverHttp(
             url,
             opts.routes.route(target, url),

@@ -7,7 +7,7 @@ import { applyConnectionCap, serverLimitOptions } from '../sandbox/server-limits
 import { callbackInbox, CallbackStore } from './callback-inbox.ts';
 import { localTarget, type ProxyTarget, type ServerConfig } from './config.ts';
 import { installGuards, listeningPort } from './guards.ts';
-import { proxyRoutes, type LocalTransport } from './proxy-routes.ts';
+import { proxyRoutes, type LocalTransport, type ProxyRoutesOptions } from './proxy-routes.ts';
 import { CONSOLE_CSP, DEV_CSP, installSecurityHeaders } from './security-headers.ts';
 import { registerStaticConsole, registerViteConsole } from './static-console.ts';
 import { errorBody, ProxyError } from './upstream-errors.ts';
@@ -29,6 +29,10 @@ export interface BuildServerOptions {
    * (kept for the bench's before/after figures and the equivalence tests).
    */
   localTransport?: 'in-process' | 'http';
+  /** Checked before the proxy forwards anything (classroom mode); throws a ProxyError to refuse. */
+  proxyAuthorize?: ProxyRoutesOptions['authorize'];
+  /** Registers more routes and hooks (classroom mode) before the console's pages. */
+  extend?: (app: FastifyInstance) => Promise<void>;
 }
 
 export type ConsoleServer = FastifyInstance & {
@@ -117,14 +121,16 @@ export async function buildServer(
 
   installGuards(app, config);
   installSecurityHeaders(app, options.vite ? DEV_CSP : CONSOLE_CSP);
+  // Before the routes: its hooks (classroom scoping) must run for every route below.
+  if (options.extend) await options.extend(app);
 
   // The request goes through this server's own hooks and routes (Host and Origin guards, body
   // limits, the sandbox), with the Host an HTTP client would send, so signatures over the URL verify.
-  const local: LocalTransport = async ({ url, headers, body }) => {
+  const local: LocalTransport = async ({ url, headers, body, cookie }) => {
     const res = await app.inject({
       method: 'POST',
       url: url.pathname,
-      headers: { ...headers, host: url.host },
+      headers: { ...headers, host: url.host, ...(cookie !== undefined ? { cookie } : {}) },
       ...(body ? { payload: body } : {}),
       remoteAddress: '127.0.0.1',
     });
@@ -148,6 +154,7 @@ export async function buildServer(
     bodyLimit: config.bodyLimit,
     timeoutMs: config.timeoutMs,
     ...(options.localTransport === 'http' ? {} : { local }),
+    ...(options.proxyAuthorize ? { authorize: options.proxyAuthorize } : {}),
   });
   await app.register(callbackInbox, {
     prefix: '/callbacks',

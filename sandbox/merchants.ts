@@ -10,7 +10,7 @@ import {
   type EndpointRef,
 } from '../src/core/index.ts';
 import { merchantConfigSchema, type ParsedMerchantConfig, type ResolvedSandboxOptions } from './options.ts';
-import type { SandboxStore } from './store.ts';
+import type { AddedMerchantRow, SandboxStore } from './store.ts';
 
 export interface Merchant {
   login: string;
@@ -76,6 +76,12 @@ export class MerchantRegistry {
   /** The endpoint id a request is booked on: the path's own, or for a group the merchant's first endpoint. */
   endPointIdFor(merchant: Merchant, ref: EndpointRef): string {
     return ref.kind === 'endpoint' ? ref.id : merchant.endpointIds[0]!;
+  }
+
+  /** Adds a merchant created at run time; its login and ids must be new. */
+  add(merchant: Merchant): void {
+    if (this.byLogin(merchant.login)) throw new Error(`merchant ${merchant.login} exists`);
+    this.list.push(merchant);
   }
 
   replace(
@@ -261,6 +267,14 @@ export async function loadMerchants(
       await toMerchant({ ...demo }, crypto, { privateKeyPkcs8Pem: demo.privateKeyPkcs8Pem, demo: true }),
     );
   }
+  for (const row of store.addedMerchants()) {
+    if (list.some((m) => m.login === row.login)) continue;
+    try {
+      list.push(await addedMerchant(row, crypto));
+    } catch {
+      // A stored key that no longer imports leaves that merchant out; the others load.
+    }
+  }
   const registry = new MerchantRegistry(list);
   for (const row of store.merchantKeys()) {
     if (!registry.byLogin(row.login)) continue;
@@ -277,4 +291,64 @@ export async function loadMerchants(
     }
   }
   return registry;
+}
+
+/** First endpoint id handed to merchants created at run time; the group id is this plus {@link ADDED_GROUP_OFFSET}. */
+export const FIRST_ADDED_ENDPOINT_ID = 100_001;
+export const ADDED_GROUP_OFFSET = 100_000;
+
+async function addedMerchant(row: AddedMerchantRow, crypto: CryptoPort): Promise<Merchant> {
+  return toMerchant(
+    {
+      login: row.login,
+      controlKey: row.control_key,
+      endpointIds: [row.endpoint_id],
+      endpointGroupIds: [row.endpoint_group_id],
+      publicKeyPem: row.public_key_pem,
+    },
+    crypto,
+    { privateKeyPkcs8Pem: null, demo: false },
+  );
+}
+
+/**
+ * Creates a merchant at run time (a classroom trainee's): a fresh login from the prefix, a random
+ * control key, the next free endpoint and group ids, and the given public key (the private key
+ * stays with whoever generated it). Kept in the database, so it survives a restart.
+ */
+export async function createMerchant(
+  store: SandboxStore,
+  registry: MerchantRegistry,
+  crypto: CryptoPort,
+  input: { loginPrefix: string; publicKeyPem: string; now: number },
+): Promise<Merchant> {
+  const imported = await importVerifyingKey(input.publicKeyPem, crypto);
+  const taken = (id: string) =>
+    registry.all().some((m) => m.endpointIds.includes(id) || m.endpointGroupIds.includes(id));
+  let next = Math.max(FIRST_ADDED_ENDPOINT_ID, (store.lastAddedEndpointId() ?? 0) + 1);
+  while (taken(String(next)) || taken(String(next + ADDED_GROUP_OFFSET))) next += 1;
+  const row: AddedMerchantRow = {
+    login: `${input.loginPrefix}-${next}`,
+    control_key: randomUUID().toUpperCase(),
+    endpoint_id: String(next),
+    endpoint_group_id: String(next + ADDED_GROUP_OFFSET),
+    public_key_pem: input.publicKeyPem,
+    created_at: input.now,
+  };
+  store.insertAddedMerchant(row);
+  const merchant: Merchant = {
+    login: row.login,
+    controlKey: row.control_key,
+    endpointIds: [row.endpoint_id],
+    endpointGroupIds: [row.endpoint_group_id],
+    publicKeyPem: row.public_key_pem,
+    verifyKey: imported.key,
+    keyFingerprint: imported.fingerprint,
+    keyBits: imported.bits,
+    privateKeyPkcs8Pem: null,
+    privateKeyFingerprint: null,
+    demo: false,
+  };
+  registry.add(merchant);
+  return merchant;
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { SandboxHooks } from './hooks.ts';
 
 /** A merchant of the sandbox, as `SANDBOX_MERCHANTS` lists it. */
 export const merchantConfigSchema = z.object({
@@ -35,7 +36,7 @@ export interface CallbackRetryOptions {
  * Options of the sandbox plugin. Every field has a default; {@link sandboxOptionsFromEnv} fills
  * them from the environment.
  */
-export interface SandboxOptions {
+export interface SandboxOptions extends SandboxHooks {
   /** Directory for the demo merchant file and the default database (env `DATA_DIR`, default `.data`). */
   dataDir?: string;
   /** SQLite file (env `SANDBOX_DB`; `:memory:` for tests; default `<dataDir>/sandbox.sqlite`). */

@@ -12,10 +12,11 @@ import {
   matchOperationPath,
   type CryptoPort,
   type EndpointRef,
+  type Scheme,
 } from '../src/core/index.ts';
 import { findOperation, OPERATION_PATHS, requestSchema, type Operation } from '../src/catalog/index.ts';
 import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
-import { authenticate, isVerified } from './authenticate.ts';
+import { authenticate, isVerified, pickScheme } from './authenticate.ts';
 import { Engine } from './engine.ts';
 import {
   acceptsPayJson,
@@ -27,7 +28,7 @@ import {
   isValidHost,
   readFormBody,
 } from './http-input.ts';
-import { loadMerchants, type MerchantRegistry } from './merchants.ts';
+import { createMerchant, loadMerchants, type Merchant, type MerchantRegistry } from './merchants.ts';
 import { resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxOptions } from './options.ts';
 import { registerPages } from './pages.ts';
 import { errorReply, PAY_JSON, validationError, type ApiReply } from './replies.ts';
@@ -103,7 +104,18 @@ interface Context {
   basePath: string;
 }
 
-async function answerOperation(request: FastifyRequest, ctx: Context): Promise<ApiReply> {
+/** What answerOperation learned on the way, for the `onAttempt` hook. */
+interface Seen {
+  op?: Operation;
+  merchant?: Merchant;
+  endpoint?: EndpointRef;
+  scheme?: Scheme;
+  url: string;
+  bodyText: string;
+  authenticated: boolean;
+}
+
+async function answerOperation(request: FastifyRequest, ctx: Context, seen: Seen): Promise<ApiReply> {
   if (request.method !== 'POST') {
     return {
       ...errorReply(405, `Operations are called with POST (got ${request.method}).`, 'METHOD_NOT_ALLOWED'),
@@ -141,6 +153,9 @@ async function answerOperation(request: FastifyRequest, ctx: Context): Promise<A
     );
   }
   const merchant = ctx.merchants.byEndpoint(endpoint);
+  seen.op = op;
+  seen.endpoint = endpoint;
+  if (merchant) seen.merchant = merchant;
   if (!merchant) {
     return validationError(
       `${endpointText[0]!.toUpperCase()}${endpointText.slice(1)} ${endpoint.id} is not configured in this sandbox: use one of your merchant's endpoints (the demo merchant has endpoint 1111 and group 2222).`,
@@ -163,6 +178,8 @@ async function answerOperation(request: FastifyRequest, ctx: Context): Promise<A
   const read = readFormBody(request.body);
   if (!read.ok) return read.reply;
   const { params, text } = read.body;
+  seen.bodyText = text;
+  seen.url = `http://${host}${rawPath}`;
 
   let schema = ctx.schemas.get(op.id);
   if (!schema) {
@@ -181,6 +198,7 @@ async function answerOperation(request: FastifyRequest, ctx: Context): Promise<A
   }
 
   const now = ctx.options.clock();
+  seen.scheme = pickScheme(op, request.headers.authorization, params);
   const verdict = await authenticate(
     {
       op,
@@ -199,6 +217,7 @@ async function answerOperation(request: FastifyRequest, ctx: Context): Promise<A
     },
   );
   if (!isVerified(verdict)) return verdict;
+  seen.authenticated = true;
   if (ctx.engine.store.isClosed)
     return errorReply(503, 'The sandbox is shutting down: retry in a moment.', 'INTERNAL');
   // Synchronous from here: the nonce claim, what is due and the operation share one transaction.
@@ -313,9 +332,37 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
   );
 
   // Engine.run finalises what is due in the operation's own transaction, before it runs.
-  app.all('/paynet/api/*', async (request, reply) => sendJson(reply, await answerOperation(request, ctx)));
+  app.all('/paynet/api/*', async (request, reply) => {
+    const seen: Seen = { url: '', bodyText: '', authenticated: false };
+    const answer = await answerOperation(request, ctx, seen);
+    if (opts.onAttempt) {
+      opts.onAttempt({
+        at: options.clock(),
+        merchant: seen.merchant,
+        opPath: seen.op?.path,
+        scheme: seen.scheme,
+        endpoint: seen.endpoint,
+        url: seen.url,
+        bodyText: seen.bodyText,
+        authorization: request.headers.authorization,
+        authenticated: seen.authenticated,
+        reply: answer,
+      });
+    }
+    return sendJson(reply, answer);
+  });
 
   registerPages(app, { engine, scheduler, merchants, crypto });
+
+  opts.onReady?.({
+    store,
+    merchants,
+    engine,
+    crypto,
+    createMerchant: (input) => createMerchant(store, merchants, crypto, { ...input, now: options.clock() }),
+    finalizeDue: () => scheduler.finalizeDue(),
+    clock: options.clock,
+  });
 
   app.get('/demo-merchant', async (request, reply) => {
     const refused = localOnly(request);

@@ -114,6 +114,16 @@ export interface CallbackRow {
   lease_until: number | null;
 }
 
+/** A merchant created at run time (a classroom trainee's), kept in the database. */
+export interface AddedMerchantRow {
+  login: string;
+  control_key: string;
+  endpoint_id: string;
+  endpoint_group_id: string;
+  public_key_pem: string;
+  created_at: number;
+}
+
 const SCHEMA_VERSION = 2;
 
 /** How long a statement waits for another process's write lock before SQLITE_BUSY. */
@@ -171,6 +181,11 @@ CREATE TABLE IF NOT EXISTS callbacks (
 );
 CREATE INDEX IF NOT EXISTS callbacks_due ON callbacks (next_at) WHERE state = 'pending';
 CREATE TABLE IF NOT EXISTS merchant_keys (login TEXT PRIMARY KEY, public_key_pem TEXT NOT NULL, updated_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS added_merchants (
+  login TEXT PRIMARY KEY, control_key TEXT NOT NULL, endpoint_id TEXT NOT NULL UNIQUE, endpoint_group_id TEXT NOT NULL UNIQUE,
+  public_key_pem TEXT NOT NULL, created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS orders_merchant ON orders (merchant);
 `;
 
 /** Columns added after schema version 1 (a v1 file is upgraded in place). */
@@ -584,6 +599,33 @@ export class SandboxStore {
   /** Forgets the key registered at run time: the merchant's configured (shipped) key applies again. */
   deleteMerchantKey(login: string): boolean {
     return this.stmt('DELETE FROM merchant_keys WHERE login = ?').run(login).changes > 0;
+  }
+
+  // Merchants created at run time (one per classroom trainee)
+
+  addedMerchants(): AddedMerchantRow[] {
+    return this.stmt('SELECT * FROM added_merchants ORDER BY created_at, login').all() as AddedMerchantRow[];
+  }
+
+  insertAddedMerchant(row: AddedMerchantRow): void {
+    this.stmt(
+      `INSERT INTO added_merchants (login, control_key, endpoint_id, endpoint_group_id, public_key_pem, created_at)
+       VALUES (@login, @control_key, @endpoint_id, @endpoint_group_id, @public_key_pem, @created_at)`,
+    ).run(row);
+  }
+
+  /** The largest endpoint id handed out at run time, or undefined when none was. */
+  lastAddedEndpointId(): number | undefined {
+    const row = this.stmt('SELECT MAX(CAST(endpoint_id AS INTEGER)) AS last FROM added_merchants').get() as {
+      last: number | null;
+    };
+    return row.last ?? undefined;
+  }
+
+  /** How many orders a merchant holds (bounds a classroom trainee's data). */
+  countOrders(merchant: string): number {
+    return (this.stmt('SELECT COUNT(*) AS n FROM orders WHERE merchant = ?').get(merchant) as { n: number })
+      .n;
   }
 
   private update(

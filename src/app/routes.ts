@@ -8,6 +8,9 @@ export type Route =
   | { kind: 'teach'; path: string | null }
   | { kind: 'flows'; id: string | null }
   | { kind: 'export' }
+  | { kind: 'join' }
+  | { kind: 'classroom' }
+  | { kind: 'trainer' }
   | { kind: 'not-found'; pathname: string };
 
 export function parseRoute(pathname: string): Route {
@@ -22,6 +25,9 @@ export function parseRoute(pathname: string): Route {
   if (clean === '/flows') return { kind: 'flows', id: null };
   if (clean.startsWith('/flows/')) return { kind: 'flows', id: decodeURI(clean.slice('/flows/'.length)) };
   if (clean === '/export') return { kind: 'export' };
+  if (clean === '/join') return { kind: 'join' };
+  if (clean === '/classroom') return { kind: 'classroom' };
+  if (clean === '/trainer') return { kind: 'trainer' };
   if (clean.startsWith('/ops/')) return { kind: 'op', path: decodeURI(clean.slice('/ops/'.length)) };
   return { kind: 'not-found', pathname };
 }

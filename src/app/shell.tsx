@@ -2,6 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { parseDraft, type RequestDraft } from '../model/index.ts';
 import { Workbench, type WorkbenchNavigation } from '../features/console/index.ts';
 import { recordExchange } from '../features/history/index.ts';
+import { useClassroomTrainee } from '../features/classroom/use-classroom-trainee.ts';
 import { ProfileBar, useProfileActions, useSigningContext } from '../features/profiles/index.ts';
 import type { Exchange } from '../shared/contracts/contracts.ts';
 import { CatalogNav } from './catalog-nav.tsx';
@@ -36,6 +37,13 @@ const KeysPage = lazy(() =>
   Promise.all([import('../features/keys/keys-page.tsx'), queryScope()]).then(([m, q]) => ({
     default: q.withQueries(m.KeysPage),
   })),
+);
+const JoinPage = lazy(() => import('../features/classroom/index.ts').then((m) => ({ default: m.JoinPage })));
+const ExercisesPage = lazy(() =>
+  import('../features/classroom/index.ts').then((m) => ({ default: m.ExercisesPage })),
+);
+const TrainerPage = lazy(() =>
+  import('../features/classroom/index.ts').then((m) => ({ default: m.TrainerPage })),
 );
 const loading = <p role="status">Loading…</p>;
 
@@ -103,6 +111,7 @@ export function Shell() {
   const { setPrivateKeyPem, rememberPrivateKey, activeLogin } = useProfileActions();
   const draft = draftFromState(loc.state);
   const place = usePlace(context?.credentials.login ?? '');
+  const trainee = useClassroomTrainee();
 
   const goTo = useCallback((to: WorkbenchNavigation) => {
     navigate(opHref(to.operationPath), to.draft ? { draft: to.draft } : null);
@@ -160,14 +169,22 @@ export function Shell() {
                 {s.label}
               </TopLink>
             ))}
+            {trainee ? (
+              <TopLink to="/classroom" current={route.kind === 'classroom'}>
+                Exercises
+              </TopLink>
+            ) : null}
           </ul>
         </nav>
         <span className="app-spacer" />
         <ThemePicker />
       </header>
-      <ProfileBar />
+      {/* The trainer's page and the join page have no merchant to sign with. */}
+      {route.kind === 'trainer' || route.kind === 'join' ? null : <ProfileBar />}
       <div className="app-body">
-        <CatalogNav current={route.kind === 'op' ? route.path : null} />
+        {route.kind === 'trainer' || route.kind === 'join' ? null : (
+          <CatalogNav current={route.kind === 'op' ? route.path : null} />
+        )}
         <main id="main" className="app-main" tabIndex={-1}>
           {shareError ? (
             <p className="app-share-error" role="alert">
@@ -241,6 +258,21 @@ export function Shell() {
                 runtime={runtime}
                 onPickOperation={teachOn}
               />
+            </Suspense>
+          ) : null}
+          {route.kind === 'join' ? (
+            <Suspense fallback={loading}>
+              <JoinPage crypto={runtime.crypto} onJoined={() => location.assign('/classroom')} />
+            </Suspense>
+          ) : null}
+          {route.kind === 'classroom' ? (
+            <Suspense fallback={loading}>
+              <ExercisesPage onOpenOperation={(path) => navigate(opHref(path))} />
+            </Suspense>
+          ) : null}
+          {route.kind === 'trainer' ? (
+            <Suspense fallback={loading}>
+              <TrainerPage />
             </Suspense>
           ) : null}
           {route.kind === 'not-found' ? (

@@ -9,7 +9,7 @@ export const ProfileSchema = z.object({
   endpointId: z.string(),
   endpointGroupId: z.string(),
   login: z.string(),
-  origin: z._default(z.enum(['user', 'sandbox-demo']), 'user'),
+  origin: z._default(z.enum(['user', 'sandbox-demo', 'classroom']), 'user'),
 });
 export type Profile = z.infer<typeof ProfileSchema>;
 
@@ -69,4 +69,21 @@ export function demoProfile(demo: DemoMerchant, targetName: string): Profile {
 export function uniqueName(base: string, taken: readonly string[]): string {
   if (!taken.includes(base)) return base;
   for (let i = 2; ; i++) if (!taken.includes(`${base} ${i}`)) return `${base} ${i}`;
+}
+
+/** The profile of a classroom trainee's merchant (see src/shared/browser/classroom-credentials.ts). */
+export function classroomProfile(
+  c: { name: string; login: string; endpointId: string; endpointGroupId: string },
+  targetName: string,
+): Profile {
+  return {
+    id: newProfileId(),
+    name: `Classroom: ${c.name}`,
+    targetName,
+    endpointKind: 'endpoint',
+    endpointId: c.endpointId,
+    endpointGroupId: c.endpointGroupId,
+    login: c.login,
+    origin: 'classroom',
+  };
 }

@@ -1,9 +1,17 @@
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ProxyTarget, SigningContext } from '../../shared/contracts/contracts.ts';
+import { loadClassroomCredentials } from '../../shared/browser/classroom-credentials.ts';
 import { useResource } from '../../shared/ui/use-async.ts';
 import { createKeyImporter, type KeyImport } from './key-import.ts';
 import { fetchDemoMerchant, fetchTargets, takeOnce, type ProfilesPrefetch } from './prefetch.ts';
-import { blankProfile, demoProfile, uniqueName, type DemoMerchant, type Profile } from './profile-schema.ts';
+import {
+  blankProfile,
+  classroomProfile,
+  demoProfile,
+  uniqueName,
+  type DemoMerchant,
+  type Profile,
+} from './profile-schema.ts';
 import { loadStoredProfiles, saveStoredProfiles } from './profile-storage.ts';
 import {
   deriveVaultKey,
@@ -120,6 +128,30 @@ function ProfilesState({
     (secretsWritable && profiles.some((p) => p.origin === 'sandbox-demo' && !demoFilled.current.has(p.id)));
   const demoQuery = useResource(() => take('demo') ?? fetchDemoMerchant(), needsDemo);
   const resetDemo = demoQuery.reset;
+
+  // Classroom mode: the merchant this browser joined with becomes (and stays) a profile, with its secrets.
+  const classroomQuery = useResource(loadClassroomCredentials);
+  const classroomFilled = useRef(new Set<string>());
+  useEffect(() => {
+    const c = classroomQuery.data;
+    if (!c || !targets || !secretsWritable) return;
+    let profile = profiles.find((p) => p.origin === 'classroom' && p.login === c.login);
+    if (!profile) {
+      profile = classroomProfile(c, preferredTarget(targets));
+      const added = profile;
+      setProfiles((ps) => [...ps, added]);
+      setActiveId(added.id);
+      setSetupError(null);
+    }
+    if (classroomFilled.current.has(profile.id)) return;
+    classroomFilled.current.add(profile.id);
+    const id = profile.id;
+    setSecretsById((prev) =>
+      prev[id]?.controlKey
+        ? prev
+        : { ...prev, [id]: { controlKey: c.controlKey, privateKeyPem: c.privateKeyPkcs8Pem } },
+    );
+  }, [classroomQuery.data, targets, profiles, secretsWritable]);
 
   useEffect(() => {
     let cancelled = false;

@@ -1,0 +1,50 @@
+/**
+ * `npm run classroom`'s server in a bench child process, its state in a temporary directory. Says
+ * its port and trainer token over IPC, and answers memory questions (rss, heap) besides CPU.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { loadConfig } from '../../proxy/config.ts';
+import { buildClassroomServer } from '../../classroom/server.ts';
+
+try {
+  const dir = mkdtempSync(join(tmpdir(), 'pay-console-classroom-bench-'));
+  const env = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DIST_DIR: join(dir, 'no-dist'),
+    DATA_DIR: dir,
+    SANDBOX_FINALIZE_DELAY_MS: '200',
+  };
+  const app = await buildClassroomServer(
+    loadConfig(env),
+    { dataDir: dir, exercisesDir: resolve('classroom/exercises') },
+    { env },
+  );
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  process.on('message', (m: { type?: string }) => {
+    if (m.type === 'mem') {
+      const u = process.memoryUsage();
+      process.send?.({ type: 'mem', rss: u.rss, heapUsed: u.heapUsed });
+    }
+  });
+  process.once('SIGTERM', () => {
+    app.close().then(
+      () => {
+        rmSync(dir, { recursive: true, force: true });
+        process.exit(0);
+      },
+      () => process.exit(1),
+    );
+  });
+  process.send?.({
+    type: 'ready',
+    port: (app.server.address() as AddressInfo).port,
+    token: app.classroom.trainerToken(),
+  });
+} catch (err) {
+  process.send?.({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
+  process.exit(1);
+}

@@ -1,0 +1,233 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Scheme } from '../src/core/index.ts';
+import type { MistakeId } from '../src/diagnose/index.ts';
+import type { AttemptRecord } from './checks.ts';
+
+export interface TraineeRow {
+  id: string;
+  name: string;
+  /** SHA-256 (hex) of the session credential; the credential itself is only in the trainee's cookie. */
+  session_hash: string;
+  login: string;
+  joined_at: number;
+}
+
+export interface ProgressRow {
+  trainee_id: string;
+  exercise_id: string;
+  done_at: number | null;
+  detail: string | null;
+  answer: string | null;
+  answered_at: number | null;
+  answers: number;
+  /** The trainee's last attempt id when they answered: only later requests count as the fix. */
+  answered_after: number;
+}
+
+interface AttemptRow {
+  id: number;
+  trainee_id: string;
+  at: number;
+  op_path: string | null;
+  scheme: string | null;
+  authenticated: number;
+  accepted: number;
+  order_id: number | null;
+  http_status: number;
+  error_code: string | null;
+  error_message: string | null;
+  mistake_id: string | null;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS trainees (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, session_hash TEXT NOT NULL UNIQUE, login TEXT NOT NULL UNIQUE, joined_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS attempts (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, trainee_id TEXT NOT NULL, at INTEGER NOT NULL, op_path TEXT, scheme TEXT,
+  authenticated INTEGER NOT NULL, accepted INTEGER NOT NULL, order_id INTEGER, http_status INTEGER NOT NULL,
+  error_code TEXT, error_message TEXT, mistake_id TEXT
+);
+CREATE INDEX IF NOT EXISTS attempts_trainee ON attempts (trainee_id, id);
+CREATE TABLE IF NOT EXISTS progress (
+  trainee_id TEXT NOT NULL, exercise_id TEXT NOT NULL, done_at INTEGER, detail TEXT, answer TEXT, answered_at INTEGER,
+  answers INTEGER NOT NULL DEFAULT 0, answered_after INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (trainee_id, exercise_id)
+);
+CREATE TABLE IF NOT EXISTS exercise_state (exercise_id TEXT PRIMARY KEY, locked INTEGER NOT NULL DEFAULT 0, hints_shown INTEGER NOT NULL DEFAULT 0);
+`;
+
+function toRecord(r: AttemptRow): AttemptRecord {
+  return {
+    id: r.id,
+    at: r.at,
+    opPath: r.op_path,
+    scheme: r.scheme as Scheme | null,
+    authenticated: r.authenticated === 1,
+    accepted: r.accepted === 1,
+    orderId: r.order_id,
+    httpStatus: r.http_status,
+    errorCode: r.error_code,
+    errorMessage: r.error_message,
+    mistakeId: r.mistake_id as MistakeId | null,
+  };
+}
+
+/** The classroom's own persistent state (trainees, attempts, progress, the trainer's settings), beside the sandbox's. */
+export class ClassroomStore {
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(dbPath: string) {
+    if (dbPath !== ':memory:')
+      mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true, mode: 0o700 });
+    this.db = new Database(dbPath);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.exec(SCHEMA);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  private stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  getMeta(key: string): string | undefined {
+    return (this.stmt('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)
+      ?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.stmt(
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    ).run(key, value);
+  }
+
+  trainees(): TraineeRow[] {
+    return this.stmt('SELECT * FROM trainees ORDER BY joined_at, id').all() as TraineeRow[];
+  }
+
+  insertTrainee(row: TraineeRow): void {
+    this.stmt(
+      'INSERT INTO trainees (id, name, session_hash, login, joined_at) VALUES (@id, @name, @session_hash, @login, @joined_at)',
+    ).run(row);
+  }
+
+  insertAttempt(traineeId: string, a: Omit<AttemptRecord, 'id'>, keep: number): AttemptRecord {
+    const id = Number(
+      this.stmt(
+        `INSERT INTO attempts (trainee_id, at, op_path, scheme, authenticated, accepted, order_id, http_status, error_code, error_message, mistake_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        traineeId,
+        a.at,
+        a.opPath,
+        a.scheme,
+        a.authenticated ? 1 : 0,
+        a.accepted ? 1 : 0,
+        a.orderId,
+        a.httpStatus,
+        a.errorCode,
+        a.errorMessage,
+        a.mistakeId,
+      ).lastInsertRowid,
+    );
+    // A trainee's data is bounded: the oldest attempts beyond `keep` go.
+    if (id % 50 === 0)
+      this.stmt(
+        'DELETE FROM attempts WHERE trainee_id = ? AND id <= (SELECT id FROM attempts WHERE trainee_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)',
+      ).run(traineeId, traineeId, keep);
+    return { id, ...a };
+  }
+
+  setAttemptMistake(id: number, mistake: MistakeId): void {
+    this.stmt('UPDATE attempts SET mistake_id = ? WHERE id = ?').run(mistake, id);
+  }
+
+  attemptsOf(traineeId: string, keep: number): AttemptRecord[] {
+    const rows = this.stmt('SELECT * FROM attempts WHERE trainee_id = ? ORDER BY id DESC LIMIT ?').all(
+      traineeId,
+      keep,
+    ) as AttemptRow[];
+    return rows.reverse().map(toRecord);
+  }
+
+  /** How often each mistake id was diagnosed in the room's refused requests. */
+  lastAttemptId(traineeId: string): number {
+    const row = this.stmt('SELECT MAX(id) AS id FROM attempts WHERE trainee_id = ?').get(traineeId) as {
+      id: number | null;
+    };
+    return row.id ?? 0;
+  }
+
+  mistakeCounts(): Array<{ mistake_id: string; n: number }> {
+    return this.stmt(
+      'SELECT mistake_id, COUNT(*) AS n FROM attempts WHERE mistake_id IS NOT NULL GROUP BY mistake_id ORDER BY n DESC, mistake_id',
+    ).all() as Array<{ mistake_id: string; n: number }>;
+  }
+
+  progressOf(traineeId: string): ProgressRow[] {
+    return this.stmt('SELECT * FROM progress WHERE trainee_id = ?').all(traineeId) as ProgressRow[];
+  }
+
+  markDone(traineeId: string, exerciseId: string, at: number, detail: string): void {
+    this.stmt(
+      `INSERT INTO progress (trainee_id, exercise_id, done_at, detail) VALUES (?, ?, ?, ?)
+       ON CONFLICT (trainee_id, exercise_id) DO UPDATE SET done_at = excluded.done_at, detail = excluded.detail`,
+    ).run(traineeId, exerciseId, at, detail);
+  }
+
+  recordAnswer(
+    traineeId: string,
+    exerciseId: string,
+    choice: string,
+    at: number,
+    afterAttempt: number,
+  ): void {
+    this.stmt(
+      `INSERT INTO progress (trainee_id, exercise_id, answer, answered_at, answers, answered_after) VALUES (?, ?, ?, ?, 1, ?)
+       ON CONFLICT (trainee_id, exercise_id) DO UPDATE SET answer = excluded.answer, answered_at = excluded.answered_at,
+         answers = answers + 1, answered_after = excluded.answered_after`,
+    ).run(traineeId, exerciseId, choice, at, afterAttempt);
+  }
+
+  /** Forgets a trainee's attempts and progress (their merchant and its sandbox records stay). */
+  resetTrainee(traineeId: string): void {
+    this.db.transaction(() => {
+      this.stmt('DELETE FROM attempts WHERE trainee_id = ?').run(traineeId);
+      this.stmt('DELETE FROM progress WHERE trainee_id = ?').run(traineeId);
+    })();
+  }
+
+  exerciseStates(): Array<{ exercise_id: string; locked: number; hints_shown: number }> {
+    return this.stmt('SELECT * FROM exercise_state').all() as Array<{
+      exercise_id: string;
+      locked: number;
+      hints_shown: number;
+    }>;
+  }
+
+  setLocked(exerciseId: string, locked: boolean): void {
+    this.stmt(
+      `INSERT INTO exercise_state (exercise_id, locked) VALUES (?, ?)
+       ON CONFLICT (exercise_id) DO UPDATE SET locked = excluded.locked`,
+    ).run(exerciseId, locked ? 1 : 0);
+  }
+
+  setHintsShown(exerciseId: string, shown: number): void {
+    this.stmt(
+      `INSERT INTO exercise_state (exercise_id, hints_shown) VALUES (?, ?)
+       ON CONFLICT (exercise_id) DO UPDATE SET hints_shown = excluded.hints_shown`,
+    ).run(exerciseId, shown);
+  }
+}

@@ -1,0 +1,576 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { MistakeId } from '../src/diagnose/index.ts';
+import type { SandboxAttempt, SandboxHandle } from '../sandbox/hooks.ts';
+import type { Merchant } from '../sandbox/merchants.ts';
+import { evaluateCheck, type Answer, type AttemptRecord, type CheckResult } from './checks.ts';
+import type { ClassroomStore, ProgressRow, TraineeRow } from './classroom-store.ts';
+import { mistakeOfAttempt } from './diagnose-attempt.ts';
+import { checkOperations, type Exercise } from './exercise-schema.ts';
+
+export interface ClassroomLimits {
+  /** Attempts kept per trainee (the oldest go): bounds each trainee's data. */
+  attemptsKept: number;
+  maxTrainees: number;
+  /** Sandbox orders a trainee's merchant may hold; more are refused until the trainer resets them. */
+  ordersPerTrainee: number;
+  /** Requests per second per trainee, sustained, and the burst above it. */
+  ratePerSecond: number;
+  rateBurst: number;
+}
+
+export const DEFAULT_LIMITS: ClassroomLimits = {
+  attemptsKept: 500,
+  maxTrainees: 200,
+  ordersPerTrainee: 5000,
+  ratePerSecond: 10,
+  rateBurst: 30,
+};
+
+/** A refusal the HTTP layer turns into a JSON error with this status and code. */
+export class ClassroomError extends Error {
+  override readonly name = 'ClassroomError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ExerciseStatus {
+  id: string;
+  state: CheckResult['state'] | 'locked';
+  detail: string;
+  attempts: number;
+  startedAt: number | null;
+  doneAt: number | null;
+}
+
+export interface TraineeView {
+  trainee: { id: string; name: string; login: string; endpointId: string; endpointGroupId: string };
+  exercises: Array<
+    ExerciseStatus & {
+      title: string;
+      goal: string;
+      hints: string[];
+      hintsTotal: number;
+      operation: string | null;
+      locked: boolean;
+      choices: string[] | null;
+      capture: string | null;
+      answer: string | null;
+    }
+  >;
+}
+
+export interface RefusedView {
+  at: number;
+  operation: string | null;
+  httpStatus: number;
+  errorCode: string | null;
+  errorMessage: string | null;
+  mistakeId: MistakeId | null;
+}
+
+export interface TrainerSnapshot {
+  exercises: Array<{ id: string; title: string; locked: boolean; hintsShown: number; hintsTotal: number }>;
+  trainees: Array<{
+    id: string;
+    name: string;
+    login: string;
+    joinedAt: number;
+    done: number;
+    results: ExerciseStatus[];
+    lastRefused: RefusedView | null;
+  }>;
+  mistakes: Array<{ mistakeId: string; count: number }>;
+  at: number;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** A credential of at least 128 random bits (here 256), URL- and cookie-safe. */
+export function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+function answerOf(p: ProgressRow | undefined): Answer | undefined {
+  return p?.answer != null ? { choice: p.answer, afterAttempt: p.answered_after } : undefined;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/**
+ * The classroom: trainees and their merchants, their attempts as the sandbox saw them, the checks
+ * evaluated from those, and what the trainer controls (locks, hints, resets). No HTTP here.
+ */
+export class Classroom {
+  readonly exercises: readonly Exercise[];
+  private readonly store: ClassroomStore;
+  private readonly limits: ClassroomLimits;
+  private readonly causes: ReadonlyMap<string, MistakeId>;
+  private sandbox: SandboxHandle | undefined;
+  private readonly bySession = new Map<string, TraineeRow>();
+  private readonly byLogin = new Map<string, TraineeRow>();
+  private readonly byId = new Map<string, TraineeRow>();
+  private readonly attempts = new Map<string, AttemptRecord[]>();
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly pending = new Set<string>();
+  private readonly listeners = new Set<(traineeId: string | null) => void>();
+  private readonly diagnosing = new Set<Promise<void>>();
+  /** The last verdict of each trainee's open exercises (the trainer page reads these, never re-evaluates). */
+  private readonly results = new Map<string, Map<string, CheckResult>>();
+  /** Per trainee and exercise, attempts that can never pass it (see CheckData.settledMisses). */
+  private readonly misses = new Map<string, Set<number>>();
+  private sweepTimer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    store: ClassroomStore,
+    exercises: readonly Exercise[],
+    causes: ReadonlyMap<string, MistakeId>,
+    limits: Partial<ClassroomLimits> = {},
+  ) {
+    this.store = store;
+    this.exercises = exercises;
+    this.causes = causes;
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+    for (const t of store.trainees()) this.remember(t);
+  }
+
+  private remember(t: TraineeRow): void {
+    this.bySession.set(t.session_hash, t);
+    this.byLogin.set(t.login, t);
+    this.byId.set(t.id, t);
+  }
+
+  /** Binds the running sandbox (its `onReady` hook) and starts the sweep that settles pending checks. */
+  attach(handle: SandboxHandle): void {
+    this.sandbox = handle;
+    this.sweepTimer = setInterval(() => this.sweep(), 250);
+    this.sweepTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    await Promise.allSettled([...this.diagnosing]);
+  }
+
+  private get handle(): SandboxHandle {
+    if (!this.sandbox)
+      throw new ClassroomError(503, 'NOT_READY', 'The classroom is starting: retry in a moment.');
+    return this.sandbox;
+  }
+
+  private now(): number {
+    return this.sandbox ? this.sandbox.clock() : Date.now();
+  }
+
+  subscribe(listener: (traineeId: string | null) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(traineeId: string | null): void {
+    for (const l of this.listeners) l(traineeId);
+  }
+
+  // ---------------------------------------------------------------- trainer
+
+  /** The trainer's secret, made on the first start and kept with the classroom's state. */
+  trainerToken(): string {
+    let token = this.store.getMeta('trainer_token');
+    if (!token) {
+      token = newSecret();
+      this.store.setMeta('trainer_token', token);
+    }
+    return token;
+  }
+
+  isTrainer(credential: string | undefined): boolean {
+    if (!credential) return false;
+    const a = Buffer.from(sha256(credential));
+    const b = Buffer.from(sha256(this.trainerToken()));
+    return timingSafeEqual(a, b);
+  }
+
+  private exercise(id: string): Exercise {
+    const ex = this.exercises.find((e) => e.id === id);
+    if (!ex)
+      throw new ClassroomError(
+        404,
+        'EXERCISE_UNKNOWN',
+        `No exercise "${id.slice(0, 64)}": use an id from the list.`,
+      );
+    return ex;
+  }
+
+  private states(): Map<string, { locked: boolean; hintsShown: number }> {
+    const map = new Map<string, { locked: boolean; hintsShown: number }>();
+    for (const row of this.store.exerciseStates())
+      map.set(row.exercise_id, { locked: row.locked === 1, hintsShown: row.hints_shown });
+    return map;
+  }
+
+  setLocked(exerciseId: string, locked: boolean): void {
+    this.exercise(exerciseId);
+    this.store.setLocked(exerciseId, locked);
+    if (!locked) for (const t of this.byId.values()) this.evaluate(t.id);
+    this.emit(null);
+  }
+
+  /** Shows the next hint of an exercise to every trainee; answers how many are shown now. */
+  revealHint(exerciseId: string): number {
+    const ex = this.exercise(exerciseId);
+    const shown = this.states().get(exerciseId)?.hintsShown ?? 0;
+    if (shown >= ex.hints.length)
+      throw new ClassroomError(409, 'NO_MORE_HINTS', `Every hint of "${ex.title}" is already shown.`);
+    this.store.setHintsShown(exerciseId, shown + 1);
+    this.emit(null);
+    return shown + 1;
+  }
+
+  resetTrainee(traineeId: string): void {
+    if (!this.byId.has(traineeId))
+      throw new ClassroomError(404, 'TRAINEE_UNKNOWN', 'No such trainee: reload the trainer page.');
+    this.store.resetTrainee(traineeId);
+    this.attempts.delete(traineeId);
+    this.pending.delete(traineeId);
+    this.results.delete(traineeId);
+    for (const key of [...this.misses.keys()]) if (key.startsWith(`${traineeId}:`)) this.misses.delete(key);
+    this.emit(traineeId);
+  }
+
+  // ---------------------------------------------------------------- trainees
+
+  /** Creates a trainee with their own sandbox merchant, registering the public key their browser made. */
+  async join(
+    name: string,
+    publicKeyPem: string,
+  ): Promise<{ session: string; trainee: TraineeRow; merchant: Merchant }> {
+    if (this.byId.size >= this.limits.maxTrainees)
+      throw new ClassroomError(
+        409,
+        'ROOM_FULL',
+        `The room is full (${this.limits.maxTrainees} trainees): ask the trainer to raise CLASSROOM_MAX_TRAINEES.`,
+      );
+    const taken = [...this.byId.values()].some((t) => t.name.toLowerCase() === name.toLowerCase());
+    if (taken)
+      throw new ClassroomError(409, 'NAME_TAKEN', `"${name}" has already joined: pick another display name.`);
+    let merchant: Merchant;
+    try {
+      merchant = await this.handle.createMerchant({ loginPrefix: 'trainee', publicKeyPem });
+    } catch (e) {
+      if (e instanceof ClassroomError) throw e;
+      throw new ClassroomError(
+        400,
+        'PUBLIC_KEY_INVALID',
+        `The public key cannot be used (${(e as Error).message}): reload the join page to make a new key pair.`,
+      );
+    }
+    const session = newSecret();
+    const trainee: TraineeRow = {
+      id: randomUUID(),
+      name,
+      session_hash: sha256(session),
+      login: merchant.login,
+      joined_at: this.now(),
+    };
+    this.store.insertTrainee(trainee);
+    this.remember(trainee);
+    this.emit(trainee.id);
+    return { session, trainee, merchant };
+  }
+
+  traineeBySession(session: string | undefined): TraineeRow | undefined {
+    return session ? this.bySession.get(sha256(session)) : undefined;
+  }
+
+  merchantOf(trainee: TraineeRow): Merchant | undefined {
+    return this.handle.merchants.byLogin(trainee.login);
+  }
+
+  /**
+   * Admits one request of a trainee (a token bucket per trainee) and checks their data bound;
+   * throws a 429 or 507 ClassroomError otherwise.
+   */
+  admit(trainee: TraineeRow): void {
+    const now = Date.now();
+    const b = this.buckets.get(trainee.id) ?? { tokens: this.limits.rateBurst, at: now };
+    b.tokens = Math.min(this.limits.rateBurst, b.tokens + ((now - b.at) / 1000) * this.limits.ratePerSecond);
+    b.at = now;
+    if (b.tokens < 1) {
+      this.buckets.set(trainee.id, b);
+      throw new ClassroomError(
+        429,
+        'RATE_LIMITED',
+        `Too many requests: a trainee may send ${this.limits.ratePerSecond} per second. Wait a moment and send again.`,
+      );
+    }
+    b.tokens -= 1;
+    this.buckets.set(trainee.id, b);
+    if (this.handle.store.countOrders(trainee.login) >= this.limits.ordersPerTrainee)
+      throw new ClassroomError(
+        507,
+        'TRAINEE_DATA_FULL',
+        `Your sandbox merchant holds ${this.limits.ordersPerTrainee} orders, the classroom's bound: ask the trainer.`,
+      );
+  }
+
+  answer(traineeId: string, exerciseId: string, choice: string): void {
+    const ex = this.exercise(exerciseId);
+    if (ex.check.kind !== 'diagnose-then-fix')
+      throw new ClassroomError(400, 'NOT_A_QUESTION', `"${ex.title}" has no question to answer.`);
+    if (!(ex.check.choices as readonly string[]).includes(choice))
+      throw new ClassroomError(400, 'CHOICE_UNKNOWN', `Pick one of: ${ex.check.choices.join(', ')}.`);
+    if (this.states().get(exerciseId)?.locked)
+      throw new ClassroomError(423, 'EXERCISE_LOCKED', `"${ex.title}" is locked by the trainer.`);
+    this.store.recordAnswer(traineeId, exerciseId, choice, this.now(), this.store.lastAttemptId(traineeId));
+    this.evaluate(traineeId);
+    this.emit(traineeId);
+  }
+
+  // ---------------------------------------------------------------- attempts and checks
+
+  private attemptsOf(traineeId: string): AttemptRecord[] {
+    let list = this.attempts.get(traineeId);
+    if (!list) {
+      list = this.store.attemptsOf(traineeId, this.limits.attemptsKept);
+      this.attempts.set(traineeId, list);
+    }
+    return list;
+  }
+
+  /** The sandbox's `onAttempt` hook: records a trainee's request and re-evaluates their checks. */
+  onAttempt(a: SandboxAttempt): void {
+    const trainee = a.merchant ? this.byLogin.get(a.merchant.login) : undefined;
+    if (!trainee) return;
+    const body = a.reply.body;
+    const type = typeof body.type === 'string' ? body.type : '';
+    const errorCode = typeof body['error-code'] === 'string' ? body['error-code'] : null;
+    const accepted = a.authenticated && a.reply.code === 200 && !/error/.test(type) && errorCode === null;
+    const rawOrder = body['paynet-order-id'] ?? body.orderid ?? body['order-id'];
+    const orderId = typeof rawOrder === 'string' && /^\d{1,15}$/.test(rawOrder) ? Number(rawOrder) : null;
+    const record = this.store.insertAttempt(
+      trainee.id,
+      {
+        at: a.at,
+        opPath: a.opPath ?? null,
+        scheme: a.scheme ?? null,
+        authenticated: a.authenticated,
+        accepted,
+        orderId,
+        httpStatus: a.reply.code,
+        errorCode,
+        errorMessage: typeof body['error-message'] === 'string' ? body['error-message'].slice(0, 500) : null,
+        mistakeId: null,
+      },
+      this.limits.attemptsKept,
+    );
+    const list = this.attemptsOf(trainee.id);
+    if (list[list.length - 1]?.id !== record.id) list.push(record);
+    if (list.length > this.limits.attemptsKept) list.splice(0, list.length - this.limits.attemptsKept);
+    if (!accepted && a.authenticated === false && errorCode !== null) {
+      // Diagnosed after the answer went: the request's bytes live only in this closure.
+      const job = mistakeOfAttempt(a, this.handle.crypto).then((mistake) => {
+        if (!mistake) return;
+        record.mistakeId = mistake;
+        this.store.setAttemptMistake(record.id, mistake);
+        this.emit(trainee.id);
+      });
+      const tracked = job.catch(() => undefined).finally(() => this.diagnosing.delete(tracked));
+      this.diagnosing.add(tracked);
+    }
+    if (accepted) this.evaluate(trainee.id, a.opPath);
+    this.emit(trainee.id);
+  }
+
+  /** Waits for the diagnoses under way (tests, shutdown). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.diagnosing]);
+  }
+
+  private checkResult(trainee: TraineeRow, ex: Exercise, answer: Answer | undefined): CheckResult {
+    const store = this.handle.store;
+    return evaluateCheck(ex.check, {
+      attempts: this.attemptsOf(trainee.id),
+      order: (id) => {
+        const o = store.getOrder(id);
+        return o && o.merchant === trainee.login ? o : undefined;
+      },
+      requestsOf: (id) => store.requestsOf(id),
+      answer,
+      confirmedCause: this.causes.get(ex.id),
+      settledMisses: this.missesOf(trainee.id, ex.id),
+    });
+  }
+
+  private missesOf(traineeId: string, exerciseId: string): Set<number> {
+    const key = `${traineeId}:${exerciseId}`;
+    let set = this.misses.get(key);
+    if (!set) {
+      set = new Set();
+      this.misses.set(key, set);
+    }
+    return set;
+  }
+
+  /**
+   * Evaluates a trainee's open exercises (with `op`, only those that request can change: the ones
+   * on that operation, and those waiting for a final status); a pass is kept for good.
+   */
+  evaluate(traineeId: string, op?: string): void {
+    const trainee = this.byId.get(traineeId);
+    if (!trainee || !this.sandbox) return;
+    const states = this.states();
+    const progress = new Map(this.store.progressOf(traineeId).map((p) => [p.exercise_id, p]));
+    let results = this.results.get(traineeId);
+    if (!results) {
+      results = new Map();
+      this.results.set(traineeId, results);
+    }
+    let waiting = false;
+    let changed = false;
+    for (const ex of this.exercises) {
+      const p = progress.get(ex.id);
+      if (p?.done_at != null || states.get(ex.id)?.locked) continue;
+      const last = results.get(ex.id);
+      if (op !== undefined && last && last.state !== 'pending' && !checkOperations(ex.check).includes(op))
+        continue;
+      const r = this.checkResult(trainee, ex, answerOf(p));
+      results.set(ex.id, r);
+      if (r.state === 'pending') waiting = true;
+      if (r.state === 'done') {
+        this.store.markDone(traineeId, ex.id, this.now(), r.detail);
+        changed = true;
+      }
+    }
+    for (const r of results.values()) if (r.state === 'pending') waiting = true;
+    if (waiting) this.pending.add(traineeId);
+    else this.pending.delete(traineeId);
+    if (changed) this.emit(traineeId);
+  }
+
+  private sweep(): void {
+    if (this.pending.size === 0 || !this.sandbox) return;
+    this.sandbox.finalizeDue();
+    for (const id of [...this.pending]) this.evaluate(id);
+  }
+
+  // ---------------------------------------------------------------- views
+
+  private statuses(trainee: TraineeRow): ExerciseStatus[] {
+    const states = this.states();
+    const progress = new Map(this.store.progressOf(trainee.id).map((p) => [p.exercise_id, p]));
+    const attempts = this.attemptsOf(trainee.id);
+    return this.exercises.map((ex) => {
+      const ops = new Set(checkOperations(ex.check));
+      const mine = attempts.filter((a) => a.opPath !== null && ops.has(a.opPath));
+      const p = progress.get(ex.id);
+      const answers = p?.answers ?? 0;
+      const startedAt = Math.min(mine[0]?.at ?? Infinity, p?.answered_at ?? Infinity);
+      const doneAt = p?.done_at ?? null;
+      const base = {
+        id: ex.id,
+        attempts: mine.length + answers,
+        startedAt: Number.isFinite(startedAt) ? startedAt : null,
+        doneAt,
+      };
+      if (doneAt !== null) return { ...base, state: 'done', detail: p?.detail ?? 'done' };
+      if (states.get(ex.id)?.locked) return { ...base, state: 'locked', detail: 'locked by the trainer' };
+      const r = this.cachedResult(trainee, ex, p);
+      return { ...base, state: r.state, detail: r.detail };
+    });
+  }
+
+  /** The last verdict, evaluated once when there is none yet (after a start, an unlock). */
+  private cachedResult(trainee: TraineeRow, ex: Exercise, p: ProgressRow | undefined): CheckResult {
+    const known = this.results.get(trainee.id)?.get(ex.id);
+    // A pending verdict may have settled since (the sandbox finalises on its own clock).
+    if (known && known.state !== 'pending') return known;
+    if (!this.sandbox) return { state: 'open', detail: '' };
+    const r = this.checkResult(trainee, ex, answerOf(p));
+    let results = this.results.get(trainee.id);
+    if (!results) {
+      results = new Map();
+      this.results.set(trainee.id, results);
+    }
+    results.set(ex.id, r);
+    if (r.state === 'pending') this.pending.add(trainee.id);
+    return r;
+  }
+
+  traineeView(trainee: TraineeRow): TraineeView {
+    const states = this.states();
+    const merchant = this.merchantOf(trainee);
+    const answers = new Map(this.store.progressOf(trainee.id).map((p) => [p.exercise_id, p.answer]));
+    const statuses = this.statuses(trainee);
+    return {
+      trainee: {
+        id: trainee.id,
+        name: trainee.name,
+        login: trainee.login,
+        endpointId: merchant?.endpointIds[0] ?? '',
+        endpointGroupId: merchant?.endpointGroupIds[0] ?? '',
+      },
+      exercises: this.exercises.map((ex, i) => {
+        const st = states.get(ex.id);
+        const quiz = ex.check.kind === 'diagnose-then-fix' ? ex.check : null;
+        return {
+          ...statuses[i]!,
+          title: ex.title,
+          goal: ex.goal,
+          hints: ex.hints.slice(0, st?.hintsShown ?? 0),
+          hintsTotal: ex.hints.length,
+          operation: ex.operation ?? null,
+          locked: st?.locked ?? false,
+          choices: quiz ? [...quiz.choices] : null,
+          capture: quiz ? quiz.capture : null,
+          answer: answers.get(ex.id) ?? null,
+        };
+      }),
+    };
+  }
+
+  trainerSnapshot(): TrainerSnapshot {
+    const states = this.states();
+    return {
+      exercises: this.exercises.map((ex) => ({
+        id: ex.id,
+        title: ex.title,
+        locked: states.get(ex.id)?.locked ?? false,
+        hintsShown: states.get(ex.id)?.hintsShown ?? 0,
+        hintsTotal: ex.hints.length,
+      })),
+      trainees: [...this.byId.values()].map((t) => {
+        const results = this.statuses(t);
+        const refused = [...this.attemptsOf(t.id)].reverse().find((a) => !a.accepted);
+        return {
+          id: t.id,
+          name: t.name,
+          login: t.login,
+          joinedAt: t.joined_at,
+          done: results.filter((r) => r.state === 'done').length,
+          results,
+          lastRefused: refused
+            ? {
+                at: refused.at,
+                operation: refused.opPath,
+                httpStatus: refused.httpStatus,
+                errorCode: refused.errorCode,
+                errorMessage: refused.errorMessage,
+                mistakeId: refused.mistakeId,
+              }
+            : null,
+        };
+      }),
+      mistakes: this.store.mistakeCounts().map((m) => ({ mistakeId: m.mistake_id, count: m.n })),
+      at: this.now(),
+    };
+  }
+}

@@ -1,0 +1,89 @@
+// `npm run classroom`: the console for a room of trainees (see README, "Classroom").
+import path from 'node:path';
+import { ConfigError, loadConfig, urlHost } from '../proxy/config.ts';
+import { intFrom } from '../sandbox/server-limits.ts';
+import { z } from 'zod';
+import { classroomAddresses, buildClassroomServer } from './server.ts';
+
+const env = { ...process.env };
+// The classroom keeps its sandbox apart from `npm start`'s, and listens on its own port.
+env.DATA_DIR ??= '.data/classroom';
+env.PORT ??= '4190';
+
+const settingsSchema = z.object({
+  EXERCISES_DIR: z.string().trim().min(1).optional(),
+  CLASSROOM_MAX_TRAINEES: intFrom('CLASSROOM_MAX_TRAINEES', 1, 10_000, 200),
+  CLASSROOM_RATE: intFrom('CLASSROOM_RATE', 1, 1000, 10),
+});
+
+function fail(message: string): never {
+  console.error(`pay-console classroom: ${message}`);
+  process.exit(1);
+}
+
+let config;
+let settings;
+try {
+  config = loadConfig(env);
+  const s = settingsSchema.safeParse(env);
+  if (!s.success) fail(s.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  settings = s.data;
+} catch (err) {
+  if (err instanceof ConfigError) fail(err.message);
+  throw err;
+}
+
+let app;
+try {
+  app = await buildClassroomServer(config, {
+    dataDir: env.DATA_DIR,
+    exercisesDir: path.resolve(settings.EXERCISES_DIR ?? 'classroom/exercises'),
+    limits: {
+      maxTrainees: settings.CLASSROOM_MAX_TRAINEES,
+      ratePerSecond: settings.CLASSROOM_RATE,
+      rateBurst: settings.CLASSROOM_RATE * 3,
+    },
+  });
+} catch (err) {
+  fail((err as Error).message.split('\n')[0]!);
+}
+try {
+  await app.listen({ host: config.host, port: config.port });
+} catch (err) {
+  const code = (err as NodeJS.ErrnoException).code;
+  fail(
+    code === 'EADDRINUSE'
+      ? `port ${config.port} is already in use: start with PORT=<another port>`
+      : `cannot listen on HOST=${config.host} (${code ?? (err as Error).message}): use an address of this machine`,
+  );
+}
+const addr = app.server.address();
+const port = addr && typeof addr === 'object' ? addr.port : config.port;
+const shown = classroomAddresses(config.host)[0] ?? urlHost(config.host);
+const base = `http://${shown}:${port}`;
+console.log(
+  [
+    'pay-console classroom',
+    `  join (trainees):  ${base}/join`,
+    `  trainer:          ${base}/classroom/trainer-login?token=${app.classroom.trainerToken()}`,
+    '                    (keep the trainer address to yourself: it carries the trainer token)',
+    `  exercises:        ${app.classroom.exercises.length} from ${path.resolve(settings.EXERCISES_DIR ?? 'classroom/exercises')}`,
+    `  state:            ${path.resolve(env.DATA_DIR)}`,
+    config.host === '127.0.0.1' || config.host === 'localhost'
+      ? '  listening on loopback only: start with HOST=0.0.0.0 (or an interface address) for a room'
+      : `  listening on ${config.host}`,
+    '',
+  ].join('\n'),
+);
+let closing = false;
+const shutdown = (signal: string) => {
+  if (closing) process.exit(1);
+  closing = true;
+  console.log(`pay-console classroom: ${signal}, closing`);
+  app.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => shutdown('SIGTERM'));

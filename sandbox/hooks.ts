@@ -1,0 +1,47 @@
+import type { CryptoPort, EndpointRef, Scheme } from '../src/core/index.ts';
+import type { Engine } from './engine.ts';
+import type { Merchant, MerchantRegistry } from './merchants.ts';
+import type { ApiReply } from './replies.ts';
+import type { SandboxStore } from './store.ts';
+
+/**
+ * One operation call as the sandbox saw it, handed to an embedder (the classroom) after the answer
+ * is made. `bodyText` and `authorization` are the exact bytes that were signed: an embedder may
+ * diagnose them in memory but must not keep them (they can carry card data).
+ */
+export interface SandboxAttempt {
+  at: number;
+  /** The merchant owning the endpoint in the path; undefined when the path named none. */
+  merchant: Merchant | undefined;
+  opPath: string | undefined;
+  /** The scheme the request was checked with; undefined when it was refused before that. */
+  scheme: Scheme | undefined;
+  endpoint: EndpointRef | undefined;
+  /** `http://<Host><path>`, the URL the signature covers. */
+  url: string;
+  bodyText: string;
+  authorization: string | undefined;
+  /** True when the signature was checked and good (the answer may still be a business refusal). */
+  authenticated: boolean;
+  reply: ApiReply;
+}
+
+/** What an embedder may use of a running sandbox plugin. */
+export interface SandboxHandle {
+  store: SandboxStore;
+  merchants: MerchantRegistry;
+  engine: Engine;
+  crypto: CryptoPort;
+  /** Creates a merchant (persisted) with the given public key; see `createMerchant`. */
+  createMerchant(input: { loginPrefix: string; publicKeyPem: string }): Promise<Merchant>;
+  /** Applies every request whose delay has passed. */
+  finalizeDue(): void;
+  clock(): number;
+}
+
+export interface SandboxHooks {
+  /** Called after every operation call under `/paynet/api/*`, accepted or refused. */
+  onAttempt?: (attempt: SandboxAttempt) => void;
+  /** Called once the plugin is set up, with what an embedder may use. */
+  onReady?: (handle: SandboxHandle) => void;
+}
