@@ -1,4 +1,5 @@
-import { z } from 'zod';
+// zod/mini: the shell listens for returns on the first page.
+import { z } from 'zod/mini';
 import { DRAFT_VERSION, type RequestDraft } from '../model/index.ts';
 import type { Exchange } from '../shared/contracts/contracts.ts';
 
@@ -10,21 +11,22 @@ import type { Exchange } from '../shared/contracts/contracts.ts';
  */
 const CHANNEL = 'pay-console-customer-return';
 
-const value = z.string().max(20_000);
+const value = z.string().check(z.maxLength(20_000));
 const ReturnFieldsSchema = z.strictObject({
-  cres: value.optional(),
-  PaRes: value.optional(),
-  MD: value.optional(),
-  threeDSServerTransID: value.optional(),
-  orderid: value.optional(),
-  client_orderid: value.optional(),
+  cres: z.optional(value),
+  PaRes: z.optional(value),
+  MD: z.optional(value),
+  threeDSServerTransID: z.optional(value),
+  orderid: z.optional(value),
+  client_orderid: z.optional(value),
 });
 export type ReturnFields = z.infer<typeof ReturnFieldsSchema>;
 const FIELD_NAMES = Object.keys(ReturnFieldsSchema.shape) as Array<keyof ReturnFields>;
 
+const messageId = z.string().check(z.minLength(1), z.maxLength(64));
 const MessageSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('return'), id: z.string().min(1).max(64), fields: ReturnFieldsSchema }),
-  z.strictObject({ type: z.literal('taken'), id: z.string().min(1).max(64) }),
+  z.strictObject({ type: z.literal('return'), id: messageId, fields: ReturnFieldsSchema }),
+  z.strictObject({ type: z.literal('taken'), id: messageId }),
 ]);
 
 /** The issuer's fields of a return address's query; nothing else (no control, no status). */

@@ -6,7 +6,6 @@ import { useClassroomTrainee } from '../features/classroom/use-classroom-trainee
 import { ProfileBar, useProfileActions, useSigningContext } from '../features/profiles/index.ts';
 import type { Exchange } from '../shared/contracts/contracts.ts';
 import { CatalogNav } from './catalog-nav.tsx';
-import { listenForReturns, noteOrders, uploadDraft } from './customer-return.ts';
 import { setCurrentRequest } from './current-request.ts';
 import { ExportsRoute, WorkbenchTools } from './request-tools-bar.tsx';
 import { navigate, onLinkClick, opHref, parseRoute, useLocation, type Route } from './router.ts';
@@ -16,6 +15,8 @@ import { useThemeChoice, type ThemeChoice } from './theme.ts';
 
 // Pages that use TanStack Query load the shared query client with them (not on the first page).
 const queryScope = () => import('../shared/ui/query-scope.tsx');
+// The customer's return from the issuer (3-D Secure) is handled by code loaded after the first form.
+const customerReturn = () => import('./customer-return.ts');
 const DebuggerPage = lazy(() =>
   import('../features/debugger/index.ts').then((m) => ({ default: m.DebuggerPage })),
 );
@@ -90,7 +91,7 @@ const SECTIONS: readonly { to: string; label: string; kinds: readonly Route['kin
 
 /** Records the exchange in history and remembers its order ids, to claim the customer's return. */
 function onExchange(ex: Exchange): Promise<void> {
-  noteOrders(ex);
+  void customerReturn().then((m) => m.noteOrders(ex));
   return recordExchange(ex);
 }
 
@@ -120,14 +121,21 @@ export function Shell() {
   const reopen = useCallback((d: RequestDraft) => navigate(opHref(d.operation), { draft: d }), []);
   const teachOn = useCallback((path: string) => navigate(teachHref(path)), []);
   // The customer's return from the issuer (in another tab) fills this tab's upload form.
-  useEffect(
-    () =>
-      listenForReturns((fields) => {
-        const upload = uploadDraft(fields);
+  useEffect(() => {
+    let live = true;
+    let stop: (() => void) | undefined;
+    void customerReturn().then((m) => {
+      if (!live) return;
+      stop = m.listenForReturns((fields) => {
+        const upload = m.uploadDraft(fields);
         if (upload) navigate(opHref(upload.draft.operation), { draft: upload.draft });
-      }),
-    [],
-  );
+      });
+    });
+    return () => {
+      live = false;
+      stop?.();
+    };
+  }, []);
   const [shareError, setShareError] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
