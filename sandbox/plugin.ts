@@ -389,18 +389,36 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     );
   });
 
-  app.put<{ Params: { login: string } }>('/merchants/:login/public-key', async (request, reply) => {
-    const refused = localOnly(request);
-    if (refused) return sendJson(reply, refused, 'application/json');
+  /** The common start of the key routes: this machine only, a known merchant, a store still open. */
+  const keyRoute = (request: FastifyRequest<{ Params: { login: string } }>, reply: FastifyReply) => {
     const json = (code: number, body: Record<string, unknown>) =>
       sendJson(reply, { code, body }, 'application/json');
+    const refused = localOnly(request);
+    if (refused) return { done: sendJson(reply, refused, 'application/json') };
     const merchant = merchants.byLogin(request.params.login);
     if (!merchant)
-      return json(404, {
-        type: 'error',
-        'error-message': `No merchant "${shorten(request.params.login, 64)}" in this sandbox.`,
-        'error-code': 'NOT_FOUND',
-      });
+      return {
+        done: json(404, {
+          type: 'error',
+          'error-message': `No merchant "${shorten(request.params.login, 64)}" in this sandbox.`,
+          'error-code': 'NOT_FOUND',
+        }),
+      };
+    if (store.isClosed)
+      return {
+        done: json(503, {
+          type: 'error',
+          'error-message': 'The sandbox is shutting down.',
+          'error-code': 'INTERNAL',
+        }),
+      };
+    return { merchant, json };
+  };
+
+  app.put<{ Params: { login: string } }>('/merchants/:login/public-key', async (request, reply) => {
+    const route = keyRoute(request, reply);
+    if ('done' in route) return route.done;
+    const { merchant, json } = route;
     const text = Buffer.isBuffer(request.body) ? decodeUtf8(request.body) : undefined;
     let parsed: unknown;
     try {
@@ -429,12 +447,6 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
         'error-code': 'VALIDATION',
       });
     }
-    if (store.isClosed)
-      return json(503, {
-        type: 'error',
-        'error-message': 'The sandbox is shutting down.',
-        'error-code': 'INTERNAL',
-      });
     store.setMerchantKey(merchant.login, body.data.publicKeyPem, options.clock());
     merchants.replace(merchant.login, {
       publicKeyPem: body.data.publicKeyPem,
@@ -448,23 +460,9 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
   // Undoes a PUT: the configured key (for the demo merchant, the shipped demo pair) is verified again,
   // now and after restarts. The way back when a registered key's private half was lost.
   app.delete<{ Params: { login: string } }>('/merchants/:login/public-key', async (request, reply) => {
-    const refused = localOnly(request);
-    if (refused) return sendJson(reply, refused, 'application/json');
-    const json = (code: number, body: Record<string, unknown>) =>
-      sendJson(reply, { code, body }, 'application/json');
-    const merchant = merchants.byLogin(request.params.login);
-    if (!merchant)
-      return json(404, {
-        type: 'error',
-        'error-message': `No merchant "${shorten(request.params.login, 64)}" in this sandbox.`,
-        'error-code': 'NOT_FOUND',
-      });
-    if (store.isClosed)
-      return json(503, {
-        type: 'error',
-        'error-message': 'The sandbox is shutting down.',
-        'error-code': 'INTERNAL',
-      });
+    const route = keyRoute(request, reply);
+    if ('done' in route) return route.done;
+    const { merchant, json } = route;
     const hadRegistered = store.deleteMerchantKey(merchant.login);
     const restored = merchants.restoreConfigured(merchant.login);
     return json(200, {
