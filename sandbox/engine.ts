@@ -14,6 +14,7 @@ import {
 import { statusBody } from './engine/status-body.ts';
 
 export type { CardData, OperationCall } from './engine/context.ts';
+export { METHOD_WINDOW_MS, decodeThreeDsMessage } from './engine/three-ds.ts';
 
 /** Runs `fn`; a rule the operation broke becomes its answer. */
 function refusedAs(fn: () => ApiReply): ApiReply {
@@ -24,7 +25,6 @@ function refusedAs(fn: () => ApiReply): ApiReply {
     throw e;
   }
 }
-export { METHOD_WINDOW_MS, decodeThreeDsMessage } from './engine/three-ds.ts';
 
 /**
  * The business side of the sandbox, over the store: a table of one handler per catalog operation
@@ -61,9 +61,7 @@ export class Engine implements EngineContext {
           return nonce.reused;
         return refusedAs(() => store.tx(handle));
       },
-      () => {
-        if (store.mayBeDue(call.now)) finalizeDue(this, call.now, false);
-      },
+      () => finalizeDue(this, call.now, false),
     );
   }
 

@@ -16,8 +16,8 @@ export function finalizeNow(x: EngineContext, request: RequestRow, outcome: CvvO
 const DUE_BATCH = 200;
 
 /**
- * Applies every request whose delay has passed; returns how many. A batch at a time, in one write
- * transaction that re-reads each row, so two processes on one database finalise it once.
+ * Applies every request whose delay has passed; returns how many. A batch at a time, each read
+ * and finalised under the write lock, so two processes on one database finalise a row once.
  * `everyProcess`: also look for rows another process scheduled (the timer); a request only sweeps
  * when one of this process's own rows may be due, which spares it a query.
  */
