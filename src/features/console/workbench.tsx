@@ -22,10 +22,18 @@ import { interpretAnswer } from './answer.ts';
 import type { SendOutcome } from './answer-view.tsx';
 import { tryBuild } from './build.ts';
 import { toExchange } from './exchange.ts';
+import { carriedIds, followUpDraft } from './follow-ups.ts';
 import { fromFormulaRows, toFormulaRows } from './form-params.ts';
 import { LivePanes, type PanesHandle, type PreviewRef } from './live-panes.tsx';
 import type { FieldValues, MetaValues } from './meta.ts';
 import { OperationForm, provenanceLabel, SCHEME_LABEL } from './operation-form.tsx';
+import {
+  loadTimeoutSeconds,
+  parseTimeoutSeconds,
+  saveTimeoutSeconds,
+  SendAborted,
+  SendLifecycle,
+} from './send-lifecycle.ts';
 import { freshOrderId, testDataFor } from './test-data.ts';
 import './console.css';
 
@@ -215,6 +223,11 @@ function OperationWorkbench({
   contextRef.current = context;
   const [confirming, setConfirming] = useState(false);
   const [invalid, setInvalid] = useState<string[] | null>(null);
+  const [timeoutText, setTimeoutText] = useState(() => String(loadTimeoutSeconds()));
+  const timeout = parseTimeoutSeconds(timeoutText);
+  const timeoutSeconds = timeout.ok ? timeout.seconds : null;
+  const timeoutInput = useRef<HTMLInputElement>(null);
+  const lifecycle = useRef<SendLifecycle | null>(null);
 
   const prevLogin = useRef(profileLogin);
   useEffect(() => {
@@ -256,8 +269,11 @@ function OperationWorkbench({
       throw new Error(`Not sent: ${built.problems.map((p) => p.message).join(' ')}`);
     }
     const sentAt = new Date(runtime.clock()).toISOString();
+    const life = new SendLifecycle(timeoutSeconds ?? loadTimeoutSeconds());
+    lifecycle.current = life;
     try {
-      const envelope = await sendThroughProxy(ctx.target, built);
+      const envelope = await sendThroughProxy(ctx.target, built, life.signal);
+      if (life.aborted) throw new DOMException('The send was stopped.', 'AbortError');
       report(toExchange(sending, ctx, built, sentAt, envelope));
       return {
         opPath: op.path,
@@ -266,9 +282,13 @@ function OperationWorkbench({
         interpreted: interpretAnswer(op, envelope.status, envelope.body),
         sentAt,
       };
-    } catch (e) {
+    } catch (caught) {
+      const e = life.explain(caught, built.body);
       report(toExchange(sending, ctx, built, sentAt, undefined, e instanceof Error ? e.message : String(e)));
       throw e;
+    } finally {
+      life.settle();
+      if (lifecycle.current === life) lifecycle.current = null;
     }
   });
 
@@ -281,6 +301,10 @@ function OperationWorkbench({
   const requestSend = useCallback(
     async (force = false) => {
       if (mutation.isPending) return;
+      if (timeoutSeconds === null) {
+        timeoutInput.current?.focus();
+        return;
+      }
       if (!force) {
         const ok = await form.trigger();
         if (!ok) {
@@ -300,7 +324,7 @@ function OperationWorkbench({
       }
       send();
     },
-    [form, schema, mutation.isPending, op.movesMoney, send],
+    [form, schema, mutation.isPending, op.movesMoney, send, timeoutSeconds],
   );
 
   const requestSendRef = useRef(requestSend);
@@ -398,6 +422,29 @@ function OperationWorkbench({
             >
               {mutation.isPending ? 'Sending…' : 'Send'}
             </button>
+            {mutation.isPending ? (
+              <button type="button" className="ui-btn" onClick={() => lifecycle.current?.cancel()}>
+                Cancel
+              </button>
+            ) : null}
+            <span className="wb-timeout">
+              <label htmlFor="wb-timeout">Timeout (s)</label>
+              <input
+                id="wb-timeout"
+                ref={timeoutInput}
+                inputMode="numeric"
+                autoComplete="off"
+                size={4}
+                value={timeoutText}
+                aria-invalid={timeout.ok ? undefined : true}
+                aria-describedby={timeout.ok ? undefined : 'wb-timeout-err'}
+                onChange={(e) => {
+                  setTimeoutText(e.target.value);
+                  const r = parseTimeoutSeconds(e.target.value);
+                  if (r.ok) saveTimeoutSeconds(r.seconds);
+                }}
+              />
+            </span>
             <span className="wb-hint">
               Ctrl/⌘+Enter · to <strong>{context?.target.name ?? 'no target'}</strong>
               {context?.target.kind === 'production' ? ' (production)' : ''}
@@ -415,7 +462,14 @@ function OperationWorkbench({
                 </button>
               </div>
             ) : null}
-            {mutation.error ? (
+            {timeout.ok ? null : (
+              <p className="wb-field-error wb-invalid" id="wb-timeout-err">
+                {timeout.message}
+              </p>
+            )}
+            {mutation.error instanceof SendAborted ? (
+              <SendStopped error={mutation.error} onNavigate={onNavigate} />
+            ) : mutation.error ? (
               <p className="wb-error" role="alert">
                 {mutation.error.message}
               </p>
@@ -466,5 +520,36 @@ function OperationWorkbench({
         </p>
       </ConfirmDialog>
     </article>
+  );
+}
+
+/** A send that was cancelled or timed out: say so, and offer the status check that tells what happened. */
+function SendStopped({
+  error,
+  onNavigate,
+}: {
+  error: SendAborted;
+  onNavigate: (to: WorkbenchNavigation) => void;
+}) {
+  const status = findOperation('v2/status');
+  const ids = carriedIds(error.sent, undefined);
+  return (
+    <div className="wb-stopped" role="alert">
+      <p className="wb-error">{error.message}</p>
+      {status && ids.clientOrderId ? (
+        <button
+          type="button"
+          className="ui-btn ui-btn-small"
+          onClick={() =>
+            onNavigate({
+              operationPath: status.path,
+              draft: followUpDraft(status, ids, () => ids.clientOrderId ?? ''),
+            })
+          }
+        >
+          Check with status
+        </button>
+      ) : null}
+    </div>
   );
 }

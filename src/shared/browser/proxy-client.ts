@@ -50,7 +50,8 @@ async function proxyFetch(input: string, init?: RequestInit): Promise<Response> 
   try {
     return await fetch(input, init);
   } catch (cause) {
-    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    // A cancel or timeout of the caller's is not a dead server: the caller names it.
+    if (init?.signal?.aborted || (cause instanceof DOMException && cause.name === 'AbortError')) throw cause;
     throw new ProxyClientError(
       'PROXY_UNREACHABLE',
       "The console's own server does not answer. Start it with `npm start` (or `npx tsx proxy/main.ts`) and retry.",
@@ -104,7 +105,8 @@ export async function sendThroughProxy(
   let data: unknown;
   try {
     data = await res.json();
-  } catch {
+  } catch (cause) {
+    if (signal?.aborted) throw cause;
     throw new ProxyClientError(
       'PROXY_SHAPE',
       'The proxy answered something that is not JSON; update the server.',

@@ -1,0 +1,60 @@
+import type { Page } from '@playwright/test';
+import { answer, expect, field, fillTestData, openOperation, test } from './support/fixtures.ts';
+
+/**
+ * Holds every send to the local sandbox unanswered (the proxy request stays open), so that a
+ * send is in flight for as long as the test needs: no timing involved.
+ */
+async function holdSends(page: Page): Promise<string[]> {
+  const held: string[] = [];
+  await page.route('**/proxy/local/api/**', (route) => {
+    held.push(route.request().url());
+    // Never answered: the browser's own cancel or timeout ends it.
+  });
+  return held;
+}
+
+test.describe('the request lifecycle', () => {
+  test('a send in flight can be cancelled, and says how to find out what happened', async ({ page }) => {
+    await openOperation(page, 'v2/sale');
+    await fillTestData(page, '123');
+    const held = await holdSends(page);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Sending…' })).toBeDisabled();
+    await expect.poll(() => held.length).toBe(1);
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Cancelled' })).toContainText('check with status');
+    await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeEnabled();
+    await expect(page.getByRole('button', { name: 'Cancel', exact: true })).toHaveCount(0);
+
+    await test.step('check with status opens the status form with the sale’s order id', async () => {
+      const orderId = await field(page, 'client_orderid').inputValue();
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      await page.getByRole('button', { name: 'Check with status' }).click();
+      await expect(page).toHaveURL(/\/ops\/v2\/status$/);
+      await expect(field(page, 'client_orderid')).toHaveValue(orderId);
+    });
+  });
+
+  test('a send gives up after the timeout the user set', async ({ page }) => {
+    await openOperation(page, 'v2/status');
+    const timeout = page.getByLabel('Timeout (s)');
+    await expect(timeout).toHaveValue('30');
+    await timeout.fill('0');
+    await expect(timeout).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByText('The timeout is a whole number of seconds from 1 to 600')).toBeVisible();
+    await timeout.fill('1');
+    await field(page, 'client_orderid').fill('inv-timeout-1');
+    await holdSends(page);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Timed out' })).toHaveText(
+      /Timed out after 1 s — the gateway may still have processed it; check with status\./,
+    );
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await test.step('the timeout is remembered on this device', async () => {
+      await page.reload();
+      await expect(page.getByLabel('Timeout (s)')).toHaveValue('1');
+    });
+    await expect(answer(page)).toHaveCount(0);
+  });
+});
