@@ -8,7 +8,8 @@ import { CodeView, CopyButton } from '../../shared/ui/index.ts';
 import type { Interpreted } from './answer.ts';
 import { StatusBadge } from './badge.tsx';
 import { FollowUpButton } from './follow-up-button.tsx';
-import { carriedIds, followUpsFor } from './follow-ups.ts';
+import { AnswerFacts, ANSWER_FACTS } from './answer-facts.tsx';
+import { canPollIn, carriedIds, followUpPlan, heldBackNote, orderStateOf } from './follow-ups.ts';
 import { SignatureMismatch } from './signature-mismatch.tsx';
 import { StatusPoller, type PollIds } from './status-poller.tsx';
 import { freshOrderId } from './test-data.ts';
@@ -19,6 +20,8 @@ export interface SendOutcome {
   envelope: ProxyEnvelope;
   interpreted: Interpreted;
   sentAt: string;
+  /** The draft key of what was sent: the form differs from it once edited. */
+  sentKey: string;
 }
 
 export function AnswerView({
@@ -29,9 +32,12 @@ export function AnswerView({
   runtime,
   onExchange,
   onNavigate,
+  stale = false,
 }: {
   op: Operation;
   outcome: SendOutcome;
+  /** The form has changed since this answer's request was sent. */
+  stale?: boolean;
   context: SigningContext | null;
   place: Place;
   runtime: SigningRuntime;
@@ -40,22 +46,43 @@ export function AnswerView({
 }) {
   const { envelope: env, interpreted: a, built } = outcome;
   const [poll, setPoll] = useState<PollIds | null>(null);
+  // The latest status answer about this order: the order's state, once polled, is its.
+  const [latestStatus, setLatestStatus] = useState<unknown>(undefined);
   const ref = useRef<HTMLElement>(null);
   useEffect(() => {
     setPoll(null);
+    setLatestStatus(undefined);
     ref.current?.scrollIntoView?.({ block: 'nearest' });
   }, [outcome]);
   const ids = carriedIds(built.body, a.json);
-  const followUps =
-    env.status === 200 ? followUpsFor(op, built.body, a.json, () => freshOrderId(Date.now())) : [];
+  const state = orderStateOf(latestStatus ?? a.json);
+  const plan =
+    env.status === 200
+      ? followUpPlan(op, built.body, a.json, () => freshOrderId(Date.now()), state)
+      : { offered: [], heldBack: [] };
+  const followUps = plan.offered;
+  const heldBack = heldBackNote(plan.heldBack, state);
   const canPoll =
-    env.status === 200 && ids.clientOrderId !== undefined && a.badge.kind !== 'validation-error';
+    env.status === 200 &&
+    ids.clientOrderId !== undefined &&
+    a.badge.kind !== 'validation-error' &&
+    canPollIn(state);
   return (
-    <section className="wb-pane wb-answer" aria-labelledby="answer-title" ref={ref}>
+    <section
+      className="wb-pane wb-answer"
+      aria-labelledby="answer-title"
+      ref={ref}
+      data-stale={stale || undefined}
+    >
       <div className="wb-pane-head">
         <h2 id="answer-title">Answer</h2>
         <StatusBadge kind={a.badge.kind} label={a.badge.label} />
       </div>
+      {stale ? (
+        <p className="wb-stale" role="note">
+          This answer belongs to the previous request: the form has changed since it was sent.
+        </p>
+      ) : null}
       <p className="wb-answer-line">
         <span>
           HTTP {env.status} {env.statusText}
@@ -63,7 +90,7 @@ export function AnswerView({
         · <span>{env.elapsedMs.toFixed(0)} ms</span> ·{' '}
         <span>{new Date(outcome.sentAt).toLocaleTimeString()}</span>
       </p>
-      <AnswerSummary json={a.json} />
+      <AnswerFacts json={a.json} keys={ANSWER_FACTS} label="Answer summary" />
       {a.errorMessage ? (
         <p className="wb-error" role="group" aria-label="Error message">
           {a.errorMessage}
@@ -99,7 +126,7 @@ export function AnswerView({
           ))}
         </div>
       ) : null}
-      {canPoll || followUps.length > 0 ? (
+      {canPoll || followUps.length > 0 || heldBack ? (
         <div className="wb-followups" role="group" aria-label="Follow-ups">
           {canPoll ? (
             <button
@@ -119,10 +146,12 @@ export function AnswerView({
           {followUps.map((f) => (
             <FollowUpButton key={f.path} followUp={f} onNavigate={onNavigate} />
           ))}
+          {heldBack ? <p className="wb-hint wb-held-back">{heldBack}</p> : null}
         </div>
       ) : null}
       {poll && context ? (
         <StatusPoller
+          onResult={setLatestStatus}
           ids={poll}
           context={context}
           place={place}
@@ -166,37 +195,5 @@ export function AnswerView({
         </pre>
       </details>
     </section>
-  );
-}
-
-/** The answer's key facts, named by their API keys: a stable place to read them (and for tests). */
-const SUMMARY_KEYS: ReadonlyArray<readonly [key: string, label: string]> = [
-  ['type', 'Type'],
-  ['status', 'Status'],
-  ['paynet-order-id', 'Order id'],
-  ['merchant-order-id', 'Merchant order id'],
-  ['serial-number', 'Serial number'],
-  ['card-ref-id', 'Card reference'],
-  ['error-code', 'Error code'],
-];
-
-function AnswerSummary({ json }: { json: unknown }) {
-  const body = json && typeof json === 'object' ? (json as Record<string, unknown>) : {};
-  const facts = SUMMARY_KEYS.flatMap(([key, label]) => {
-    const v = body[key];
-    return typeof v === 'string' && v !== '' ? [{ key, label, value: v }] : [];
-  });
-  if (facts.length === 0) return null;
-  return (
-    <div className="wb-answer-summary" role="group" aria-label="Answer summary">
-      {facts.map((f) => (
-        <div key={f.key} role="group" aria-label={f.key}>
-          <span role="term">
-            {f.label} <code>{f.key}</code>
-          </span>{' '}
-          <span role="definition">{f.value}</span>
-        </div>
-      ))}
-    </div>
   );
 }

@@ -7,10 +7,11 @@ import {
   type UseFormReturn,
 } from 'react-hook-form';
 import { describeFormula, type Scheme } from '../../core/index.ts';
-import type { Operation } from '../../catalog/index.ts';
+import { findOperation, type Operation } from '../../catalog/index.ts';
 import { FieldRow } from './field-row.tsx';
 import { duplicateExtraNames, fromFormulaRows, toFormulaRows, type FormulaRow } from './form-params.ts';
 import type { FieldValues, MetaValues } from './meta.ts';
+import { describeOrder, sourcesOf, takesEarlierIds, type RecentOrder } from './recent-ids.ts';
 import { hasCardCvv, OUTCOMES } from './test-data.ts';
 
 export const SCHEME_LABEL: Record<Scheme, string> = {
@@ -256,6 +257,60 @@ export interface OperationFormProps {
   getPreview: () => { nonce: string; timestamp: string } | null;
   onFill: (cvv: string) => void;
   onClear: () => void;
+  /** This session's orders the operation can take ids from, best first (empty: none yet). */
+  earlier: readonly RecentOrder[];
+  onUseIds: (order: RecentOrder) => void;
+}
+
+/** The picker of ids from this session's answers, next to the id fields. */
+function EarlierIds({
+  op,
+  earlier,
+  onUse,
+}: {
+  op: Operation;
+  earlier: readonly RecentOrder[];
+  onUse: (order: RecentOrder) => void;
+}) {
+  const [picked, setPicked] = useState('');
+  if (earlier.length === 0) {
+    const from = [...sourcesOf(op.path)]
+      .map((p) => findOperation(p)?.title)
+      .filter((t): t is string => t !== undefined)
+      .slice(0, 3);
+    return (
+      <p className="wb-hint wb-earlier">
+        No answer of this session has ids for this form yet
+        {op.path.startsWith('3ds/')
+          ? ': send a sale with the 3-D Secure CVV first.'
+          : from.length > 0 && op.path !== 'v2/status'
+            ? `: send ${from.join(' or ')} first.`
+            : ': send a payment first.'}{' '}
+        Its ids then fill this form.
+      </p>
+    );
+  }
+  return (
+    <div className="wb-earlier">
+      <label htmlFor="wb-earlier">Ids from this session’s answers</label>
+      <select
+        id="wb-earlier"
+        value={picked}
+        onChange={(e) => {
+          setPicked(e.target.value);
+          const o = earlier[Number(e.target.value)];
+          if (e.target.value !== '' && o) onUse(o);
+        }}
+      >
+        <option value="">Pick an earlier order ({earlier.length})…</option>
+        {earlier.map((o, i) => (
+          <option key={`${o.orderId ?? ''}|${o.clientOrderId ?? ''}|${o.cardRefId ?? ''}`} value={String(i)}>
+            {describeOrder(o, (iso) => new Date(iso).toLocaleTimeString())}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
 }
 
 function OperationFormImpl(p: OperationFormProps) {
@@ -294,6 +349,7 @@ function OperationFormImpl(p: OperationFormProps) {
       {required.length > 0 ? (
         <fieldset className="wb-fields">
           <legend>Required parameters</legend>
+          {takesEarlierIds(op) ? <EarlierIds op={op} earlier={p.earlier} onUse={p.onUseIds} /> : null}
           {required.map(fieldRow)}
         </fieldset>
       ) : null}

@@ -4,7 +4,9 @@ import { findOperation } from '../../catalog/index.ts';
 import { DRAFT_VERSION, type Place, type RequestDraft, type SigningRuntime } from '../../model/index.ts';
 import { signingEnvFor, type Exchange, type SigningContext } from '../../shared/contracts/contracts.ts';
 import { sendThroughProxy } from '../../shared/browser/proxy-client.ts';
+import { AnswerFacts, STATUS_FACTS } from './answer-facts.tsx';
 import { interpretAnswer, type Interpreted } from './answer.ts';
+import { rememberAnswer } from './recent-ids-store.ts';
 import { StatusBadge } from './badge.tsx';
 import { FollowUpButton } from './follow-up-button.tsx';
 import { tryBuild } from './build.ts';
@@ -35,8 +37,11 @@ export function StatusPoller({
   onExchange,
   onStop,
   onNavigate,
+  onResult,
 }: {
   ids: PollIds;
+  /** Each status answer's body, as it arrives (the order's latest state). */
+  onResult?: (json: unknown) => void;
   context: SigningContext;
   place: Place;
   runtime: SigningRuntime;
@@ -73,9 +78,11 @@ export function StatusPoller({
       try {
         const env = await sendThroughProxy(ctx.target, r.built, signal);
         onExchange(toExchange(draft, ctx, r.built, sentAt, env));
+        const interpreted = interpretAnswer(STATUS, env.status, env.body);
+        if (env.status === 200) rememberAnswer(STATUS.path, r.built.body, interpreted.json, sentAt);
         return {
           sent: r.built.body,
-          interpreted: interpretAnswer(STATUS, env.status, env.body),
+          interpreted,
           httpStatus: env.status,
           at: Date.now(),
         };
@@ -101,6 +108,11 @@ export function StatusPoller({
   });
 
   const data = q.data;
+  const onResultRef = useRef(onResult);
+  onResultRef.current = onResult;
+  useEffect(() => {
+    if (data && data.httpStatus === 200) onResultRef.current?.(data.interpreted.json);
+  }, [data]);
   const final = data ? isFinalStatus(data.interpreted.status) : false;
   const stopped =
     final || q.isError || (data !== undefined && data.httpStatus !== 200) || now - started > POLL_LIMIT_MS;
@@ -164,8 +176,8 @@ export function StatusPoller({
                 ? 'Polling stopped after 5 minutes without a final status; check again later.'
                 : `Check ${attempts + (q.isFetching ? 1 : 0)}${q.isFetching ? ' in flight' : ''} · ${elapsed} s elapsed${nextIn !== null && !q.isFetching ? ` · next check in ${nextIn} s` : ''}`}
       </p>
-      {data?.interpreted.errorMessage && data.httpStatus === 200 ? (
-        <p className="wb-error">{data.interpreted.errorMessage}</p>
+      {data && data.httpStatus === 200 ? (
+        <AnswerFacts json={data.interpreted.json} keys={STATUS_FACTS} label="Last status answer" />
       ) : null}
       {threeDs ? <p className="wb-hint">{threeDs}</p> : null}
       {tdsFollowUps.length > 0 ? (

@@ -23,6 +23,8 @@ import type { SendOutcome } from './answer-view.tsx';
 import { tryBuild } from './build.ts';
 import { toExchange } from './exchange.ts';
 import { carriedIds, followUpDraft } from './follow-ups.ts';
+import { candidatesFor, idValuesFor, type RecentOrder } from './recent-ids.ts';
+import { recentOrders, rememberAnswer, useRecentOrders } from './recent-ids-store.ts';
 import { fromFormulaRows, toFormulaRows } from './form-params.ts';
 import { LivePanes, type PanesHandle, type PreviewRef } from './live-panes.tsx';
 import type { FieldValues, MetaValues } from './meta.ts';
@@ -228,6 +230,11 @@ function OperationWorkbench({
   const timeoutSeconds = timeout.ok ? timeout.seconds : null;
   const timeoutInput = useRef<HTMLInputElement>(null);
   const lifecycle = useRef<SendLifecycle | null>(null);
+  // The key of the request the answer on screen belongs to; the form is compared with it.
+  const sentKeyRef = useRef<string | null>(null);
+  const [stale, setStale] = useState(false);
+  const recent = useRecentOrders();
+  const earlier = useMemo(() => candidatesFor(op, recent), [op, recent]);
 
   const prevLogin = useRef(profileLogin);
   useEffect(() => {
@@ -275,13 +282,11 @@ function OperationWorkbench({
       const envelope = await sendThroughProxy(ctx.target, built, life.signal);
       if (life.aborted) throw new DOMException('The send was stopped.', 'AbortError');
       report(toExchange(sending, ctx, built, sentAt, envelope));
-      return {
-        opPath: op.path,
-        built,
-        envelope,
-        interpreted: interpretAnswer(op, envelope.status, envelope.body),
-        sentAt,
-      };
+      const interpreted = interpretAnswer(op, envelope.status, envelope.body);
+      if (envelope.status === 200) rememberAnswer(op.path, built.body, interpreted.json, sentAt);
+      sentKeyRef.current = key;
+      setStale(false);
+      return { opPath: op.path, built, envelope, interpreted, sentAt, sentKey: key };
     } catch (caught) {
       const e = life.explain(caught, built.body);
       report(toExchange(sending, ctx, built, sentAt, undefined, e instanceof Error ? e.message : String(e)));
@@ -350,6 +355,9 @@ function OperationWorkbench({
         now: new Date(now),
         orderId: freshOrderId(now),
       });
+      // Ids of this session's latest fitting answer, instead of examples that name no real order.
+      const best = candidatesFor(op, recentOrders())[0];
+      if (best) Object.assign(values, idValuesFor(op, best));
       for (const f of op.fields) {
         if (f.fromProfile) continue;
         form.setValue(f.name, values[f.name] ?? '', { shouldDirty: true });
@@ -358,6 +366,14 @@ function OperationWorkbench({
       setInvalid(null);
     },
     [op, form, runtime],
+  );
+
+  const onUseIds = useCallback(
+    (order: RecentOrder) => {
+      for (const [name, value] of Object.entries(idValuesFor(op, order)))
+        form.setValue(name, value, { shouldDirty: true, shouldValidate: true });
+    },
+    [op, form],
   );
 
   const onClear = useCallback(() => {
@@ -369,7 +385,12 @@ function OperationWorkbench({
   const draftChangeRef = useRef(onDraftChange);
   draftChangeRef.current = onDraftChange;
   useEffect(() => {
-    const emit = () => draftChangeRef.current?.(currentDraft());
+    const emit = () => {
+      const d = currentDraft();
+      draftChangeRef.current?.(d);
+      // A boolean that rarely flips: typing does not re-render the workbench for it.
+      if (sentKeyRef.current !== null) setStale(draftKey(d) !== sentKeyRef.current);
+    };
     emit();
     const a = form.watch(emit);
     const b = meta.watch(emit);
@@ -407,6 +428,8 @@ function OperationWorkbench({
             getPreview={getPreview}
             onFill={onFill}
             onClear={onClear}
+            earlier={earlier}
+            onUseIds={onUseIds}
           />
           <p className="ui-visually-hidden" aria-live="polite" aria-atomic="true">
             {outcome
@@ -487,6 +510,7 @@ function OperationWorkbench({
                 runtime={runtime}
                 onExchange={report}
                 onNavigate={onNavigate}
+                stale={stale}
               />
             </Suspense>
           ) : null}

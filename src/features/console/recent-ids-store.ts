@@ -1,0 +1,54 @@
+import { useSyncExternalStore } from 'react';
+import { recordAnswer, RecentOrdersSchema, type RecentOrder } from './recent-ids.ts';
+
+/** This tab's session (sessionStorage): ids of this session's answers survive a reload, not the tab. */
+const KEY = 'pay-console.recent-orders';
+const listeners = new Set<() => void>();
+let cache: RecentOrder[] | null = null;
+
+function read(): RecentOrder[] {
+  if (cache) return cache;
+  try {
+    const parsed = RecentOrdersSchema.safeParse(JSON.parse(sessionStorage.getItem(KEY) ?? '[]'));
+    cache = parsed.success ? parsed.data : [];
+  } catch {
+    cache = [];
+  }
+  return cache;
+}
+
+function write(list: RecentOrder[]): void {
+  cache = list;
+  try {
+    sessionStorage.setItem(KEY, JSON.stringify(list));
+  } catch {
+    // storage refused: the list lasts for this page
+  }
+  for (const l of listeners) l();
+}
+
+/** Records the ids of one answer (see {@link recordAnswer}). */
+export function rememberAnswer(
+  operation: string,
+  sent: ReadonlyArray<{ name: string; value: string }>,
+  answer: unknown,
+  at: string,
+): void {
+  const before = read();
+  const after = recordAnswer(before, operation, sent, answer, at);
+  if (JSON.stringify(after) !== JSON.stringify(before)) write(after);
+}
+
+export function recentOrders(): RecentOrder[] {
+  return read();
+}
+
+function subscribe(l: () => void): () => void {
+  listeners.add(l);
+  return () => listeners.delete(l);
+}
+
+/** This session's orders, newest first, re-rendering when an answer adds one. */
+export function useRecentOrders(): RecentOrder[] {
+  return useSyncExternalStore(subscribe, read, () => []);
+}
