@@ -1,6 +1,15 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { answer, expect, fillTestData, openOperation, send, test } from './support/fixtures.ts';
+import {
+  answer,
+  expect,
+  field,
+  fillTestData,
+  openOperation,
+  pollUntilFinal,
+  send,
+  test,
+} from './support/fixtures.ts';
 
 /** Every page of the console (the routes in src/app/routes.ts), with what shows it is ready. */
 const PAGES: Array<{ path: string; name: string; ready: (page: Page) => Promise<void> }> = [
@@ -74,6 +83,28 @@ for (const theme of ['light', 'dark'] as const) {
       await send(page);
       await expect(answer(page).getByText(/^HTTP 200\b/)).toBeVisible();
       await expectAccessible(page, `an answer (${theme})`);
+    });
+
+    test('the poll panel, a stale answer, a cancelled send and the ids picker', async ({ page }) => {
+      test.slow();
+      await openOperation(page, 'v2/sale');
+      await fillTestData(page, '116');
+      await send(page);
+      await pollUntilFinal(page, 'declined');
+      await field(page, 'amount').fill('1.00');
+      await expect(answer(page).getByRole('note')).toContainText('belongs to the previous request');
+      await expectAccessible(page, `the poll panel and a stale answer (${theme})`);
+      await page.route('**/proxy/local/api/**', () => undefined);
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await expect(page.getByRole('button', { name: 'Check with status' })).toBeVisible();
+      await expectAccessible(page, `a cancelled send (${theme})`);
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      await openOperation(page, 'v2/capture');
+      await expect(page.getByText('No answer of this session has ids for this form yet')).toBeVisible();
+      await openOperation(page, 'v2/status');
+      await expect(page.getByLabel('Ids from this session’s answers')).toBeVisible();
+      await expectAccessible(page, `the ids picker (${theme})`);
     });
   });
 }

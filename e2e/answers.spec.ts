@@ -15,7 +15,7 @@ const poller = (page: Page) => page.getByRole('region', { name: 'Status polling'
 const statusFact = (page: Page, key: string) =>
   poller(page)
     .getByRole('group', { name: 'Last status answer' })
-    .getByRole('group', { name: key, exact: true })
+    .getByRole('group', { name: `last status: ${key}`, exact: true })
     .getByRole('definition');
 
 test.describe('the whole answer', () => {

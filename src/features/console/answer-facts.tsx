@@ -35,7 +35,18 @@ export const STATUS_FACTS: FactKeys = [
   ['serial-number', 'Serial number'],
 ];
 
-export function AnswerFacts({ json, keys, label }: { json: unknown; keys: FactKeys; label: string }) {
+export function AnswerFacts({
+  json,
+  keys,
+  label,
+  prefix = '',
+}: {
+  json: unknown;
+  keys: FactKeys;
+  label: string;
+  /** Before each fact's name: keeps it apart from a form field of the same name (`amount`). */
+  prefix?: string;
+}) {
   const body = json && typeof json === 'object' ? (json as Record<string, unknown>) : {};
   const facts = keys.flatMap(([key, name]) => {
     const v = body[key];
@@ -46,7 +57,7 @@ export function AnswerFacts({ json, keys, label }: { json: unknown; keys: FactKe
   return (
     <div className="wb-answer-summary" role="group" aria-label={label}>
       {facts.map((f) => (
-        <div key={f.key} role="group" aria-label={f.key}>
+        <div key={f.key} role="group" aria-label={`${prefix}${f.key}`}>
           <span role="term">
             {f.name} <code>{f.key}</code>
           </span>{' '}

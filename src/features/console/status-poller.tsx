@@ -177,7 +177,12 @@ export function StatusPoller({
                 : `Check ${attempts + (q.isFetching ? 1 : 0)}${q.isFetching ? ' in flight' : ''} · ${elapsed} s elapsed${nextIn !== null && !q.isFetching ? ` · next check in ${nextIn} s` : ''}`}
       </p>
       {data && data.httpStatus === 200 ? (
-        <AnswerFacts json={data.interpreted.json} keys={STATUS_FACTS} label="Last status answer" />
+        <AnswerFacts
+          json={data.interpreted.json}
+          keys={STATUS_FACTS}
+          label="Last status answer"
+          prefix="last status: "
+        />
       ) : null}
       {threeDs ? <p className="wb-hint">{threeDs}</p> : null}
       {tdsFollowUps.length > 0 ? (
