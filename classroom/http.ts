@@ -1,8 +1,7 @@
-import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { errorBody, ProxyError } from '../proxy/upstream-errors.ts';
-import { consoleHeaders } from '../proxy/security-headers.ts';
+import { openEventStream } from '../proxy/event-stream.ts';
 import type { ProxyTarget } from '../proxy/config.ts';
 import { PAY_JSON } from '../sandbox/replies.ts';
 import { ClassroomError, type Classroom } from './classroom.ts';
@@ -70,20 +69,6 @@ export interface ClassroomHttpOptions {
   classroom: Classroom;
   /** Origins of this server (its loopback names and the address the trainer gave). */
   origins: (request: FastifyRequest) => Set<string>;
-}
-
-function sse(reply: FastifyReply): ServerResponse {
-  reply.hijack();
-  const res = reply.raw;
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store, no-transform',
-    connection: 'close',
-    'x-accel-buffering': 'no',
-    ...consoleHeaders(),
-  });
-  res.write('retry: 2000\n\n');
-  return res;
 }
 
 /**
@@ -254,7 +239,7 @@ export async function classroomRoutes(app: FastifyInstance, opts: ClassroomHttpO
 
   app.get('/events', async (request, reply) => {
     const t = trainee(request);
-    const res = sse(reply);
+    const res = openEventStream(reply, 2000);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const send = () => {
       timer = undefined;
@@ -294,7 +279,7 @@ export async function classroomRoutes(app: FastifyInstance, opts: ClassroomHttpO
 
   app.get('/trainer/events', async (request, reply) => {
     trainer(request);
-    const res = sse(reply);
+    const res = openEventStream(reply, 2000);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const send = () => {
       timer = undefined;
