@@ -58,3 +58,47 @@ test.describe('the request lifecycle', () => {
     await expect(answer(page)).toHaveCount(0);
   });
 });
+
+test.describe('field errors where the field is', () => {
+  test('an invalid endpoint id marks the endpoint field and keeps the signing panes', async ({ page }) => {
+    await openOperation(page, 'v2/sale');
+    await fillTestData(page, '123');
+    const endpoint = page.getByLabel('Endpoint id', { exact: true });
+    const original = await endpoint.inputValue();
+    const panes = page.getByRole('heading', { level: 2, name: /^Signing input/ });
+    const problems = page.getByRole('list', { name: 'Problems' });
+
+    await test.step('letters: the field says so, the panes still sign', async () => {
+      await endpoint.fill('12a');
+      await expect(endpoint).toHaveAttribute('aria-invalid', 'true');
+      await expect(endpoint).toHaveAccessibleDescription(
+        'The endpoint id "12a" must be a whole number (digits only), e.g. 1111.',
+      );
+      await expect(page.getByLabel('Signature', { exact: true })).toHaveText(/^[0-9a-f]{40}$/);
+      await expect(problems).toContainText('must be a whole number');
+      await expect(panes).toBeVisible();
+    });
+
+    await test.step('Send refuses it and says why', async () => {
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      await expect(page.getByRole('alert').filter({ hasText: 'Not sent' })).toContainText(
+        'The endpoint id "12a" must be a whole number',
+      );
+      await expect(answer(page)).toHaveCount(0);
+    });
+
+    await test.step('more than int64: says so', async () => {
+      await endpoint.fill('9223372036854775808');
+      await expect(endpoint).toHaveAccessibleDescription(
+        /larger than the largest int64 \(9223372036854775807\)/,
+      );
+      await expect(page.getByLabel('Signature', { exact: true })).toHaveText(/^[0-9a-f]{40}$/);
+    });
+
+    await test.step('a valid id clears the mark', async () => {
+      await endpoint.fill(original);
+      await expect(endpoint).not.toHaveAttribute('aria-invalid', 'true');
+      await expect(problems).toHaveCount(0);
+    });
+  });
+});

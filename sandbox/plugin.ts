@@ -11,6 +11,8 @@ import {
   isPayError,
   matchOperationPath,
   type CryptoPort,
+  checkEndpointId,
+  INT64_MAX,
   type EndpointRef,
   type Scheme,
 } from '../src/core/index.ts';
@@ -146,9 +148,12 @@ async function answerOperation(request: FastifyRequest, ctx: Context, seen: Seen
   }
   const endpoint: EndpointRef = match.endpoint;
   const endpointText = endpoint.kind === 'group' ? 'endpoint group' : 'endpoint';
-  if (!/^\d{1,19}$/.test(endpoint.id)) {
+  const endpointProblem = checkEndpointId(endpoint);
+  if (endpointProblem) {
     return validationError(
-      `The ${endpointText} id "${shorten(endpoint.id, 40)}" in the path must be a whole number, e.g. 1111.`,
+      endpointProblem.code === 'ENDPOINT_OUT_OF_RANGE'
+        ? `The ${endpointText} id ${shorten(endpoint.id, 40)} in the path is larger than the largest int64 (${INT64_MAX}).`
+        : `The ${endpointText} id "${shorten(endpoint.id, 40)}" in the path must be a whole number, e.g. 1111.`,
       'ENDPOINT_INVALID',
     );
   }

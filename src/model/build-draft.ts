@@ -33,6 +33,8 @@ export interface BuildDraftOptions {
   nonce?: string;
   /** Names sent even when empty (the command line's explicit `name=`); by default empty values are left out. */
   keepEmpty?: ReadonlySet<string>;
+  /** A preview: an invalid endpoint id is reported in `problems` instead of thrown (core `buildRequest`). */
+  keepInvalidEndpoint?: boolean;
 }
 
 /**
@@ -61,5 +63,6 @@ export function buildDraft(
     clock: env.runtime.clock,
     nonce: env.runtime.nonce,
     ...(pinned ? { pinned } : {}),
+    ...(options.keepInvalidEndpoint ? { keepInvalidEndpoint: true } : {}),
   });
 }

@@ -159,4 +159,25 @@ describe('form values to request parameters (through the request model)', () => 
     const r = await tryBuild(emptyDraft(sale.path), env(undefined, '12a'));
     expect(r).toMatchObject({ ok: false, code: 'ENDPOINT_INVALID' });
   });
+
+  it('previews a request with a bad endpoint id, signed over the id as typed, its problem named', async () => {
+    const key = 'K';
+    const draft = formDraft(sale, { client_orderid: 'inv-1', amount: '10.00', email: 'a@b.c' });
+    for (const [id, code] of [
+      ['12a', 'ENDPOINT_INVALID'],
+      ['9223372036854775808', 'ENDPOINT_OUT_OF_RANGE'],
+    ] as const) {
+      const r = await tryBuild(draft, env(key, id), { keepInvalidEndpoint: true });
+      expect(r.ok).toBe(true);
+      if (!r.ok) continue;
+      expect(r.built.problems[0]).toMatchObject({ code, field: 'endpointId' });
+      expect(r.built.url).toBe(`http://127.0.0.1:4183/sandbox/paynet/api/v2/sale/${id}`);
+      // sale signs endpointId + client_orderid + amount in cents + email + key
+      expect(r.built.signing.signature).toBe(
+        createHash('sha1').update(`${id}inv-11000a@b.c${key}`).digest('hex'),
+      );
+      // Without the preview option the same build refuses (a send never goes out with it).
+      expect(await tryBuild(draft, env(key, id))).toMatchObject({ ok: false, code });
+    }
+  });
 });

@@ -329,6 +329,10 @@ describe('sandbox signature checks', () => {
       const letters = await sb.acme.call('v2/sale', saleParams(), { endpoint: 'abc' });
       expect(letters.status).toBe(400);
       expect(letters.body['error-code']).toBe('ENDPOINT_INVALID');
+      const huge = await sb.acme.call('v2/sale', saleParams(), { endpoint: '9223372036854775808' });
+      expect(huge.status).toBe(400);
+      expect(huge.body['error-code']).toBe('ENDPOINT_INVALID');
+      expect(huge.body['error-message']).toContain('larger than the largest int64');
     });
 
     it('refuses a request without Accept: application/vnd.pay+json', async () => {

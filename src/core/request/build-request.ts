@@ -15,7 +15,12 @@ import {
 } from '../oauth/oauth-parameters.ts';
 import { hmacSigningKey, signHmacSha1, signRsaSha256 } from '../oauth/sign-oauth.ts';
 import { encodeFormBody } from '../percent-encode.ts';
-import { operationUrl, type EndpointRef, type OperationSigningSpec } from './operation-spec.ts';
+import {
+  checkEndpointId,
+  operationUrl,
+  type EndpointRef,
+  type OperationSigningSpec,
+} from './operation-spec.ts';
 
 /** The media type every request must accept (api-description.md, Endpoints). */
 export const PAY_MEDIA_TYPE = 'application/vnd.pay+json';
@@ -59,6 +64,11 @@ export interface BuildRequestInput {
   pinned?: { nonce?: string; timestamp?: string };
   /** Replaces the operation's formula (for operations whose formula the description does not give). */
   formulaOverride?: readonly ControlTerm[];
+  /**
+   * Builds with an invalid endpoint id as typed and reports it in `problems` (a live preview)
+   * instead of throwing; such a request must not be sent.
+   */
+  keepInvalidEndpoint?: boolean;
 }
 
 export interface OAuthTrace {
@@ -118,15 +128,12 @@ export function selectBodyParams(params: readonly InputParam[]): {
 /** Builds and signs the whole request, keeping every intermediate value of the signature. */
 export async function buildRequest(input: BuildRequestInput): Promise<BuiltRequest> {
   const { operation, credentials, crypto } = input;
-  if (!/^\d+$/.test(input.endpoint.id)) {
-    throw new PayError(
-      'ENDPOINT_INVALID',
-      `The ${input.endpoint.kind === 'group' ? 'endpoint group id' : 'endpoint id'} "${input.endpoint.id}" must be a whole number, e.g. 1111.`,
-      {
-        field: 'endpointId',
-      },
-    );
-  }
+  const endpointProblem = checkEndpointId(input.endpoint);
+  const endpointError = endpointProblem
+    ? new PayError(endpointProblem.code, endpointProblem.message, { field: 'endpointId' })
+    : null;
+  // A preview keeps showing the signing input with the id as typed; a send never goes out with it.
+  if (endpointError && !input.keepInvalidEndpoint) throw endpointError;
   const url = operationUrl(input.baseUrl, operation.path, input.endpoint);
   const normalized = normalizeUrl(url); // validates the base URL for every scheme
   const { body, omitted } = selectBodyParams(input.params.filter((p) => p.name !== 'control'));
@@ -152,7 +159,7 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
       bodyText: encodeFormBody(sent),
       omitted,
       signing,
-      problems: signing.problems,
+      problems: endpointError ? [endpointError, ...signing.problems] : signing.problems,
     };
   }
 
@@ -167,7 +174,7 @@ export async function buildRequest(input: BuildRequestInput): Promise<BuiltReque
     bodyText: encodeFormBody(body),
     omitted,
     signing,
-    problems: signing.problems,
+    problems: endpointError ? [endpointError, ...signing.problems] : signing.problems,
   };
 }
 

@@ -58,7 +58,10 @@ function useLiveBuild(
     if (!context) return;
     const mine = ++seq.current;
     shownRef.current = null;
-    void tryBuild(draftRef.current, signingEnvFor(context, place, runtime), { nonce: draftNonce }).then(
+    void tryBuild(draftRef.current, signingEnvFor(context, place, runtime), {
+      nonce: draftNonce,
+      keepInvalidEndpoint: true,
+    }).then(
       (r) => {
         if (mine !== seq.current) return;
         shownRef.current = r.ok ? { key, context, built: r.built } : null;

@@ -272,6 +272,8 @@ function OperationWorkbench({
       built = r.built;
       panesRef.current?.show(key, ctx, built);
     }
+    const endpointProblem = built.problems.find((p) => p.code.startsWith('ENDPOINT_'));
+    if (endpointProblem) throw new Error(`Not sent: ${endpointProblem.message}`);
     if (built.signing.signature === null) {
       throw new Error(`Not sent: ${built.problems.map((p) => p.message).join(' ')}`);
     }

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useId, useState, type ChangeEvent, type ReactNode } from 'react';
+import { checkEndpointId } from '../../core/index.ts';
 import { readKeyFile } from '../../shared/browser/read-key-file.ts';
 import { describeKey } from './key-import.ts';
 import { useProfiles, type KeyState, type ProfilesValue } from './profiles-provider.tsx';
@@ -14,6 +15,7 @@ export function ProfileBar() {
   const p = useProfiles();
   const ids = {
     endpoint: useId(),
+    endpointError: useId(),
     login: useId(),
     target: useId(),
     keyStatus: useId(),
@@ -45,6 +47,10 @@ export function ProfileBar() {
 
   const group = active.endpointKind === 'group';
   const endpointText = group ? `group ${active.endpointGroupId}` : active.endpointId;
+  const endpointProblem = checkEndpointId({
+    kind: group ? 'group' : 'endpoint',
+    id: (group ? active.endpointGroupId : active.endpointId).trim(),
+  });
   return (
     <section className="pf-bar" aria-label="Merchant credentials" data-open={open}>
       <div className="pf-summary">
@@ -109,8 +115,15 @@ export function ProfileBar() {
               inputMode="numeric"
               autoComplete="off"
               value={group ? active.endpointGroupId : active.endpointId}
+              aria-invalid={endpointProblem ? true : undefined}
+              aria-describedby={endpointProblem ? ids.endpointError : undefined}
               onChange={(e) => p.updateProfile(group ? 'endpointGroupId' : 'endpointId', e.target.value)}
             />
+            {endpointProblem ? (
+              <p className="pf-field-error" id={ids.endpointError}>
+                {endpointProblem.message}
+              </p>
+            ) : null}
           </div>
           <div className="pf-field pf-field--login">
             <label htmlFor={ids.login}>Login</label>

@@ -1,4 +1,5 @@
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { checkEndpointId } from '../../core/index.ts';
 import type { ProxyTarget, SigningContext } from '../../shared/contracts/contracts.ts';
 import { loadClassroomCredentials } from '../../shared/browser/classroom-credentials.ts';
 import { useResource } from '../../shared/ui/use-async.ts';
@@ -557,10 +558,8 @@ function useSigningState(
     if (targets && !target)
       out.push(`The profile's target "${active.targetName}" is not offered by this server: pick a target.`);
     if (active.login.trim() === '') out.push('No login: enter the merchant login in the profile.');
-    const idName = endpointKind === 'group' ? 'endpoint group id' : 'endpoint id';
-    if (endpointValue === '') out.push(`No ${idName}: enter it in the profile.`);
-    else if (!/^\d+$/.test(endpointValue))
-      out.push(`The ${idName} "${endpointValue}" must be a whole number, e.g. 1111.`);
+    const endpointProblem = checkEndpointId({ kind: endpointKind, id: endpointValue });
+    if (endpointProblem) out.push(endpointProblem.message);
     if (locked) out.push('The remembered secrets are locked: press Unlock and enter your passphrase.');
     else {
       if (!secrets.controlKey)
