@@ -102,3 +102,18 @@ test.describe('field errors where the field is', () => {
     });
   });
 });
+
+test('every placeholder in the form starts with "e.g. "', async ({ page }) => {
+  for (const path of ['v2/sale', 'v2/status', 'v4/create-recurring-payment', '3ds/v1/upload-cres-result']) {
+    await openOperation(page, path);
+    const form = page.getByRole('form', { name: /parameters$/ });
+    await form.getByRole('button', { name: 'Add parameter' }).click();
+    const placeholders = await form
+      .locator('input[placeholder], textarea[placeholder]')
+      .evaluateAll((els) =>
+        els.map((e) => `${e.id || e.getAttribute('aria-label')}: ${e.getAttribute('placeholder')}`),
+      );
+    expect(placeholders.length).toBeGreaterThan(2);
+    expect(placeholders.filter((p) => !/: e\.g\. \S/.test(p))).toEqual([]);
+  }
+});

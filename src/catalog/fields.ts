@@ -32,6 +32,11 @@ export interface FieldSpec {
   maxLength?: number;
   minLength?: number;
   example?: string;
+  /**
+   * A sample shown only in the placeholder, for an optional field that "Fill with test data"
+   * leaves empty (sending it would change what the request does).
+   */
+  sample?: string;
   help?: string;
   options?: readonly string[];
   provenance: Provenance;
@@ -124,7 +129,7 @@ export const F = {
   }),
   first_name: f('first_name', 'First name', 'text', { maxLength: 50, example: 'John' }),
   last_name: f('last_name', 'Last name', 'text', { maxLength: 50, example: 'Smith' }),
-  ssn: f('ssn', 'SSN (last 4)', 'digits', { maxLength: 4 }),
+  ssn: f('ssn', 'SSN (last 4)', 'digits', { maxLength: 4, sample: '1234' }),
   birthday: f('birthday', 'Birthday', 'date', { maxLength: 8, example: '19820115', help: 'YYYYMMDD' }),
   address1: f('address1', 'Address', 'text', { required: true, maxLength: 50, example: '100 Main Street' }),
   city: f('city', 'City', 'text', { required: true, maxLength: 50, example: 'Seattle' }),
@@ -136,9 +141,9 @@ export const F = {
   zip_code: f('zip_code', 'ZIP code', 'text', { required: true, maxLength: 10, example: '98102' }),
   country: f('country', 'Country', 'country', { required: true, minLength: 2, maxLength: 2, example: 'US' }),
   phone: f('phone', 'Phone', 'phone', { required: true, maxLength: 15, example: '12063582043' }),
-  cell_phone: f('cell_phone', 'Cell phone', 'phone', { maxLength: 15 }),
-  site_url: f('site_url', 'Site URL', 'url', { maxLength: 128 }),
-  destination: f('destination', 'Destination', 'text', { maxLength: 128 }),
+  cell_phone: f('cell_phone', 'Cell phone', 'phone', { maxLength: 15, sample: '12063582044' }),
+  site_url: f('site_url', 'Site URL', 'url', { maxLength: 128, sample: 'https://shop.example.com' }),
+  destination: f('destination', 'Destination', 'text', { maxLength: 128, sample: 'www.shop.example.com' }),
   card_printed_name: f('card_printed_name', 'Cardholder name', 'text', {
     required: true,
     maxLength: 128,
@@ -173,7 +178,7 @@ export const F = {
     example: 'https://merchant.example.com/callbacks',
     place: 'callback-url',
   }),
-  comment: f('comment', 'Comment', 'text', { maxLength: 50 }),
+  comment: f('comment', 'Comment', 'text', { maxLength: 50, sample: 'Refund for order #10001' }),
   cardrefid: f('cardrefid', 'Card reference id', 'digits', {
     required: true,
     maxLength: 20,
@@ -182,6 +187,7 @@ export const F = {
   }),
   by_request_sn: f('by-request-sn', 'Serial number of the request', 'text', {
     maxLength: 64,
+    sample: '00000001',
     help: 'Status of one particular request of the order.',
   }),
   account_number: f('account_number', 'Bank account number', 'text', {
@@ -245,3 +251,24 @@ export const CARD: FieldSpec[] = [
 export const CALLBACKS: FieldSpec[] = [F.redirect_url, F.server_callback_url];
 
 export { f as field };
+
+/** A generic sample per type, for a field that has neither an example nor a sample. */
+const TYPE_SAMPLE: Partial<Record<FieldType, string>> = {
+  text: 'text',
+  digits: '12345',
+  phone: '12063582044',
+  url: 'https://shop.example.com',
+  base64: 'eyJtZXNzYWdlVHlwZSI6IkNSZXMifQ==',
+};
+
+/**
+ * The placeholder of a field's input, always "e.g. …" so that it cannot be mistaken for a value
+ * (a field filled from the profile says so). Null for a choice (a select has no placeholder).
+ */
+export function placeholderOf(spec: FieldSpec, profileLogin = ''): string | null {
+  if (spec.type === 'enum' || spec.type === 'boolean') return null;
+  if (spec.fromProfile === 'login')
+    return `e.g. ${profileLogin || spec.example || 'merchant-login'} (from the profile)`;
+  const sample = spec.example ?? spec.sample ?? TYPE_SAMPLE[spec.type];
+  return sample === undefined ? null : `e.g. ${sample}`;
+}

@@ -107,6 +107,7 @@ const PAYOUT_FIELDS: FieldSpec[] = [
   F.destination_card_no,
   field('receiver_phone', 'Recipient phone (instant payments)', 'phone', {
     maxLength: 15,
+    sample: '12063582045',
     provenance: 'assumed',
     help: 'For phone-based instant-payment-system payouts.',
   }),
@@ -133,6 +134,7 @@ const OPERATION_LIST = [
       field('cRes', 'Challenge response (CRes)', 'base64', {
         required: true,
         maxLength: 8192,
+        sample: 'eyJtZXNzYWdlVHlwZSI6IkNSZXMiLCJ0cmFuc1N0YXR1cyI6IlkifQ==',
         help: 'Base64 of the CRes JSON (messageType "CRes").',
       }),
     ],
@@ -179,7 +181,11 @@ const OPERATION_LIST = [
     formulaSource: 'description',
     fields: [
       ...TDS_FIELDS,
-      field('paRes', 'Payer authentication response (PaRes)', 'base64', { required: true, maxLength: 16384 }),
+      field('paRes', 'Payer authentication response (PaRes)', 'base64', {
+        required: true,
+        maxLength: 16384,
+        sample: 'eJzVWNmyo0qu/RVHnUdHFWCb6YTL3YwGbMBmMIa3ZDI2o8EYv/5',
+      }),
     ],
     requestSchemaName: 'TdsPaResResultRequest',
     response: 'AsyncResponse',
@@ -599,6 +605,7 @@ const OPERATION_LIST = [
       { ...F.card_printed_name, provenance: 'description' },
       field('card_recurring_payment_id', 'Source card recurring payment id', 'digits', {
         maxLength: 20,
+        sample: '1000001',
         provenance: 'description',
       }),
       F.client_orderid,
@@ -609,6 +616,7 @@ const OPERATION_LIST = [
       opt(F.destination_card_no),
       field('destination_card_recurring_payment_id', 'Destination card recurring payment id', 'digits', {
         maxLength: 20,
+        sample: '1000002',
         provenance: 'description',
       }),
       { ...F.expire_month, provenance: 'description' },

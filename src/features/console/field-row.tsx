@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { useFormState, type Control, type UseFormRegister } from 'react-hook-form';
-import type { FieldSpec } from '../../catalog/index.ts';
+import { placeholderOf, type FieldSpec } from '../../catalog/index.ts';
 import type { FieldValues } from './meta.ts';
 
 const TYPE_LABEL: Record<FieldSpec['type'], string> = {
@@ -101,7 +101,7 @@ function FieldRowImpl({
           inputMode={INPUT_MODE[spec.type]}
           autoComplete="off"
           spellCheck={false}
-          placeholder={spec.fromProfile ? profileLogin || 'from the profile' : (spec.example ?? '')}
+          placeholder={placeholderOf(spec, profileLogin) ?? undefined}
         />
       )}
       <p className="wb-field-meta" id={meta}>

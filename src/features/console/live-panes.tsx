@@ -61,13 +61,11 @@ function useLiveBuild(
     void tryBuild(draftRef.current, signingEnvFor(context, place, runtime), {
       nonce: draftNonce,
       keepInvalidEndpoint: true,
-    }).then(
-      (r) => {
-        if (mine !== seq.current) return;
-        shownRef.current = r.ok ? { key, context, built: r.built } : null;
-        setResult(r);
-      },
-    );
+    }).then((r) => {
+      if (mine !== seq.current) return;
+      shownRef.current = r.ok ? { key, context, built: r.built } : null;
+      setResult(r);
+    });
   }, [key, context, place, runtime, draftNonce]);
   return context ? result : null;
 }

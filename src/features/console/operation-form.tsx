@@ -57,14 +57,14 @@ function ExtraRow({
     <div className="wb-extra">
       <input
         aria-label={`Extra parameter ${index + 1} name`}
-        placeholder="name"
+        placeholder="e.g. site_url"
         autoComplete="off"
         spellCheck={false}
         {...meta.register(`extras.${index}.name`)}
       />
       <input
         aria-label={`Extra parameter ${index + 1} value`}
-        placeholder="value"
+        placeholder="e.g. https://shop.example.com"
         autoComplete="off"
         spellCheck={false}
         {...meta.register(`extras.${index}.value`)}
@@ -115,7 +115,7 @@ function FormulaEditor({ op, meta }: { op: Operation; meta: UseFormReturn<MetaVa
             {rows?.[i]?.kind === 'field' || rows?.[i]?.kind === 'minor' ? (
               <input
                 aria-label={`Term ${i + 1} field name`}
-                placeholder="field name"
+                placeholder="e.g. client_orderid"
                 spellCheck={false}
                 autoComplete="off"
                 {...meta.register(`formula.${i}.name`)}

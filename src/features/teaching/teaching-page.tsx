@@ -12,6 +12,7 @@ import {
   findOperation,
   GROUP_TITLES,
   OPERATIONS,
+  placeholderOf,
   type Operation,
   type OperationGroup,
 } from '../../catalog/index.ts';
@@ -362,7 +363,7 @@ function OperationTeaching({
               <input
                 id={`${valuesId}-${f.name}`}
                 value={values[f.name] ?? ''}
-                placeholder={f.fromProfile === 'login' ? (context?.credentials.login ?? '') : ''}
+                placeholder={placeholderOf(f, context?.credentials.login ?? '') ?? undefined}
                 title={f.title}
                 spellCheck={false}
                 autoComplete="off"
