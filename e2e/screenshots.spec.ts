@@ -91,3 +91,19 @@ test('README screenshots: the signature debugger, a guided flow', async ({ page 
     await page.screenshot({ path: shotPath(configFile, 'flow.png') });
   });
 });
+
+test('README screenshot: the answer panel with the whole status answer', async ({ page }, testInfo) => {
+  const configFile = testInfo.config.configFile;
+  // A fixed clock: the times the panel shows are the same on every run.
+  await page.clock.setFixedTime(new Date('2026-11-24T10:00:00Z'));
+  await openOperation(page, 'v2/preauth');
+  await fillTestData(page, '123');
+  await field(page, 'client_orderid').fill('inv-20001');
+  await send(page);
+  await pollUntilFinal(page, 'approved');
+  const poller = page.getByRole('region', { name: 'Status polling' });
+  await expect(poller.getByRole('group', { name: 'Last status answer' })).toContainText('approval-code');
+  await expect(answer(page).getByRole('button', { name: 'Next: Capture' })).toBeVisible();
+  await monacoReady(page, 'Response body');
+  await answer(page).screenshot({ path: shotPath(configFile, 'answer-panel.png') });
+});
