@@ -252,15 +252,6 @@ export const CALLBACKS: FieldSpec[] = [F.redirect_url, F.server_callback_url];
 
 export { f as field };
 
-/** A generic sample per type, for a field that has neither an example nor a sample. */
-const TYPE_SAMPLE: Partial<Record<FieldType, string>> = {
-  text: 'text',
-  digits: '12345',
-  phone: '12063582044',
-  url: 'https://shop.example.com',
-  base64: 'eyJtZXNzYWdlVHlwZSI6IkNSZXMifQ==',
-};
-
 /**
  * The placeholder of a field's input, always "e.g. …" so that it cannot be mistaken for a value
  * (a field filled from the profile says so). Null for a choice (a select has no placeholder).
@@ -269,6 +260,6 @@ export function placeholderOf(spec: FieldSpec, profileLogin = ''): string | null
   if (spec.type === 'enum' || spec.type === 'boolean') return null;
   if (spec.fromProfile === 'login')
     return `e.g. ${profileLogin || spec.example || 'merchant-login'} (from the profile)`;
-  const sample = spec.example ?? spec.sample ?? TYPE_SAMPLE[spec.type];
+  const sample = spec.example ?? spec.sample;
   return sample === undefined ? null : `e.g. ${sample}`;
 }

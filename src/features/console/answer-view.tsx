@@ -10,6 +10,7 @@ import { StatusBadge } from './badge.tsx';
 import { FollowUpButton } from './follow-up-button.tsx';
 import { AnswerFacts, ANSWER_FACTS } from './answer-facts.tsx';
 import { canPollIn, carriedIds, followUpPlan, heldBackNote, orderStateOf } from './follow-ups.ts';
+import { rememberAnswer } from './recent-ids-store.ts';
 import { SignatureMismatch } from './signature-mismatch.tsx';
 import { StatusPoller, type PollIds } from './status-poller.tsx';
 import { freshOrderId } from './test-data.ts';
@@ -49,6 +50,10 @@ export function AnswerView({
   // The latest status answer about this order: the order's state, once polled, is its.
   const [latestStatus, setLatestStatus] = useState<unknown>(undefined);
   const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (outcome.envelope.status === 200)
+      rememberAnswer(op.path, outcome.built.body, outcome.interpreted.json, outcome.sentAt);
+  }, [op, outcome]);
   useEffect(() => {
     setPoll(null);
     setLatestStatus(undefined);

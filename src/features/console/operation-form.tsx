@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { lazy, memo, Suspense, useState } from 'react';
 import {
   useFieldArray,
   useWatch,
@@ -7,11 +7,11 @@ import {
   type UseFormReturn,
 } from 'react-hook-form';
 import { describeFormula, type Scheme } from '../../core/index.ts';
-import { findOperation, type Operation } from '../../catalog/index.ts';
+import type { Operation } from '../../catalog/index.ts';
 import { FieldRow } from './field-row.tsx';
 import { duplicateExtraNames, fromFormulaRows, toFormulaRows, type FormulaRow } from './form-params.ts';
 import type { FieldValues, MetaValues } from './meta.ts';
-import { describeOrder, sourcesOf, takesEarlierIds, type RecentOrder } from './recent-ids.ts';
+import { takesEarlierIds } from './takes-earlier-ids.ts';
 import { hasCardCvv, OUTCOMES } from './test-data.ts';
 
 export const SCHEME_LABEL: Record<Scheme, string> = {
@@ -257,61 +257,12 @@ export interface OperationFormProps {
   getPreview: () => { nonce: string; timestamp: string } | null;
   onFill: (cvv: string) => void;
   onClear: () => void;
-  /** This session's orders the operation can take ids from, best first (empty: none yet). */
-  earlier: readonly RecentOrder[];
-  onUseIds: (order: RecentOrder) => void;
+  /** Fills the form with ids of an earlier answer (the picker beside the id fields). */
+  onUseIds: (values: Record<string, string>) => void;
 }
 
-/** The picker of ids from this session's answers, next to the id fields. */
-function EarlierIds({
-  op,
-  earlier,
-  onUse,
-}: {
-  op: Operation;
-  earlier: readonly RecentOrder[];
-  onUse: (order: RecentOrder) => void;
-}) {
-  const [picked, setPicked] = useState('');
-  if (earlier.length === 0) {
-    const from = [...sourcesOf(op.path)]
-      .map((p) => findOperation(p)?.title)
-      .filter((t): t is string => t !== undefined)
-      .slice(0, 3);
-    return (
-      <p className="wb-hint wb-earlier">
-        No answer of this session has ids for this form yet
-        {op.path.startsWith('3ds/')
-          ? ': send a sale with the 3-D Secure CVV first.'
-          : from.length > 0 && op.path !== 'v2/status'
-            ? `: send ${from.join(' or ')} first.`
-            : ': send a payment first.'}{' '}
-        Its ids then fill this form.
-      </p>
-    );
-  }
-  return (
-    <div className="wb-earlier">
-      <label htmlFor="wb-earlier">Ids from this session’s answers</label>
-      <select
-        id="wb-earlier"
-        value={picked}
-        onChange={(e) => {
-          setPicked(e.target.value);
-          const o = earlier[Number(e.target.value)];
-          if (e.target.value !== '' && o) onUse(o);
-        }}
-      >
-        <option value="">Pick an earlier order ({earlier.length})…</option>
-        {earlier.map((o, i) => (
-          <option key={`${o.orderId ?? ''}|${o.clientOrderId ?? ''}|${o.cardRefId ?? ''}`} value={String(i)}>
-            {describeOrder(o, (iso) => new Date(iso).toLocaleTimeString())}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
+// The picker and this session's ids load with the forms that take ids, after the first form.
+const EarlierIds = lazy(() => import('./earlier-ids.tsx').then((m) => ({ default: m.EarlierIds })));
 
 function OperationFormImpl(p: OperationFormProps) {
   const { op } = p;
@@ -349,7 +300,11 @@ function OperationFormImpl(p: OperationFormProps) {
       {required.length > 0 ? (
         <fieldset className="wb-fields">
           <legend>Required parameters</legend>
-          {takesEarlierIds(op) ? <EarlierIds op={op} earlier={p.earlier} onUse={p.onUseIds} /> : null}
+          {takesEarlierIds(op) ? (
+            <Suspense fallback={null}>
+              <EarlierIds op={op} onUse={p.onUseIds} />
+            </Suspense>
+          ) : null}
           {required.map(fieldRow)}
         </fieldset>
       ) : null}

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod/mini';
 import { findOperation, OPERATIONS, type Operation } from '../../catalog/index.ts';
+import { takesEarlierIds } from './takes-earlier-ids.ts';
 import { allowedIn, carriedIds, orderStateOf, threeDsUploads, type OrderState } from './follow-ups.ts';
 
 export const RecentOrderSchema = z.object({
@@ -89,12 +90,7 @@ export function sourcesOf(target: string): Set<string> {
   );
 }
 
-const ID_FIELDS = ['orderid', 'cardrefid', 'threeDSServerTransID'] as const;
-
-/** Whether the operation's form takes ids of an earlier answer (and so gets the picker). */
-export function takesEarlierIds(op: Operation): boolean {
-  return op.fields.some((f) => (ID_FIELDS as readonly string[]).includes(f.name));
-}
+export { takesEarlierIds };
 
 function stateOf(o: RecentOrder): OrderState {
   return orderStateOf(o.status ? { status: o.status } : undefined);

@@ -22,20 +22,13 @@ import { interpretAnswer } from './answer.ts';
 import type { SendOutcome } from './answer-view.tsx';
 import { tryBuild } from './build.ts';
 import { toExchange } from './exchange.ts';
-import { carriedIds, followUpDraft } from './follow-ups.ts';
-import { candidatesFor, idValuesFor, type RecentOrder } from './recent-ids.ts';
-import { recentOrders, rememberAnswer, useRecentOrders } from './recent-ids-store.ts';
+import { takesEarlierIds } from './takes-earlier-ids.ts';
 import { fromFormulaRows, toFormulaRows } from './form-params.ts';
 import { LivePanes, type PanesHandle, type PreviewRef } from './live-panes.tsx';
 import type { FieldValues, MetaValues } from './meta.ts';
 import { OperationForm, provenanceLabel, SCHEME_LABEL } from './operation-form.tsx';
-import {
-  loadTimeoutSeconds,
-  parseTimeoutSeconds,
-  saveTimeoutSeconds,
-  SendAborted,
-  SendLifecycle,
-} from './send-lifecycle.ts';
+import type { SendAborted, SendLifecycle } from './send-lifecycle.ts';
+import { loadTimeoutSeconds, parseTimeoutSeconds, saveTimeoutSeconds } from './send-timeout.ts';
 import { freshOrderId, testDataFor } from './test-data.ts';
 import './console.css';
 
@@ -46,6 +39,9 @@ const AnswerView = lazy(() =>
     default: q.withQueries(m.AnswerView),
   })),
 );
+// Cancel and timeout matter only once a send is under way.
+const SendStopped = lazy(() => import('./send-stopped.tsx').then((m) => ({ default: m.SendStopped })));
+const loadLifecycle = () => import('./send-lifecycle.ts');
 const CallbacksPanel = lazy(() =>
   import('./callbacks-panel.tsx').then((m) => ({ default: m.CallbacksPanel })),
 );
@@ -230,11 +226,11 @@ function OperationWorkbench({
   const timeoutSeconds = timeout.ok ? timeout.seconds : null;
   const timeoutInput = useRef<HTMLInputElement>(null);
   const lifecycle = useRef<SendLifecycle | null>(null);
+  // A Cancel pressed before the send's lifecycle has loaded still cancels it.
+  const cancelPending = useRef(false);
   // The key of the request the answer on screen belongs to; the form is compared with it.
   const sentKeyRef = useRef<string | null>(null);
   const [stale, setStale] = useState(false);
-  const recent = useRecentOrders();
-  const earlier = useMemo(() => candidatesFor(op, recent), [op, recent]);
 
   const prevLogin = useRef(profileLogin);
   useEffect(() => {
@@ -278,14 +274,15 @@ function OperationWorkbench({
       throw new Error(`Not sent: ${built.problems.map((p) => p.message).join(' ')}`);
     }
     const sentAt = new Date(runtime.clock()).toISOString();
+    const { SendLifecycle } = await loadLifecycle();
     const life = new SendLifecycle(timeoutSeconds ?? loadTimeoutSeconds());
     lifecycle.current = life;
+    if (cancelPending.current) life.cancel();
     try {
       const envelope = await sendThroughProxy(ctx.target, built, life.signal);
       if (life.aborted) throw new DOMException('The send was stopped.', 'AbortError');
       report(toExchange(sending, ctx, built, sentAt, envelope));
       const interpreted = interpretAnswer(op, envelope.status, envelope.body);
-      if (envelope.status === 200) rememberAnswer(op.path, built.body, interpreted.json, sentAt);
       sentKeyRef.current = key;
       setStale(false);
       return { opPath: op.path, built, envelope, interpreted, sentAt, sentKey: key };
@@ -300,6 +297,7 @@ function OperationWorkbench({
   });
 
   const send = useCallback(() => {
+    cancelPending.current = false;
     setConfirming(false);
     setInvalid(null);
     mutation.run();
@@ -347,6 +345,7 @@ function OperationWorkbench({
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
+  const fills = useRef(0);
   const onFill = useCallback(
     (cvv: string) => {
       const now = runtime.clock();
@@ -357,25 +356,31 @@ function OperationWorkbench({
         now: new Date(now),
         orderId: freshOrderId(now),
       });
+      const apply = (ids: Record<string, string>) => {
+        for (const f of op.fields) {
+          if (f.fromProfile) continue;
+          form.setValue(f.name, ids[f.name] ?? values[f.name] ?? '', { shouldDirty: true });
+        }
+        void form.trigger();
+        setInvalid(null);
+      };
+      if (!takesEarlierIds(op)) return apply({});
       // Ids of this session's latest fitting answer, instead of examples that name no real order.
-      const best = candidatesFor(op, recentOrders())[0];
-      if (best) Object.assign(values, idValuesFor(op, best));
-      for (const f of op.fields) {
-        if (f.fromProfile) continue;
-        form.setValue(f.name, values[f.name] ?? '', { shouldDirty: true });
-      }
-      void form.trigger();
-      setInvalid(null);
+      const mine = ++fills.current;
+      void import('./earlier-ids.tsx').then(
+        (m) => mine === fills.current && apply(m.bestEarlierIds(op)),
+        () => mine === fills.current && apply({}),
+      );
     },
     [op, form, runtime],
   );
 
   const onUseIds = useCallback(
-    (order: RecentOrder) => {
-      for (const [name, value] of Object.entries(idValuesFor(op, order)))
+    (ids: Record<string, string>) => {
+      for (const [name, value] of Object.entries(ids))
         form.setValue(name, value, { shouldDirty: true, shouldValidate: true });
     },
-    [op, form],
+    [form],
   );
 
   const onClear = useCallback(() => {
@@ -430,7 +435,6 @@ function OperationWorkbench({
             getPreview={getPreview}
             onFill={onFill}
             onClear={onClear}
-            earlier={earlier}
             onUseIds={onUseIds}
           />
           <p className="ui-visually-hidden" aria-live="polite" aria-atomic="true">
@@ -448,7 +452,14 @@ function OperationWorkbench({
               {mutation.isPending ? 'Sending…' : 'Send'}
             </button>
             {mutation.isPending ? (
-              <button type="button" className="ui-btn" onClick={() => lifecycle.current?.cancel()}>
+              <button
+                type="button"
+                className="ui-btn"
+                onClick={() => {
+                  cancelPending.current = true;
+                  lifecycle.current?.cancel();
+                }}
+              >
                 Cancel
               </button>
             ) : null}
@@ -492,8 +503,10 @@ function OperationWorkbench({
                 {timeout.message}
               </p>
             )}
-            {mutation.error instanceof SendAborted ? (
-              <SendStopped error={mutation.error} onNavigate={onNavigate} />
+            {isSendAborted(mutation.error) ? (
+              <Suspense fallback={<p className="wb-error">{mutation.error.message}</p>}>
+                <SendStopped error={mutation.error} onNavigate={onNavigate} />
+              </Suspense>
             ) : mutation.error ? (
               <p className="wb-error" role="alert">
                 {mutation.error.message}
@@ -549,33 +562,6 @@ function OperationWorkbench({
   );
 }
 
-/** A send that was cancelled or timed out: say so, and offer the status check that tells what happened. */
-function SendStopped({
-  error,
-  onNavigate,
-}: {
-  error: SendAborted;
-  onNavigate: (to: WorkbenchNavigation) => void;
-}) {
-  const status = findOperation('v2/status');
-  const ids = carriedIds(error.sent, undefined);
-  return (
-    <div className="wb-stopped" role="alert">
-      <p className="wb-error">{error.message}</p>
-      {status && ids.clientOrderId ? (
-        <button
-          type="button"
-          className="ui-btn ui-btn-small"
-          onClick={() =>
-            onNavigate({
-              operationPath: status.path,
-              draft: followUpDraft(status, ids, () => ids.clientOrderId ?? ''),
-            })
-          }
-        >
-          Check with status
-        </button>
-      ) : null}
-    </div>
-  );
+function isSendAborted(e: Error | null): e is SendAborted {
+  return e !== null && e.name === 'SendAborted';
 }

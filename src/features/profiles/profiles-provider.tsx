@@ -1,4 +1,15 @@
-import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  lazy,
+  Suspense,
+  use,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { checkEndpointId } from '../../core/index.ts';
 import type { ProxyTarget, SigningContext } from '../../shared/contracts/contracts.ts';
 import { loadClassroomCredentials } from '../../shared/browser/classroom-credentials.ts';
@@ -22,7 +33,10 @@ import {
   type ProfileSecrets,
   type VaultKey,
 } from './vault-crypto.ts';
-import { PassphraseDialog } from './passphrase-dialog.tsx';
+// The dialog loads when someone is asked for a passphrase, not with the first form.
+const PassphraseDialog = lazy(() =>
+  import('./passphrase-dialog.tsx').then((m) => ({ default: m.PassphraseDialog })),
+);
 import { deleteVault, readVault, writeVault } from './vault-store.ts';
 
 export type VaultStatus =
@@ -501,17 +515,19 @@ function ProfilesState({
         <ActionsContext value={actions}>{children}</ActionsContext>
       </SigningStateContext>
       {rememberPrompt && (
-        <PassphraseDialog
-          mode="remember"
-          onSubmit={async (passphrase) => {
-            await remember(passphrase);
-            rememberPrompt(true);
-          }}
-          onClose={() => {
-            rememberPrompt(false);
-            setRememberPrompt(null);
-          }}
-        />
+        <Suspense fallback={null}>
+          <PassphraseDialog
+            mode="remember"
+            onSubmit={async (passphrase) => {
+              await remember(passphrase);
+              rememberPrompt(true);
+            }}
+            onClose={() => {
+              rememberPrompt(false);
+              setRememberPrompt(null);
+            }}
+          />
+        </Suspense>
       )}
     </ProfilesContext>
   );
