@@ -231,6 +231,14 @@ function OperationWorkbench({
   // The key of the request the answer on screen belongs to; the form is compared with it.
   const sentKeyRef = useRef<string | null>(null);
   const [stale, setStale] = useState(false);
+  // Leaving the operation drops its send in flight (the proxy then drops the upstream call).
+  useEffect(
+    () => () => {
+      cancelPending.current = true;
+      lifecycle.current?.cancel();
+    },
+    [],
+  );
 
   const prevLogin = useRef(profileLogin);
   useEffect(() => {
