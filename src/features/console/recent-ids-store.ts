@@ -1,10 +1,16 @@
 import { useSyncExternalStore } from 'react';
+import { onRecentOrdersCleared, RECENT_ORDERS_KEY } from '../../shared/browser/recent-orders-session.ts';
 import { recordAnswer, RecentOrdersSchema, type RecentOrder } from './recent-ids.ts';
 
 /** This tab's session (sessionStorage): ids of this session's answers survive a reload, not the tab. */
-const KEY = 'pay-console.recent-orders';
+const KEY = RECENT_ORDERS_KEY;
 const listeners = new Set<() => void>();
 let cache: RecentOrder[] | null = null;
+
+onRecentOrdersCleared(() => {
+  cache = [];
+  for (const l of listeners) l();
+});
 
 function read(): RecentOrder[] {
   if (cache) return cache;

@@ -1,4 +1,5 @@
 import { openDatabase, withStore } from '../../shared/browser/idb.ts';
+import { clearRecentOrders } from '../../shared/browser/recent-orders-session.ts';
 import { HistoryEntrySchema, parseStoredEntry, type HistoryEntry } from './history-schema.ts';
 
 const DB_NAME = 'pay-console-history';
@@ -68,5 +69,6 @@ export async function deleteEntry(id: string): Promise<void> {
 
 export async function clearEntries(): Promise<void> {
   await withStore(await db(), STORE, 'readwrite', (s) => s.clear());
+  clearRecentOrders(); // the session's order ids go with the history
   changed();
 }
