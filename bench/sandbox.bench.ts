@@ -8,6 +8,8 @@
  * 500,000 live nonces are in its database and 100,000 of them expire at once under HMAC load.
  *
  * Signing lives in lib/sign-request.ts, shared with the proxy and classroom benches.
+ * BENCH_QUICK=1 runs a short version (to check the bench itself); BENCH_SANDBOX_PROFILE_DIR=<dir>
+ * writes a CPU profile of the sandbox over the whole run (node --cpu-prof) into <dir>.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -219,8 +221,15 @@ export async function run(): Promise<void> {
     const tiny = await spawnUntil(['bench/lib/tiny-fastify.ts'], {}, /listening (\d+)/);
     children.push(tiny.child);
     const tinyUrl = `http://127.0.0.1:${tiny.match[1]}/tiny`;
+    // BENCH_SANDBOX_PROFILE_DIR=<dir>: a CPU profile of the sandbox under the whole run, written there.
+    const profileDir = process.env.BENCH_SANDBOX_PROFILE_DIR;
     const sandbox = await spawnUntil(
-      ['--import', './bench/lib/loop-monitor.ts', 'sandbox/main.ts'],
+      [
+        ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : []),
+        '--import',
+        './bench/lib/loop-monitor.ts',
+        'sandbox/main.ts',
+      ],
       {
         HOST: '127.0.0.1',
         SANDBOX_PORT: '0',
