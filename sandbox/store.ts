@@ -444,6 +444,13 @@ export class SandboxStore {
       RequestRow | undefined;
   }
 
+  /** One order's requests whose delay has passed. */
+  dueRequestsOf(orderId: number, now: number): RequestRow[] {
+    return this.stmt(
+      'SELECT * FROM requests WHERE order_id = ? AND finalize_at IS NOT NULL AND finalize_at <= ? ORDER BY finalize_at, id',
+    ).all(orderId, now) as RequestRow[];
+  }
+
   dueRequests(now: number, limit = 200): RequestRow[] {
     return this.stmt(
       'SELECT * FROM requests WHERE finalize_at IS NOT NULL AND finalize_at <= ? ORDER BY finalize_at, id LIMIT ?',
