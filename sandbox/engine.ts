@@ -3,7 +3,7 @@ import type { ResolvedSandboxOptions } from './options.ts';
 import { RuleError, type ApiReply } from './replies.ts';
 import type { OrderRow, RequestRow, SandboxStore } from './store.ts';
 import type { CardData, EngineContext, OperationCall } from './engine/context.ts';
-import { finalizeDue } from './engine/finalize.ts';
+import { finalizeDue, finalizeNamedOrder } from './engine/finalize.ts';
 import { HANDLERS, READ_ONLY } from './engine/handlers.ts';
 import {
   completeIssuerPage,
@@ -15,6 +15,7 @@ import { statusBody } from './engine/status-body.ts';
 
 export type { CardData, OperationCall } from './engine/context.ts';
 export { METHOD_WINDOW_MS, decodeThreeDsMessage } from './engine/three-ds.ts';
+export { DUE_BATCH } from './engine/finalize.ts';
 
 /** Runs `fn`; a rule the operation broke becomes its answer. */
 function refusedAs(fn: () => ApiReply): ApiReply {
@@ -47,7 +48,8 @@ export class Engine implements EngineContext {
    * and shared with the other requests of this turn of the event loop (group commit): the OAuth
    * nonce is claimed, what is due was finalised when the batch opened (so the operation sees it),
    * and the operation runs in a savepoint, so a refused one undoes only its own writes. The answer
-   * comes once the batch is committed. An operation that only reads, with nothing to claim or
+   * comes once the batch is committed. A backlog of due rows larger than a batch is left to the timer,
+   * except the order the request names. An operation that only reads, with nothing to claim or
    * finalise and no batch open, runs in a read transaction without the write lock.
    */
   run(call: OperationCall, nonce?: NonceClaim): Promise<ApiReply> {
@@ -59,9 +61,15 @@ export class Engine implements EngineContext {
       () => {
         if (nonce && !store.useNonce(nonce.consumer, nonce.nonce, call.now, nonce.expiresAt))
           return nonce.reused;
-        return refusedAs(() => store.tx(handle));
+        return refusedAs(() =>
+          store.tx(() => {
+            if (store.mayBeDue(call.now)) finalizeNamedOrder(this, call, READ_ONLY.has(call.op.id));
+            return handle();
+          }),
+        );
       },
-      () => finalizeDue(this, call.now, false),
+      // One batch when the group opens: a larger backlog goes to the timer, a batch per turn.
+      () => finalizeDue(this, call.now, false, 1),
     );
   }
 
@@ -81,9 +89,9 @@ export class Engine implements EngineContext {
     return recordMethodPage(this, token, now);
   }
 
-  /** Applies every request whose delay has passed; returns how many (see engine/finalize.ts). */
-  finalizeDue(now: number, everyProcess = true): number {
-    return finalizeDue(this, now, everyProcess);
+  /** Applies requests whose delay has passed, `maxBatches` batches at the most; returns how many (see engine/finalize.ts). */
+  finalizeDue(now: number, everyProcess = true, maxBatches?: number): number {
+    return finalizeDue(this, now, everyProcess, maxBatches);
   }
 
   statusBody(order: OrderRow, request: RequestRow, pageBase: string): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import { callbackControl, type CryptoPort } from '../src/core/index.ts';
-import type { Engine } from './engine.ts';
+import { DUE_BATCH, type Engine } from './engine.ts';
 import type { MerchantRegistry } from './merchants.ts';
 import { fromMinorUnits } from './outcomes.ts';
 import { NONCE_PURGE_BATCH, type CallbackRow } from './store.ts';
@@ -15,6 +15,7 @@ export class Scheduler {
   private stopped = false;
   private ticking = false;
   private purging = false;
+  private finalizing = false;
 
   constructor(
     private readonly engine: Engine,
@@ -54,7 +55,7 @@ export class Scheduler {
     this.ticking = true;
     try {
       const now = this.engine.options.clock();
-      this.engine.finalizeDue(now);
+      this.finalizeBacklog(now);
       this.purgeNonces(now);
       const store = this.engine.store;
       for (const cb of store.claimCallbacks(now, this.engine.options.callbackTimeoutMs)) {
@@ -74,6 +75,31 @@ export class Scheduler {
     } finally {
       this.ticking = false;
     }
+  }
+
+  /**
+   * Finalises due requests a batch at a time, yielding to the event loop between batches, so a
+   * backlog (thousands of writes whose delay ends together) never stalls requests for more than one.
+   */
+  private finalizeBacklog(now: number): void {
+    if (this.finalizing) return;
+    if (this.engine.finalizeDue(now, true, 1) < DUE_BATCH) return;
+    this.finalizing = true;
+    const more = () => {
+      if (this.stopped || this.engine.store.isClosed) {
+        this.finalizing = false;
+        return;
+      }
+      try {
+        if (this.engine.finalizeDue(now, true, 1) < DUE_BATCH) this.finalizing = false;
+        else setImmediate(more);
+      } catch (e) {
+        this.finalizing = false;
+        if (!this.stopped && !this.engine.store.isClosed)
+          this.onError(`sandbox finalisation: ${(e as Error).message}`);
+      }
+    };
+    setImmediate(more);
   }
 
   /**

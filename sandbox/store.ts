@@ -358,12 +358,13 @@ export class SandboxStore {
 
   insertOrder(
     o: Omit<Patch<OrderRow>, 'id'> & Pick<OrderRow, 'merchant' | 'client_orderid' | 'kind' | 'op_path'>,
-  ): number {
+  ): OrderRow {
     const keys = Object.keys(o).filter((k) => (o as Record<string, unknown>)[k] !== undefined);
-    const sql = `INSERT INTO orders (${keys.join(', ')}) VALUES (${keys.map((k) => `@${k}`).join(', ')})`;
+    // RETURNING: the stored row (the schema's defaults included) without reading it again.
+    const sql = `INSERT INTO orders (${keys.join(', ')}) VALUES (${keys.map((k) => `@${k}`).join(', ')}) RETURNING *`;
     const values: Record<string, unknown> = {};
     for (const k of keys) values[k] = (o as Record<string, unknown>)[k];
-    return Number(this.stmt(sql).run(values).lastInsertRowid);
+    return this.stmt(sql).get(values) as OrderRow;
   }
 
   updateOrder(id: number, patch: Patch<OrderRow>): void {
@@ -441,6 +442,13 @@ export class SandboxStore {
   requestBySerial(orderId: number, serial: string): RequestRow | undefined {
     return this.stmt('SELECT * FROM requests WHERE order_id = ? AND serial = ?').get(orderId, serial) as
       RequestRow | undefined;
+  }
+
+  /** One order's requests whose delay has passed. */
+  dueRequestsOf(orderId: number, now: number): RequestRow[] {
+    return this.stmt(
+      'SELECT * FROM requests WHERE order_id = ? AND finalize_at IS NOT NULL AND finalize_at <= ? ORDER BY finalize_at, id',
+    ).all(orderId, now) as RequestRow[];
   }
 
   dueRequests(now: number, limit = 200): RequestRow[] {

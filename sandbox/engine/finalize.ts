@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { CvvOutcome } from '../outcomes.ts';
 import { FINAL, type RequestRow } from '../store.ts';
-import type { EngineContext } from './context.ts';
+import type { EngineContext, OperationCall } from './context.ts';
 import { schedule } from './orders.ts';
 import { applyLedger } from './settlement.ts';
 
@@ -12,20 +12,26 @@ export function finalizeNow(x: EngineContext, request: RequestRow, outcome: CvvO
   applyFinal(x, x.store.getRequest(request.id)!, now);
 }
 
-/** Requests finalised per write transaction. */
-const DUE_BATCH = 200;
+/** Requests finalised per write transaction, and per turn of the event loop. */
+export const DUE_BATCH = 200;
 
 /**
- * Applies every request whose delay has passed; returns how many. A batch at a time, each read
- * and finalised under the write lock, so two processes on one database finalise a row once.
- * `everyProcess`: also look for rows another process scheduled (the timer); a request only sweeps
- * when one of this process's own rows may be due, which spares it a query.
+ * Applies requests whose delay has passed, `maxBatches` batches of {@link DUE_BATCH} at the most;
+ * returns how many (a full last batch: more may be due). Each batch is read and finalised under the
+ * write lock, so two processes on one database finalise a row once. `everyProcess`: also look for
+ * rows another process scheduled (the timer); a request only sweeps when one of this process's own
+ * rows may be due, which spares it a query.
  */
-export function finalizeDue(x: EngineContext, now: number, everyProcess = true): number {
+export function finalizeDue(
+  x: EngineContext,
+  now: number,
+  everyProcess = true,
+  maxBatches = Number.POSITIVE_INFINITY,
+): number {
   const store = x.store;
   if (store.isClosed || (!everyProcess && !store.mayBeDue(now))) return 0;
   let n = 0;
-  for (;;) {
+  for (let b = 0; b < maxBatches; b++) {
     // Read under the write lock: no other process can finalise these rows in between.
     const batch = store.tx(() => {
       const due = store.dueRequests(now, DUE_BATCH);
@@ -37,6 +43,24 @@ export function finalizeDue(x: EngineContext, now: number, everyProcess = true):
   }
   store.refreshDueHint();
   return n;
+}
+
+/**
+ * While a backlog larger than a batch waits for the timer, the order a request names is finalised
+ * first, so it still reads as final once its delay has passed. Runs in the request's transaction.
+ * `byClientId`: an operation that may name its order by `client_orderid` alone (status).
+ */
+export function finalizeNamedOrder(x: EngineContext, c: OperationCall, byClientId: boolean): void {
+  const store = x.store;
+  let orderId: number | undefined;
+  const raw = c.params.get('orderid');
+  if (raw !== undefined && /^\d{1,15}$/.test(raw)) orderId = Number(raw);
+  else if (raw === undefined && byClientId) {
+    const client = c.params.get('client_orderid');
+    if (client !== undefined) orderId = store.latestOrderByClientId(c.merchant.login, client)?.id;
+  }
+  if (orderId === undefined) return;
+  for (const r of store.dueRequestsOf(orderId, c.now)) applyFinal(x, r, c.now);
 }
 
 function applyFinal(x: EngineContext, r: RequestRow, now: number): void {
