@@ -1,12 +1,15 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { RequestTools } from '../features/exports/index.ts';
 import { listExchanges } from '../features/history/index.ts';
 import type { Place, RequestDraft } from '../model/index.ts';
 import type { SigningContext } from '../shared/contracts/contracts.ts';
 import { useCurrentRequest } from './current-request.ts';
-import { navigate } from './router.ts';
+import { navigate, onLinkClick } from './router.ts';
 import { teachHref } from './routes.ts';
 
+const SaveRequestDialog = lazy(() =>
+  import('../features/saved/save-dialog.tsx').then((m) => ({ default: m.SaveRequestDialog })),
+);
 const ExportsPage = lazy(() =>
   import('../features/exports/exports-page.tsx').then((m) => ({ default: m.ExportsPage })),
 );
@@ -25,8 +28,22 @@ export function WorkbenchTools({
 }) {
   const latest = useCurrentRequest();
   const current = latest?.operation === operationPath ? latest : null;
+  const [saving, setSaving] = useState<RequestDraft | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
   return (
     <RequestTools current={current} context={context} place={place} onOpen={onOpen}>
+      <button
+        type="button"
+        className="ui-btn ui-btn-small"
+        aria-haspopup="dialog"
+        disabled={!current}
+        onClick={() => {
+          setSaved(null);
+          setSaving(current);
+        }}
+      >
+        Save request
+      </button>
       <button
         type="button"
         className="ui-btn ui-btn-small"
@@ -34,6 +51,28 @@ export function WorkbenchTools({
       >
         Teach this
       </button>
+      {saving ? (
+        <Suspense fallback={null}>
+          <SaveRequestDialog
+            draft={saving}
+            onClose={() => setSaving(null)}
+            onSaved={(text) => {
+              setSaving(null);
+              setSaved(text);
+            }}
+          />
+        </Suspense>
+      ) : null}
+      <span role="status" className="app-saved-note">
+        {saved ? (
+          <>
+            {saved}{' '}
+            <a href="/saved" onClick={(e) => onLinkClick(e, '/saved')}>
+              Saved requests
+            </a>
+          </>
+        ) : null}
+      </span>
     </RequestTools>
   );
 }
