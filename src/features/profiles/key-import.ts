@@ -1,4 +1,5 @@
 import {
+  decryptPrivateKey,
   importSigningKey,
   inspectKey,
   isPayError,
@@ -21,7 +22,7 @@ async function importPem(pem: string): Promise<KeyImport> {
   if (!inspection.isPrivate) {
     return {
       inspection,
-      error: `This is a ${shortKeyLabel(inspection.label)}: signing needs the merchant's private key (BEGIN PRIVATE KEY or BEGIN RSA PRIVATE KEY).`,
+      error: `This ${shortKeyLabel(inspection.label)} can verify, not sign: signing needs the merchant's private key (BEGIN PRIVATE KEY or BEGIN RSA PRIVATE KEY).`,
     };
   }
   try {
@@ -62,4 +63,12 @@ export function describeKey(inspection: KeyInspection): string {
   if (inspection.bits !== undefined) parts.push(`${inspection.bits} bits`);
   if (inspection.fingerprint) parts.push(`fingerprint ${inspection.fingerprint}`);
   return parts.join(', ');
+}
+
+/**
+ * An encrypted key (PKCS#8 or traditional PKCS#1) decrypted in this browser with its passphrase,
+ * as an unencrypted PKCS#8 PEM; node-forge loads for this only. The passphrase is not kept.
+ */
+export function decryptKeyText(pem: string, passphrase: string): Promise<string> {
+  return decryptPrivateKey(pem, passphrase, crypto);
 }

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useId, useState, type ChangeEvent, type ReactNode } from 'react';
 import { readKeyFile } from '../../shared/browser/read-key-file.ts';
-import { describeKey } from './key-import.ts';
+import { decryptKeyText, describeKey } from './key-import.ts';
 import { useProfiles, type KeyState, type ProfilesValue } from './profiles-provider.tsx';
 import { SecretField } from './secret-field.tsx';
 import './profiles.css';
@@ -139,7 +139,17 @@ export function ProfileBar() {
             }
             describedBy={ids.keyStatus}
             onChange={(v) => p.setSecret('privateKeyPem', v)}
-            after={<KeyStatus id={ids.keyStatus} keyState={p.key} />}
+            after={
+              <>
+                <KeyStatus id={ids.keyStatus} keyState={p.key} />
+                {p.key.status === 'done' && p.key.inspection.kind === 'encrypted-private' && !locked ? (
+                  <KeyDecrypt
+                    pem={p.secrets.privateKeyPem}
+                    onDecrypted={(pem) => p.setSecret('privateKeyPem', pem)}
+                  />
+                ) : null}
+              </>
+            }
           >
             <KeyFileButton disabled={locked} onText={(text) => p.setSecret('privateKeyPem', text)} />
           </SecretField>
@@ -285,6 +295,53 @@ function KeyFileButton({ disabled, onText }: { disabled: boolean; onText: (text:
   );
 }
 
+/** The passphrase of an encrypted private key, to decrypt it here; the passphrase is not kept. */
+function KeyDecrypt({ pem, onDecrypted }: { pem: string; onDecrypted: (pem: string) => void }) {
+  const id = useId();
+  const [passphrase, setPassphrase] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <form
+      className="pf-inline pf-decrypt"
+      aria-label="Decrypt the private key"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setBusy(true);
+        setError(null);
+        decryptKeyText(pem, passphrase).then(
+          (plain) => {
+            setBusy(false);
+            setPassphrase('');
+            onDecrypted(plain);
+          },
+          (err: unknown) => {
+            setBusy(false);
+            setError(err instanceof Error ? err.message : String(err));
+          },
+        );
+      }}
+    >
+      <label htmlFor={`${id}-pass`}>Key passphrase</label>
+      <input
+        id={`${id}-pass`}
+        type="password"
+        autoComplete="off"
+        value={passphrase}
+        onChange={(e) => setPassphrase(e.target.value)}
+      />
+      <button type="submit" className="pf-button pf-button--primary" disabled={busy}>
+        {busy ? 'Decrypting…' : 'Decrypt key'}
+      </button>
+      {error ? (
+        <span role="alert" className="pf-error">
+          {error}
+        </span>
+      ) : null}
+    </form>
+  );
+}
+
 function KeyStatus({ id, keyState }: { id: string; keyState: KeyState }) {
   let text: string;
   let tone = 'pf-key-status';
@@ -346,7 +403,7 @@ function VaultControls({ p }: { p: ProfilesValue }) {
       );
       break;
     case 'locked':
-      status = 'The remembered secrets are locked.';
+      status = 'The remembered secrets are locked. Unlock to sign.';
       actions = (
         <button type="button" className="pf-button pf-button--primary" onClick={() => setDialog('unlock')}>
           Unlock
