@@ -14,19 +14,12 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { findOperation, exampleValues } from '../src/catalog/index.ts';
-import {
-  buildRequest,
-  importSigningKey,
-  secureNonceSource,
-  webCryptoPort,
-  type InputParam,
-} from '../src/core/index.ts';
+import { importSigningKey, webCryptoPort } from '../src/core/index.ts';
+import { benchNonce as nonce, signRequest, type SigningTarget } from './lib/sign-request.ts';
 
 export const title = 'Classroom: a room of trainees on loopback (server and load in separate processes)';
 
 const crypto = webCryptoPort();
-const nonce = secureNonceSource();
 const TRAINEES = Number(process.env.BENCH_CLASSROOM_TRAINEES ?? 60);
 const SECONDS = Number(process.env.BENCH_CLASSROOM_SECONDS ?? 60);
 
@@ -61,13 +54,9 @@ function memory(c: Child): Promise<{ rss: number; heapUsed: number }> {
   });
 }
 
-interface Trainee {
+interface Trainee extends SigningTarget {
   name: string;
   cookie: string;
-  login: string;
-  controlKey: string;
-  endpointId: string;
-  privateKey: CryptoKey;
   sent: number;
   payoutAnsweredAt: number | null;
 }
@@ -88,6 +77,7 @@ async function join(origin: string, name: string): Promise<Trainee> {
   return {
     name,
     cookie: res.headers.get('set-cookie')!.split(';')[0]!,
+    baseUrl: `${origin}/sandbox/paynet`,
     login: body.login!,
     controlKey: body.controlKey!,
     endpointId: body.endpointId!,
@@ -101,38 +91,18 @@ const OPS = ['v2/sale', 'v2/payout', 'v4/payout-check'] as const;
 
 /** Signs with the console's own core, as the trainee's browser does; answers the proxy's answer. */
 async function send(origin: string, t: Trainee, opPath: string): Promise<{ ms: number; ok: boolean }> {
-  const op = findOperation(opPath)!;
-  const values: Record<string, string | undefined> = {
-    ...exampleValues(op),
-    login: t.login,
+  const req = await signRequest(t, opPath, {
     client_orderid: `b-${t.endpointId}-${t.sent}-${nonce().slice(0, 8)}`,
     cvv2: '123',
-  };
-  delete values.server_callback_url;
-  const params: InputParam[] = Object.entries(values)
-    .filter((e): e is [string, string] => e[1] !== undefined)
-    .map(([name, value]) => ({ name, value, source: 'form' }));
-  const baseUrl = `${origin}/sandbox/paynet`;
-  const built = await buildRequest({
-    operation: op,
-    baseUrl,
-    endpoint: { kind: 'endpoint', id: t.endpointId },
-    params,
-    credentials: { login: t.login, controlKey: t.controlKey, privateKey: t.privateKey },
-    crypto,
-    clock: Date.now,
-    nonce,
   });
-  if (built.problems.length > 0) throw new Error(built.problems.map((p) => p.message).join(' '));
-  const headers: Record<string, string> = { origin, cookie: t.cookie };
-  for (const h of built.headers) headers[h.name.toLowerCase()] = h.value;
+  const headers: Record<string, string> = { ...req.headers, origin, cookie: t.cookie };
   t.sent += 1;
   const t0 = performance.now();
   try {
-    const res = await fetch(`${origin}/proxy/local/${built.url.slice(baseUrl.length + 1)}`, {
+    const res = await fetch(`${origin}/proxy/local/${req.path}`, {
       method: 'POST',
       headers,
-      body: built.bodyText,
+      body: req.body,
     });
     const envelope = (await res.json()) as { status?: number; body?: string };
     const ms = performance.now() - t0;

@@ -11,67 +11,32 @@
  * latency ≤ 1 ms.
  */
 import { fileURLToPath } from 'node:url';
-import { findOperation, exampleValues } from '../src/catalog/index.ts';
-import { buildRequest, secureNonceSource, webCryptoPort, type InputParam } from '../src/core/index.ts';
 import { startChild, type ChildServer } from './lib/child-process.ts';
-import {
-  expectAnswer,
-  formatLoadTable,
-  load,
-  type LoadResult,
-  type PreparedRequest,
-} from './sandbox.bench.ts';
+import { expectAnswer, formatLoadTable, load, type LoadResult, type PreparedRequest } from './lib/load.ts';
+import { benchNonce as nonce, signRequest, type SigningTarget } from './lib/sign-request.ts';
 
 export const title =
   'Proxy: CPU and added latency per proxied request (server, bare proxy and load generator in separate processes)';
 
-const crypto = webCryptoPort();
-const nonce = secureNonceSource();
 const lib = (name: string) => fileURLToPath(new URL(`./lib/${name}`, import.meta.url));
-
-interface Demo {
-  login: string;
-  controlKey: string;
-  endpointIds: string[];
-}
-
-async function signed(
-  origin: string,
-  demo: Demo,
-  opPath: string,
-  values: Record<string, string>,
-): Promise<PreparedRequest> {
-  const op = findOperation(opPath);
-  if (!op) throw new Error(`unknown operation ${opPath}`);
-  const merged: Record<string, string | undefined> = { ...exampleValues(op), login: demo.login, ...values };
-  delete merged.server_callback_url;
-  const params: InputParam[] = Object.entries(merged)
-    .filter((e): e is [string, string] => e[1] !== undefined)
-    .map(([name, value]) => ({ name, value, source: 'form' }));
-  const baseUrl = `${origin}/sandbox/paynet`;
-  const built = await buildRequest({
-    operation: op,
-    baseUrl,
-    endpoint: { kind: 'endpoint', id: demo.endpointIds[0]! },
-    params,
-    credentials: { login: demo.login, controlKey: demo.controlKey },
-    crypto,
-    clock: Date.now,
-    nonce,
-  });
-  if (built.problems.length > 0) throw new Error(built.problems.map((p) => p.message).join(' '));
-  const headers: Record<string, string> = {};
-  for (const h of built.headers) headers[h.name.toLowerCase()] = h.value;
-  return { path: built.url.slice(baseUrl.length + 1), headers, body: built.bodyText };
-}
 
 /** An approved sale on that server's sandbox, and a signed status request for it. */
 async function statusRequest(origin: string): Promise<PreparedRequest> {
-  const demo = (await (await fetch(`${origin}/sandbox/demo-merchant`)).json()) as Demo;
+  const demo = (await (await fetch(`${origin}/sandbox/demo-merchant`)).json()) as {
+    login: string;
+    controlKey: string;
+    endpointIds: string[];
+  };
+  const target: SigningTarget = {
+    baseUrl: `${origin}/sandbox/paynet`,
+    login: demo.login,
+    controlKey: demo.controlKey,
+    endpointId: demo.endpointIds[0]!,
+  };
   const id = `bench-proxy-${nonce().slice(0, 12)}`;
-  const sale = await signed(origin, demo, 'v2/sale', { client_orderid: id, cvv2: '123' });
+  const sale = await signRequest(target, 'v2/sale', { client_orderid: id, cvv2: '123' });
   const answer = await expectAnswer(`${origin}/sandbox/paynet/${sale.path}`, sale, 'async-response');
-  return signed(origin, demo, 'v2/status', {
+  return signRequest(target, 'v2/status', {
     client_orderid: id,
     orderid: String(answer['paynet-order-id']),
   });

@@ -7,176 +7,21 @@
  * order id and nonce, pre-signed by the core), then the event-loop stalls of the sandbox while
  * 500,000 live nonces are in its database and 100,000 of them expire at once under HMAC load.
  *
- * The in-process helpers below (startBenchServer, signRequest…) are shared with proxy.bench.ts.
+ * Signing lives in lib/sign-request.ts, shared with the proxy and classroom benches.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { exampleValues, findOperation } from '../src/catalog/index.ts';
-import {
-  buildRequest,
-  importSigningKey,
-  secureNonceSource,
-  webCryptoPort,
-  type InputParam,
-} from '../src/core/index.ts';
+import { importSigningKey } from '../src/core/index.ts';
 import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
-import { loadConfig } from '../proxy/config.ts';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from '../sandbox/checkpointer.ts';
 import { NONCE_PURGE_BATCH, SandboxStore } from '../sandbox/store.ts';
-import { formatLoadTable, load, type LoadResult, type PreparedRequest } from './lib/load.ts';
-
-export { formatLoadTable, load, type LoadResult, type PreparedRequest };
-import { buildServer, type ConsoleServer } from '../proxy/server.ts';
+import { expectAnswer, formatLoadTable, type LoadResult, type PreparedRequest } from './lib/load.ts';
+import { benchNonce as nonce, signRequest, type SigningTarget } from './lib/sign-request.ts';
 
 export const title = 'Sandbox throughput per signature scheme (autocannon)';
-
-const crypto = webCryptoPort();
-const nonce = secureNonceSource();
-
-export interface BenchServer {
-  app: ConsoleServer;
-  origin: string;
-  /** http://127.0.0.1:<port>/sandbox/paynet */
-  baseUrl: string;
-  login: string;
-  controlKey: string;
-  endpointId: string;
-  privateKey: CryptoKey;
-  close(): Promise<void>;
-}
-
-/** What signing a request for a sandbox needs. */
-export type SigningTarget = Pick<
-  BenchServer,
-  'baseUrl' | 'login' | 'controlKey' | 'endpointId' | 'privateKey'
->;
-
-/** The console server with its sandbox (SQLite file in a temp dir), and a 2048-bit key registered for the demo merchant. */
-export async function startBenchServer(): Promise<BenchServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'pay-console-bench-'));
-  const env = {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DIST_DIR: join(dir, 'no-dist'),
-    DATA_DIR: dir,
-    SANDBOX_DB: join(dir, 'sandbox.sqlite'),
-    SANDBOX_FINALIZE_DELAY_MS: '0',
-  };
-  const app = await buildServer(loadConfig(env), { env });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const demo = (await (await fetch(`${origin}/sandbox/demo-merchant`)).json()) as {
-    login: string;
-    controlKey: string;
-    endpointIds: string[];
-  };
-  const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const put = await fetch(`${origin}/sandbox/merchants/${encodeURIComponent(demo.login)}/public-key`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ publicKeyPem: pair.publicKey.export({ type: 'spki', format: 'pem' }) }),
-  });
-  if (put.status !== 200)
-    throw new Error(`registering the bench key failed: ${put.status} ${await put.text()}`);
-  const key = await importSigningKey(
-    String(pair.privateKey.export({ type: 'pkcs8', format: 'pem' })),
-    crypto,
-  );
-  return {
-    app,
-    origin,
-    baseUrl: `${origin}/sandbox/paynet`,
-    login: demo.login,
-    controlKey: demo.controlKey,
-    endpointId: demo.endpointIds[0]!,
-    privateKey: key.key,
-    close: async () => {
-      await app.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** One request signed by the core, as the console would send it. */
-export async function signRequest(
-  s: SigningTarget,
-  opPath: string,
-  overrides: Record<string, string | undefined>,
-): Promise<PreparedRequest> {
-  const op = findOperation(opPath);
-  if (!op) throw new Error(`unknown operation ${opPath}`);
-  const values: Record<string, string | undefined> = { ...exampleValues(op), login: s.login, ...overrides };
-  delete values.server_callback_url;
-  if (!op.fields.some((f) => f.name === 'login') && overrides.login === undefined) delete values.login;
-  const params: InputParam[] = Object.entries(values)
-    .filter((e): e is [string, string] => e[1] !== undefined)
-    .map(([name, value]) => ({ name, value, source: 'form' }));
-  const built = await buildRequest({
-    operation: op,
-    baseUrl: s.baseUrl,
-    endpoint: { kind: 'endpoint', id: s.endpointId },
-    params,
-    credentials: { login: s.login, controlKey: s.controlKey, privateKey: s.privateKey },
-    crypto,
-    clock: Date.now,
-    nonce,
-  });
-  if (built.problems.length > 0)
-    throw new Error(`${opPath}: ${built.problems.map((p) => p.message).join(' ')}`);
-  const headers: Record<string, string> = {};
-  for (const h of built.headers) headers[h.name.toLowerCase()] = h.value;
-  return { path: built.url.slice(s.baseUrl.length + 1), headers, body: built.bodyText };
-}
-
-/** Sends one request and checks it is answered 200 with the expected `type` (before timing anything). */
-export async function expectAnswer(
-  url: string,
-  req: PreparedRequest,
-  type: string,
-): Promise<Record<string, unknown>> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: req.headers,
-    body: req.body,
-    signal: AbortSignal.timeout(15_000),
-  });
-  const text = await res.text();
-  let body = JSON.parse(text) as Record<string, unknown>;
-  // Through the proxy the answer is wrapped in an envelope.
-  if (typeof body.body === 'string' && typeof body.status === 'number') {
-    if (body.status !== 200) throw new Error(`${url}: upstream answered ${body.status}: ${body.body}`);
-    body = JSON.parse(body.body) as Record<string, unknown>;
-  }
-  if (res.status !== 200 || body.type !== type)
-    throw new Error(`${url}: expected 200 ${type}, got ${res.status} ${text}`);
-  return body;
-}
-
-/** A sale and its card reference, for the operations that need one (pan-eligibility). */
-export async function approvedCardRef(
-  s: SigningTarget,
-): Promise<{ saleId: string; orderId: string; cardRefId: string }> {
-  const saleId = `bench-sale-${nonce().slice(0, 12)}`;
-  const sale = await expectAnswer(
-    `${s.baseUrl}/api/v2/sale/${s.endpointId}`,
-    await signRequest(s, 'v2/sale', { client_orderid: saleId, cvv2: '123' }),
-    'async-response',
-  );
-  const orderId = String(sale['paynet-order-id']);
-  const statusReq = await signRequest(s, 'v2/status', { client_orderid: saleId, orderid: orderId });
-  await expectAnswer(`${s.baseUrl}/${statusReq.path}`, statusReq, 'status-response');
-  const ref = await expectAnswer(
-    `${s.baseUrl}/api/v2/create-card-ref/${s.endpointId}`,
-    await signRequest(s, 'v2/create-card-ref', { client_orderid: saleId, orderid: orderId }),
-    'create-card-ref-response',
-  );
-  return { saleId, orderId, cardRefId: String(ref['card-ref-id']) };
-}
 
 // ---------------------------------------------------------------- the out-of-process run
 

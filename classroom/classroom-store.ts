@@ -1,6 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase, statementCache } from '../sandbox/sqlite.ts';
 import type { Scheme } from '../src/core/index.ts';
 import type { MistakeId } from '../src/diagnose/index.ts';
 import type { AttemptRecord } from './checks.ts';
@@ -78,28 +77,16 @@ function toRecord(r: AttemptRow): AttemptRecord {
 /** The classroom's own persistent state (trainees, attempts, progress, the trainer's settings), beside the sandbox's. */
 export class ClassroomStore {
   private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly stmt: (sql: string) => Database.Statement;
 
   constructor(dbPath: string) {
-    if (dbPath !== ':memory:')
-      mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true, mode: 0o700 });
-    this.db = new Database(dbPath);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
+    this.db = openDatabase(dbPath);
+    this.stmt = statementCache(this.db);
     this.db.exec(SCHEMA);
   }
 
   close(): void {
     if (this.db.open) this.db.close();
-  }
-
-  private stmt(sql: string): Database.Statement {
-    let s = this.statements.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      this.statements.set(sql, s);
-    }
-    return s;
   }
 
   getMeta(key: string): string | undefined {

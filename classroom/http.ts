@@ -1,8 +1,7 @@
-import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { errorBody, ProxyError } from '../proxy/upstream-errors.ts';
-import { consoleHeaders } from '../proxy/security-headers.ts';
+import { openEventStream } from '../proxy/event-stream.ts';
 import type { ProxyTarget } from '../proxy/config.ts';
 import { PAY_JSON } from '../sandbox/replies.ts';
 import { ClassroomError, type Classroom } from './classroom.ts';
@@ -70,20 +69,6 @@ export interface ClassroomHttpOptions {
   classroom: Classroom;
   /** Origins of this server (its loopback names and the address the trainer gave). */
   origins: (request: FastifyRequest) => Set<string>;
-}
-
-function sse(reply: FastifyReply): ServerResponse {
-  reply.hijack();
-  const res = reply.raw;
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store, no-transform',
-    connection: 'close',
-    'x-accel-buffering': 'no',
-    ...consoleHeaders(),
-  });
-  res.write('retry: 2000\n\n');
-  return res;
 }
 
 /**
@@ -252,17 +237,26 @@ export async function classroomRoutes(app: FastifyInstance, opts: ClassroomHttpO
     return reply.header('cache-control', 'no-store').send(classroom.traineeView(t));
   });
 
-  app.get('/events', async (request, reply) => {
-    const t = trainee(request);
-    const res = sse(reply);
+  /**
+   * A server-sent event stream of `event`, with `snapshot()` sent at once and again `delayMs` after
+   * a change `wanted` (changes in between fold into one send), until the browser goes.
+   */
+  const liveStream = (
+    reply: FastifyReply,
+    event: string,
+    snapshot: () => unknown,
+    delayMs: number,
+    wanted: (traineeId: string | null) => boolean,
+  ) => {
+    const res = openEventStream(reply, 2000);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const send = () => {
       timer = undefined;
-      res.write(`event: view\ndata: ${JSON.stringify(classroom.traineeView(t))}\n\n`);
+      res.write(`event: ${event}\ndata: ${JSON.stringify(snapshot())}\n\n`);
     };
     send();
     const off = classroom.subscribe((id) => {
-      if ((id === null || id === t.id) && timer === undefined) timer = setTimeout(send, 50);
+      if (wanted(id) && timer === undefined) timer = setTimeout(send, delayMs);
     });
     const ping = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);
     res.on('close', () => {
@@ -271,6 +265,17 @@ export async function classroomRoutes(app: FastifyInstance, opts: ClassroomHttpO
       if (timer) clearTimeout(timer);
     });
     return reply;
+  };
+
+  app.get('/events', async (request, reply) => {
+    const t = trainee(request);
+    return liveStream(
+      reply,
+      'view',
+      () => classroom.traineeView(t),
+      50,
+      (id) => id === null || id === t.id,
+    );
   });
 
   app.get<{ Querystring: { token?: string } }>('/trainer-login', async (request, reply) => {
@@ -294,24 +299,14 @@ export async function classroomRoutes(app: FastifyInstance, opts: ClassroomHttpO
 
   app.get('/trainer/events', async (request, reply) => {
     trainer(request);
-    const res = sse(reply);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const send = () => {
-      timer = undefined;
-      res.write(`event: snapshot\ndata: ${JSON.stringify(classroom.trainerSnapshot())}\n\n`);
-    };
-    send();
     // At most a few snapshots a second, however busy the room: each one is the whole table.
-    const off = classroom.subscribe(() => {
-      if (timer === undefined) timer = setTimeout(send, 200);
-    });
-    const ping = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);
-    res.on('close', () => {
-      off();
-      clearInterval(ping);
-      if (timer) clearTimeout(timer);
-    });
-    return reply;
+    return liveStream(
+      reply,
+      'snapshot',
+      () => classroom.trainerSnapshot(),
+      200,
+      () => true,
+    );
   });
 
   app.post('/trainer/hint', async (request) => {

@@ -1,6 +1,7 @@
 // `npm run classroom`: the console for a room of trainees (see README, "Classroom").
 import path from 'node:path';
 import { ConfigError, loadConfig, urlHost } from '../proxy/config.ts';
+import { closeOnSignals, listenOrExit } from '../proxy/start-server.ts';
 import { intFrom } from '../sandbox/server-limits.ts';
 import { z } from 'zod';
 import { classroomAddresses, buildClassroomServer } from './server.ts';
@@ -47,18 +48,7 @@ try {
 } catch (err) {
   fail((err as Error).message.split('\n')[0]!);
 }
-try {
-  await app.listen({ host: config.host, port: config.port });
-} catch (err) {
-  const code = (err as NodeJS.ErrnoException).code;
-  fail(
-    code === 'EADDRINUSE'
-      ? `port ${config.port} is already in use: start with PORT=<another port>`
-      : `cannot listen on HOST=${config.host} (${code ?? (err as Error).message}): use an address of this machine`,
-  );
-}
-const addr = app.server.address();
-const port = addr && typeof addr === 'object' ? addr.port : config.port;
+const port = await listenOrExit(app, config, 'pay-console classroom');
 const shown = classroomAddresses(config.host)[0] ?? urlHost(config.host);
 const base = `http://${shown}:${port}`;
 console.log(
@@ -75,15 +65,4 @@ console.log(
     '',
   ].join('\n'),
 );
-let closing = false;
-const shutdown = (signal: string) => {
-  if (closing) process.exit(1);
-  closing = true;
-  console.log(`pay-console classroom: ${signal}, closing`);
-  app.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-};
-process.on('SIGINT', () => shutdown('SIGINT'));
-process.on('SIGTERM', () => shutdown('SIGTERM'));
+closeOnSignals(app, 'pay-console classroom');

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isCvvName, luhnValid, maskDigits } from '../src/catalog/index.ts';
-import { consoleHeaders } from './security-headers.ts';
+import { openEventStream } from './event-stream.ts';
 import { errorBody } from './upstream-errors.ts';
 
 export const INBOX_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -336,17 +336,8 @@ export const callbackInbox: FastifyPluginAsync<CallbackInboxOptions> = async (ap
           ),
         );
     }
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store, no-transform',
-      // The stream holds the connection; when it ends (server shutdown), the socket goes too.
-      connection: 'close',
-      'x-accel-buffering': 'no',
-      ...consoleHeaders(),
-    });
-    res.write('retry: 3000\n: connected\n\n');
+    const res = openEventStream(reply, 3000);
+    res.write(': connected\n\n');
     const lastId = Number(request.headers['last-event-id']);
     if (Number.isSafeInteger(lastId) && lastId > 0) {
       for (const e of box.events) if (e.id > lastId) res.write(sseFrame(e));

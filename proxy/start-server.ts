@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig, urlHost, type ProxyTarget, type ServerConfig } from './config.ts';
 import { buildServer, type BuildServerOptions, type ConsoleServer } from './server.ts';
 import { proxyFor, shownProxy } from './upstream-network.ts';
@@ -8,7 +9,7 @@ function describeListenError(err: unknown, config: ServerConfig): string {
     return `port ${config.port} on ${config.host} is already in use: stop the other server, or start with PORT=<another port>`;
   }
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-    return `cannot listen on HOST=${config.host}: it is not an address of this machine; use 127.0.0.1`;
+    return `cannot listen on HOST=${config.host}: it is not an address of this machine; use 127.0.0.1 or one of its own addresses`;
   }
   if (code === 'EACCES') return `no permission to listen on port ${config.port}: use a port above 1023`;
   return `cannot start the server (${code ?? (err as Error).message})`;
@@ -23,6 +24,38 @@ function targetNotes(target: ProxyTarget, config: ServerConfig): string {
   if (target.tls?.caFile) notes.push(`CA ${target.tls.caFile}`);
   if (target.tls?.certFile) notes.push(`client certificate ${target.tls.certFile}`);
   return notes.length > 0 ? `  (${notes.join('; ')})` : '';
+}
+
+/** Listens where the configuration says; a failure is one line that names the fix, then exit 1. Answers the port. */
+export async function listenOrExit(
+  app: FastifyInstance,
+  config: ServerConfig,
+  name: string,
+): Promise<number> {
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (err) {
+    console.error(`${name}: ${describeListenError(err, config)}`);
+    process.exit(1);
+  }
+  const addr = app.server.address();
+  return addr && typeof addr === 'object' ? addr.port : config.port;
+}
+
+/** Ctrl-C or SIGTERM closes the server (ending its streams and the sandbox's database); a second one exits at once. */
+export function closeOnSignals(app: FastifyInstance, name: string): void {
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) process.exit(1);
+    closing = true;
+    console.log(`${name}: ${signal}, closing`);
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
 /** Loads the configuration, builds the server and listens; prints where everything is. */
@@ -48,14 +81,7 @@ export async function startServer(
     console.error(`pay-console: ${(err as Error).message.split('\n')[0]}`);
     process.exit(1);
   }
-  try {
-    await app.listen({ host: config.host, port: config.port });
-  } catch (err) {
-    console.error(`pay-console: ${describeListenError(err, config)}`);
-    process.exit(1);
-  }
-  const addr = app.server.address();
-  const port = addr && typeof addr === 'object' ? addr.port : config.port;
+  const port = await listenOrExit(app, config, 'pay-console');
   const targets = app.proxyTargets();
   const width = Math.max(...targets.map((t) => t.name.length));
   console.log(
@@ -71,17 +97,6 @@ export async function startServer(
       '',
     ].join('\n'),
   );
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) process.exit(1);
-    closing = true;
-    console.log(`pay-console: ${signal}, closing`);
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  closeOnSignals(app, 'pay-console');
   return app;
 }

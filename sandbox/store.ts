@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase, statementCache } from './sqlite.ts';
 
 /** What an order is: the operation that created it. Hosted-form orders have the kind of their operation. */
 export type OrderKind =
@@ -210,7 +209,7 @@ export class SandboxStore {
   readonly owner = `${process.pid}-${randomUUID()}`;
   private closed = false;
   /** Prepared once per SQL text: preparing is the costliest step of a small query. */
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly stmt: (sql: string) => Database.Statement;
   /** One transaction wrapper for every call: better-sqlite3 builds a new one per `transaction()`. */
   private readonly wrap: Database.Transaction<(fn: () => unknown) => unknown>;
   /**
@@ -225,13 +224,10 @@ export class SandboxStore {
   private inBatchedCall = false;
 
   constructor(dbPath: string) {
-    if (dbPath !== ':memory:')
-      mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true, mode: 0o700 });
-    this.db = new Database(dbPath);
+    this.db = openDatabase(dbPath);
+    this.stmt = statementCache(this.db);
     this.wrap = this.db.transaction((fn: () => unknown) => fn());
     try {
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = NORMAL');
       this.db.pragma('foreign_keys = ON');
       // Another process (npm start beside npm run sandbox) may hold the write lock for a moment.
       this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -345,15 +341,6 @@ export class SandboxStore {
       return;
     }
     for (const w of waiters) w.resolve();
-  }
-
-  private stmt(sql: string): Database.Statement {
-    let s = this.statements.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      this.statements.set(sql, s);
-    }
-    return s;
   }
 
   getMeta(key: string): string | undefined {

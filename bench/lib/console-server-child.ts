@@ -10,18 +10,12 @@ import { join } from 'node:path';
 import { loadConfig } from '../../proxy/config.ts';
 import { buildServer } from '../../proxy/server.ts';
 import { reportStartFailure, serveBenchParent } from './child-process.ts';
+import { benchServerEnv } from './server-env.ts';
 
 try {
   const localTransport = process.argv[2] === 'http' ? 'http' : 'in-process';
   const dir = mkdtempSync(join(tmpdir(), 'pay-console-bench-'));
-  const env = {
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DIST_DIR: join(dir, 'no-dist'),
-    DATA_DIR: dir,
-    SANDBOX_DB: join(dir, 'sandbox.sqlite'),
-    SANDBOX_FINALIZE_DELAY_MS: '0',
-  };
+  const env = benchServerEnv(dir);
   const app = await buildServer(loadConfig(env), { env, localTransport });
   await app.listen({ host: '127.0.0.1', port: 0 });
   serveBenchParent((app.server.address() as AddressInfo).port, async () => {

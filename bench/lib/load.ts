@@ -111,3 +111,27 @@ export function formatLoadTable(rows: readonly LoadResult[]): string {
       .trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
+
+/** Sends one request and checks it is answered 200 with the expected `type` (before timing anything). */
+export async function expectAnswer(
+  url: string,
+  req: PreparedRequest,
+  type: string,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: req.headers,
+    body: req.body,
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await res.text();
+  let body = JSON.parse(text) as Record<string, unknown>;
+  // Through the proxy the answer is wrapped in an envelope.
+  if (typeof body.body === 'string' && typeof body.status === 'number') {
+    if (body.status !== 200) throw new Error(`${url}: upstream answered ${body.status}: ${body.body}`);
+    body = JSON.parse(body.body) as Record<string, unknown>;
+  }
+  if (res.status !== 200 || body.type !== type)
+    throw new Error(`${url}: expected 200 ${type}, got ${res.status} ${text}`);
+  return body;
+}

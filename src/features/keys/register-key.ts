@@ -18,25 +18,35 @@ export interface RegisterResult {
 
 /** PUT /sandbox/merchants/<login>/public-key {publicKeyPem}: what a merchant sends the gateway's support, for the local sandbox. */
 export async function registerPublicKey(login: string, publicKeyPem: string): Promise<RegisterResult> {
-  let res: Response;
-  try {
-    res = await fetch(`/sandbox/merchants/${encodeURIComponent(login)}/public-key`, {
+  const { res, text, json } = await callSandbox(
+    `/sandbox/merchants/${encodeURIComponent(login)}/public-key`,
+    {
       method: 'PUT',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify({ publicKeyPem }),
-    });
+    },
+  );
+  const parsed = json === undefined ? undefined : RegisterAnswerSchema.safeParse(json);
+  return { ok: res.ok, status: res.status, body: parsed?.success ? parsed.data : undefined, text };
+}
+
+/** One call to the local sandbox's own routes; its body as text and, when it is JSON, parsed. */
+async function callSandbox(
+  url: string,
+  init: RequestInit,
+): Promise<{ res: Response; text: string; json: unknown }> {
+  let res: Response;
+  try {
+    res = await fetch(url, init);
   } catch {
     throw new Error('Could not reach the local sandbox: is the console server (`npm start`) running?');
   }
   const text = await res.text();
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return { res, text, json: JSON.parse(text) };
   } catch {
-    json = undefined;
+    return { res, text, json: undefined };
   }
-  const parsed = json === undefined ? undefined : RegisterAnswerSchema.safeParse(json);
-  return { ok: res.ok, status: res.status, body: parsed?.success ? parsed.data : undefined, text };
 }
 
 export function answerMessage(result: RegisterResult): string | null {
@@ -85,19 +95,7 @@ async function sandboxJson<T>(
   schema: z.ZodType<T>,
   what: string,
 ): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(url, { ...init, headers: { Accept: 'application/json' } });
-  } catch {
-    throw new Error('Could not reach the local sandbox: is the console server (`npm start`) running?');
-  }
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
+  const { res, json } = await callSandbox(url, { ...init, headers: { Accept: 'application/json' } });
   if (!res.ok) {
     const m =
       json && typeof json === 'object' ? (json as Record<string, unknown>)['error-message'] : undefined;
