@@ -267,3 +267,8 @@ export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
     </dialog>
   );
 }
+
+/** What the shell shows over the page: the palette or the shortcut list (one lazy chunk for both). */
+export function Overlay({ which, ...props }: CommandPaletteProps & { which: 'palette' | 'shortcuts' }) {
+  return which === 'palette' ? <CommandPalette {...props} /> : <ShortcutsDialog onClose={props.onClose} />;
+}

@@ -4,11 +4,11 @@ import { listExchanges } from '../features/history/index.ts';
 import type { Place, RequestDraft } from '../model/index.ts';
 import type { SigningContext } from '../shared/contracts/contracts.ts';
 import { useCurrentRequest } from './current-request.ts';
-import { navigate, onLinkClick } from './router.ts';
+import { navigate } from './router.ts';
 import { teachHref } from './routes.ts';
 
-const SaveRequestDialog = lazy(() =>
-  import('../features/saved/save-dialog.tsx').then((m) => ({ default: m.SaveRequestDialog })),
+const SaveTool = lazy(() =>
+  import('../features/saved/save-dialog.tsx').then((m) => ({ default: m.SaveTool })),
 );
 const ExportsPage = lazy(() =>
   import('../features/exports/exports-page.tsx').then((m) => ({ default: m.ExportsPage })),
@@ -28,8 +28,8 @@ export function WorkbenchTools({
 }) {
   const latest = useCurrentRequest();
   const current = latest?.operation === operationPath ? latest : null;
-  const [saving, setSaving] = useState<RequestDraft | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
+  // Each click opens a fresh dialog (the key), which then shows what was saved.
+  const [saving, setSaving] = useState<{ draft: RequestDraft; n: number } | null>(null);
   return (
     <RequestTools current={current} context={context} place={place} onOpen={onOpen}>
       <button
@@ -37,10 +37,7 @@ export function WorkbenchTools({
         className="ui-btn ui-btn-small"
         aria-haspopup="dialog"
         disabled={!current}
-        onClick={() => {
-          setSaved(null);
-          setSaving(current);
-        }}
+        onClick={() => current && setSaving((s) => ({ draft: current, n: (s?.n ?? 0) + 1 }))}
       >
         Save request
       </button>
@@ -53,26 +50,9 @@ export function WorkbenchTools({
       </button>
       {saving ? (
         <Suspense fallback={null}>
-          <SaveRequestDialog
-            draft={saving}
-            onClose={() => setSaving(null)}
-            onSaved={(text) => {
-              setSaving(null);
-              setSaved(text);
-            }}
-          />
+          <SaveTool key={saving.n} draft={saving.draft} onShowSaved={() => navigate('/saved')} />
         </Suspense>
       ) : null}
-      <span role="status" className="app-saved-note">
-        {saved ? (
-          <>
-            {saved}{' '}
-            <a href="/saved" onClick={(e) => onLinkClick(e, '/saved')}>
-              Saved requests
-            </a>
-          </>
-        ) : null}
-      </span>
     </RequestTools>
   );
 }

@@ -50,12 +50,7 @@ const SavedPage = lazy(() =>
   import('../features/saved/saved-page.tsx').then((m) => ({ default: m.SavedPage })),
 );
 // The command palette and the shortcut list load on first use (Ctrl/⌘+K, `?` or the header button).
-const CommandPalette = lazy(() =>
-  import('./command-palette.tsx').then((m) => ({ default: m.CommandPalette })),
-);
-const ShortcutsDialog = lazy(() =>
-  import('./command-palette.tsx').then((m) => ({ default: m.ShortcutsDialog })),
-);
+const Overlay = lazy(() => import('./command-palette.tsx').then((m) => ({ default: m.Overlay })));
 const loading = <p role="status">Loading…</p>;
 
 /**
@@ -364,20 +359,16 @@ export function Shell() {
           ) : null}
         </main>
       </div>
-      {overlay === 'palette' ? (
+      {overlay ? (
         <Suspense fallback={null}>
-          <CommandPalette
+          <Overlay
+            which={overlay}
             sections={SECTIONS}
             onClose={() => setOverlay(null)}
-            onNavigate={(to) => navigate(to)}
+            onNavigate={navigate}
             onOpen={reopen}
             onShortcuts={() => setOverlay('shortcuts')}
           />
-        </Suspense>
-      ) : null}
-      {overlay === 'shortcuts' ? (
-        <Suspense fallback={null}>
-          <ShortcutsDialog onClose={() => setOverlay(null)} />
         </Suspense>
       ) : null}
     </>

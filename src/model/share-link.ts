@@ -1,13 +1,6 @@
 import { z } from 'zod/mini';
 import { fromBase64, toBase64 } from '../core/index.ts';
-import {
-  containsCardNumber,
-  findOperation,
-  isCvvName,
-  isPanName,
-  isSecretName,
-  scrubText,
-} from '../catalog/index.ts';
+import { containsCardNumber, findOperation, isCvvName, isPanName, isSecretName } from '../catalog/index.ts';
 import { DraftError } from './errors.ts';
 import { DRAFT_VERSION, RequestDraftSchema, type DraftValue, type RequestDraft } from './request-draft.ts';
 
@@ -49,20 +42,6 @@ export function prepareShareDraft(draft: RequestDraft): ShareableDraft {
   const values = Object.fromEntries(Object.entries(draft.values).filter(([n, v]) => keep(n, v)));
   const extras = draft.extras.filter((e) => keep(e.name, e.value));
   return { draft: { ...draft, values, extras }, dropped };
-}
-
-/**
- * The draft as the console keeps it (history, saved requests): the share link's policy (no card
- * number, CVV, secret or signature), then every text value scrubbed of card numbers and keys.
- */
-export function maskDraft(draft: RequestDraft): RequestDraft {
-  const clean = prepareShareDraft(draft).draft;
-  const scrub = (v: DraftValue): DraftValue => (typeof v === 'string' ? scrubText(v) : v);
-  return {
-    ...clean,
-    values: Object.fromEntries(Object.entries(clean.values).map(([k, v]) => [k, scrub(v)])),
-    extras: clean.extras.map((e) => ({ name: e.name, value: scrub(e.value) })),
-  };
 }
 
 function toBase64Url(bytes: Uint8Array): string {

@@ -6,8 +6,8 @@
  * export, and its signatures equal `openssl dgst -sha256 -sign` byte for byte.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decryptPrivateKey } from '../../src/core/keys/decrypt-key.ts';
 import {
-  decryptPrivateKey,
   importSigningKey,
   inspectKey,
   isPayError,

@@ -7,7 +7,7 @@ import {
   maskDigits,
   scrubText,
 } from '../../catalog/index.ts';
-import { maskDraft } from '../../model/index.ts';
+import { maskDraft } from '../../model/mask-draft.ts';
 import type { Exchange } from '../../shared/contracts/contracts.ts';
 
 export {
@@ -18,7 +18,7 @@ export {
   maskDigits,
   scrubText,
 } from '../../catalog/index.ts';
-export { maskDraft } from '../../model/index.ts';
+export { maskDraft } from '../../model/mask-draft.ts';
 
 export interface MaskedExchange {
   exchange: Exchange;

@@ -1,5 +1,4 @@
 import {
-  decryptPrivateKey,
   importSigningKey,
   inspectKey,
   isPayError,
@@ -63,12 +62,4 @@ export function describeKey(inspection: KeyInspection): string {
   if (inspection.bits !== undefined) parts.push(`${inspection.bits} bits`);
   if (inspection.fingerprint) parts.push(`fingerprint ${inspection.fingerprint}`);
   return parts.join(', ');
-}
-
-/**
- * An encrypted key (PKCS#8 or traditional PKCS#1) decrypted in this browser with its passphrase,
- * as an unencrypted PKCS#8 PEM; node-forge loads for this only. The passphrase is not kept.
- */
-export function decryptKeyText(pem: string, passphrase: string): Promise<string> {
-  return decryptPrivateKey(pem, passphrase, crypto);
 }

@@ -1,8 +1,11 @@
 import { lazy, Suspense, useId, useState, type ChangeEvent, type ReactNode } from 'react';
 import { readKeyFile } from '../../shared/browser/read-key-file.ts';
-import { decryptKeyText, describeKey } from './key-import.ts';
+import { describeKey } from './key-import.ts';
 import { useProfiles, type KeyState, type ProfilesValue } from './profiles-provider.tsx';
 import { SecretField } from './secret-field.tsx';
+
+// Only an encrypted key needs it (and node-forge, which it loads on Decrypt).
+const KeyDecrypt = lazy(() => import('./key-decrypt.tsx').then((m) => ({ default: m.KeyDecrypt })));
 import './profiles.css';
 
 // The passphrase dialog (and its strength check) loads when someone remembers or unlocks secrets.
@@ -143,10 +146,12 @@ export function ProfileBar() {
               <>
                 <KeyStatus id={ids.keyStatus} keyState={p.key} />
                 {p.key.status === 'done' && p.key.inspection.kind === 'encrypted-private' && !locked ? (
-                  <KeyDecrypt
-                    pem={p.secrets.privateKeyPem}
-                    onDecrypted={(pem) => p.setSecret('privateKeyPem', pem)}
-                  />
+                  <Suspense fallback={null}>
+                    <KeyDecrypt
+                      pem={p.secrets.privateKeyPem}
+                      onDecrypted={(pem) => p.setSecret('privateKeyPem', pem)}
+                    />
+                  </Suspense>
                 ) : null}
               </>
             }
@@ -292,53 +297,6 @@ function KeyFileButton({ disabled, onText }: { disabled: boolean; onText: (text:
         </span>
       )}
     </>
-  );
-}
-
-/** The passphrase of an encrypted private key, to decrypt it here; the passphrase is not kept. */
-function KeyDecrypt({ pem, onDecrypted }: { pem: string; onDecrypted: (pem: string) => void }) {
-  const id = useId();
-  const [passphrase, setPassphrase] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  return (
-    <form
-      className="pf-inline pf-decrypt"
-      aria-label="Decrypt the private key"
-      onSubmit={(e) => {
-        e.preventDefault();
-        setBusy(true);
-        setError(null);
-        decryptKeyText(pem, passphrase).then(
-          (plain) => {
-            setBusy(false);
-            setPassphrase('');
-            onDecrypted(plain);
-          },
-          (err: unknown) => {
-            setBusy(false);
-            setError(err instanceof Error ? err.message : String(err));
-          },
-        );
-      }}
-    >
-      <label htmlFor={`${id}-pass`}>Key passphrase</label>
-      <input
-        id={`${id}-pass`}
-        type="password"
-        autoComplete="off"
-        value={passphrase}
-        onChange={(e) => setPassphrase(e.target.value)}
-      />
-      <button type="submit" className="pf-button pf-button--primary" disabled={busy}>
-        {busy ? 'Decrypting…' : 'Decrypt key'}
-      </button>
-      {error ? (
-        <span role="alert" className="pf-error">
-          {error}
-        </span>
-      ) : null}
-    </form>
   );
 }
 

@@ -1,6 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { findOperation } from '../../catalog/index.ts';
-import { maskDraft, prepareShareDraft, type RequestDraft } from '../../model/index.ts';
+import type { RequestDraft } from '../../model/index.ts';
+import { maskDraft } from '../../model/mask-draft.ts';
+import { prepareShareDraft } from '../../model/share-link.ts';
 import { createCollection, saveRequest } from './saved-db.ts';
 import { checkName } from './saved-schema.ts';
 import { useSaved } from './use-saved.ts';
@@ -13,6 +15,44 @@ function suggestedName(draft: RequestDraft): string {
   const title = findOperation(draft.operation)?.title ?? draft.operation;
   const order = draft.values.client_orderid ?? draft.values['client-order-id'];
   return typeof order === 'string' && order !== '' ? `${title} ${order}` : title;
+}
+
+/**
+ * The workbench's "Save request" after its button: the dialog, then what was saved (with a link to
+ * the Saved page). Loaded on the first click, so the first page carries only the button.
+ */
+export function SaveTool({ draft, onShowSaved }: { draft: RequestDraft; onShowSaved: () => void }) {
+  const [saved, setSaved] = useState<string | null>(null);
+  const [open, setOpen] = useState(true);
+  return (
+    <>
+      {open ? (
+        <SaveRequestDialog
+          draft={draft}
+          onClose={() => setOpen(false)}
+          onSaved={(text) => {
+            setOpen(false);
+            setSaved(text);
+          }}
+        />
+      ) : null}
+      {saved ? (
+        <span role="status">
+          {saved}{' '}
+          <a
+            href="/saved"
+            onClick={(e) => {
+              if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+              e.preventDefault();
+              onShowSaved();
+            }}
+          >
+            Saved requests
+          </a>
+        </span>
+      ) : null}
+    </>
+  );
 }
 
 /** "Save request": a name and a collection (or a new one) for the workbench's current request. */

@@ -1,5 +1,6 @@
 import { openDatabase, withStore } from '../../shared/browser/idb.ts';
-import { maskDraft, type RequestDraft } from '../../model/index.ts';
+import type { RequestDraft } from '../../model/index.ts';
+import { maskDraft } from '../../model/mask-draft.ts';
 import { freeName, type FileCollection } from './saved-file.ts';
 import { CollectionSchema, SavedRequestSchema, type Collection, type SavedRequest } from './saved-schema.ts';
 

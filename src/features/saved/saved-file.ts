@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { CodedError } from '../../core/errors.ts';
-import { maskDraft, readDraftData, type DraftDataProblem, type RequestDraft } from '../../model/index.ts';
+import type { RequestDraft } from '../../model/index.ts';
+import { maskDraft } from '../../model/mask-draft.ts';
+import { readDraftData, type DraftDataProblem } from '../../model/share-link.ts';
 import type { Collection, SavedRequest } from './saved-schema.ts';
 
 /** The `format` field of an exported collections file. */
