@@ -97,6 +97,9 @@ interface LoopStats {
   p50: number;
   p99: number;
   max: number;
+  gc: { count: number; over5: number; maxMs: number; totalMs: number };
+  /** CPU time of the process (all threads) over wall time. */
+  cpuShare: number;
 }
 
 async function loopStats(child: ChildProcess, file: string, round: number): Promise<LoopStats> {
@@ -365,7 +368,7 @@ export async function run(): Promise<void> {
     for (const [r, text, , goal] of rows)
       console.log(`${r.label.padEnd(w)}  ${text}${goal ? `   (goal ${goal})` : ''}`);
     console.log(
-      `\nEvent-loop delay of the sandbox (wall clock: on a busy machine it includes time the OS did not run the process) at ${live.toLocaleString('en-US')} live nonces while 100,000 expired at once (${burstLeft} left unpurged), under ${Math.round(stallLoad.rps)} HMAC req/s: p50 ${stalls.p50.toFixed(2)} ms, p99 ${stalls.p99.toFixed(2)} ms, max ${stalls.max.toFixed(2)} ms (goal: stalls ≤ 5 ms).`,
+      `\nEvent-loop delay of the sandbox (wall clock: on a busy machine it includes time the OS did not run the process) at ${live.toLocaleString('en-US')} live nonces while 100,000 expired at once (${burstLeft} left unpurged), under ${Math.round(stallLoad.rps)} HMAC req/s: p50 ${stalls.p50.toFixed(2)} ms, p99 ${stalls.p99.toFixed(2)} ms, max ${stalls.max.toFixed(2)} ms (goal: stalls ≤ 5 ms). In the same window: ${stalls.gc.count} GC pauses, ${stalls.gc.over5} over 5 ms, the longest ${stalls.gc.maxMs.toFixed(1)} ms; the process had ${stalls.cpuShare.toFixed(2)} of a core.`,
     );
     const purge = await purgeStalls(dir);
     console.log(

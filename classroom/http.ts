@@ -6,6 +6,7 @@ import type { ProxyTarget } from '../proxy/config.ts';
 import { PAY_JSON } from '../sandbox/replies.ts';
 import { ClassroomError, type Classroom } from './classroom.ts';
 import type { TraineeRow } from './classroom-store.ts';
+import { qrSvg } from './join-qr.ts';
 import { resultsCsv, resultsJson } from './export-results.ts';
 
 export const TRAINEE_COOKIE = 'pc_trainee';
@@ -295,6 +296,16 @@ export async function classroomRoutes(app: FastifyInstance, opts: ClassroomHttpO
   app.get('/trainer/state', async (request, reply) => {
     trainer(request);
     return reply.header('cache-control', 'no-store').send(classroom.trainerSnapshot());
+  });
+
+  // The join address as the trainer's browser reached this server (a Host the allow-list accepted),
+  // so the code on the projected page is the one trainees in the room can open.
+  app.get('/trainer/join-qr.svg', async (request, reply) => {
+    trainer(request);
+    return reply
+      .header('content-type', 'image/svg+xml; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(qrSvg(`http://${request.host}/join`));
   });
 
   app.get('/trainer/events', async (request, reply) => {

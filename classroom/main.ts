@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, urlHost } from '../proxy/config.ts';
 import { closeOnSignals, listenOrExit } from '../proxy/start-server.ts';
 import { intFrom } from '../sandbox/server-limits.ts';
 import { z } from 'zod';
+import { qrTerminal } from './join-qr.ts';
 import { classroomAddresses, buildClassroomServer } from './server.ts';
 
 const env = { ...process.env };
@@ -65,4 +66,7 @@ console.log(
     '',
   ].join('\n'),
 );
+// The room scans the join address off the terminal; CLASSROOM_QR=0 leaves it out, =1 prints it into a log too.
+if (process.env.CLASSROOM_QR === '1' || (process.env.CLASSROOM_QR !== '0' && process.stdout.isTTY))
+  console.log(`${qrTerminal(`${base}/join`)}\n`);
 closeOnSignals(app, 'pay-console classroom');

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { expectAccessible } from './support/axe.ts';
 import { answer, expect, fillTestData, openOperation, send, test } from './support/fixtures.ts';
 
 /** Every page of the console (the routes in src/app/routes.ts), with what shows it is ready. */
@@ -34,22 +34,6 @@ function h1(name?: string) {
 async function signed(page: Page) {
   await h1()(page);
   await expect(page.getByLabel('Signature', { exact: true })).not.toHaveText('(not signed)');
-}
-
-async function expectAccessible(page: Page, what: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-    .analyze();
-  const found = results.violations.map(
-    (v) =>
-      `${v.id} (${v.impact}): ${v.help}\n${v.nodes
-        .slice(0, 5)
-        .map((n) => `    ${n.target.join(' ')} — ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`)
-        .join('\n')}`,
-  );
-  expect(found, `axe-core violations on ${what}`).toEqual([]);
-  // One h1 per page; landmarks of one kind have distinct names.
-  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
 }
 
 for (const theme of ['light', 'dark'] as const) {

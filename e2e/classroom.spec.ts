@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expectAccessible } from './support/axe.ts';
 import { answer, fillTestData, openOperation, pollUntilFinal, send } from './support/fixtures.ts';
 
 /*
@@ -77,7 +78,10 @@ async function join(
 ): Promise<{ login: string; endpointId: string }> {
   await page.goto('/join');
   await page.getByLabel('Display name').fill(name);
-  if (screenshot) await shot(page, 'join');
+  if (screenshot) {
+    await expectAccessible(page, 'the join page');
+    await shot(page, 'join');
+  }
   await page.getByRole('button', { name: 'Join' }).click();
   await expect(page).toHaveURL(/\/classroom$/);
   await expect(page.getByRole('heading', { name: 'Exercises', level: 1 })).toBeVisible();
@@ -109,6 +113,16 @@ test('a trainer and two trainees: join, pass and fail, live trainer page, isolat
       await expect(trainer.page).toHaveURL(/\/trainer$/);
       await expect(trainer.page.getByRole('heading', { name: 'Trainer', level: 1 })).toBeVisible();
       await expect(trainer.page.getByText('0 trainees')).toBeVisible();
+      // The join address and its QR code, for the projector (this server's own origin).
+      const joinUrl = `${new URL(server.trainerUrl).origin}/join`;
+      const qr = trainer.page.getByRole('img', { name: `QR code of the join address ${joinUrl}` });
+      await expect(qr).toBeVisible();
+      await expect
+        .poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+        .toBe(true);
+      // Without the operations list the page takes the whole width (it was squeezed into the list's column).
+      const main = await trainer.page.locator('main').boundingBox();
+      expect(main!.width).toBeGreaterThan(0.9 * trainer.page.viewportSize()!.width);
     });
 
     let annMerchant = { login: '', endpointId: '' };
@@ -165,6 +179,7 @@ test('a trainer and two trainees: join, pass and fail, live trainer page, isolat
       await expect(quiz.getByText('Your answer: uppercase-hex')).toBeVisible();
       await expect(quiz.getByRole('status')).toContainText('not the mistake');
       await expect(row(trainer.page, /Bob/)).toContainText(/INVALID_CONTROL_CODE|VALIDATION/);
+      await expectAccessible(trainer.page, 'the trainer page');
       await shot(trainer.page, 'trainer', true);
     });
 
@@ -195,6 +210,7 @@ test('a trainer and two trainees: join, pass and fail, live trainer page, isolat
         'The signing key is your control key followed by &.',
       );
       await expect(hint).toBeVisible();
+      await expectAccessible(ann.page, 'the exercises page');
       await shot(ann.page, 'exercises');
     });
 

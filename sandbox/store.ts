@@ -358,12 +358,13 @@ export class SandboxStore {
 
   insertOrder(
     o: Omit<Patch<OrderRow>, 'id'> & Pick<OrderRow, 'merchant' | 'client_orderid' | 'kind' | 'op_path'>,
-  ): number {
+  ): OrderRow {
     const keys = Object.keys(o).filter((k) => (o as Record<string, unknown>)[k] !== undefined);
-    const sql = `INSERT INTO orders (${keys.join(', ')}) VALUES (${keys.map((k) => `@${k}`).join(', ')})`;
+    // RETURNING: the stored row (the schema's defaults included) without reading it again.
+    const sql = `INSERT INTO orders (${keys.join(', ')}) VALUES (${keys.map((k) => `@${k}`).join(', ')}) RETURNING *`;
     const values: Record<string, unknown> = {};
     for (const k of keys) values[k] = (o as Record<string, unknown>)[k];
-    return Number(this.stmt(sql).run(values).lastInsertRowid);
+    return this.stmt(sql).get(values) as OrderRow;
   }
 
   updateOrder(id: number, patch: Patch<OrderRow>): void {

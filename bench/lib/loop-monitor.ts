@@ -2,19 +2,34 @@
  * Preloaded into a server process by the bench (`tsx --import ./bench/lib/loop-monitor.ts …`):
  * measures event-loop delay with perf_hooks. On SIGUSR2 it writes the delay since the last
  * SIGUSR2 (p50, p99, max, in ms, the timer resolution subtracted) to $BENCH_LOOP_STATS and starts over.
+ * Beside it, to tell the causes of a stall apart: the garbage collector's pauses in the same window,
+ * and the share of one core the process got (all its threads: well below 1 under load means the OS
+ * ran something else).
  */
 import { renameSync, writeFileSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver, performance } from 'node:perf_hooks';
 
 const file = process.env.BENCH_LOOP_STATS;
 if (file) {
   const resolutionMs = 1;
   const h = monitorEventLoopDelay({ resolution: resolutionMs });
   h.enable();
+  let gc = { count: 0, over5: 0, maxMs: 0, totalMs: 0 };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gc.count++;
+      gc.totalMs += e.duration;
+      if (e.duration > 5) gc.over5++;
+      gc.maxMs = Math.max(gc.maxMs, e.duration);
+    }
+  }).observe({ entryTypes: ['gc'] });
+  let since = { wall: performance.now(), cpu: process.cpuUsage() };
   let round = 0;
   const ms = (ns: number) => Math.max(0, ns / 1e6 - resolutionMs);
   process.on('SIGUSR2', () => {
     round++;
+    const cpu = process.cpuUsage(since.cpu);
+    const wall = performance.now() - since.wall;
     // Written whole, then renamed: the bench never reads half a file.
     writeFileSync(
       `${file}.tmp`,
@@ -24,9 +39,13 @@ if (file) {
         p50: ms(h.percentile(50)),
         p99: ms(h.percentile(99)),
         max: ms(h.max),
+        gc,
+        cpuShare: (cpu.user + cpu.system) / 1000 / wall,
       }),
     );
     renameSync(`${file}.tmp`, file);
     h.reset();
+    gc = { count: 0, over5: 0, maxMs: 0, totalMs: 0 };
+    since = { wall: performance.now(), cpu: process.cpuUsage() };
   });
 }

@@ -101,16 +101,21 @@ export function newRequest(
   };
 }
 
-/** Sets the status a request reaches after the configured delay. */
-export function schedule(x: EngineContext, request: RequestRow, outcome: CvvOutcome, now: number): void {
-  if (outcome.kind === 'three-d-secure') return;
-  const status: TransactionStatus = outcome.kind === 'unknown' ? 'unknown' : outcome.status;
-  x.store.updateRequest(request.id, {
-    pending_status: status,
+/** The pending fields that make a request reach `outcome` after the configured delay. */
+export function scheduled(x: EngineContext, outcome: CvvOutcome, now: number): Partial<RequestRow> {
+  if (outcome.kind === 'three-d-secure') return {};
+  return {
+    pending_status: outcome.kind === 'unknown' ? 'unknown' : outcome.status,
     pending_error_message: outcome.kind === 'final' ? (outcome.errorMessage ?? null) : null,
     pending_error_code: outcome.kind === 'final' ? (outcome.errorCode ?? null) : null,
     finalize_at: now + x.options.finalizeDelayMs,
-  });
+  };
+}
+
+/** Sets the status an existing request reaches after the configured delay. */
+export function schedule(x: EngineContext, request: RequestRow, outcome: CvvOutcome, now: number): void {
+  const fields = scheduled(x, outcome, now);
+  if (fields.finalize_at !== undefined) x.store.updateRequest(request.id, fields);
 }
 
 export interface NewOrder {
@@ -145,7 +150,7 @@ export function createOrder(x: EngineContext, c: OperationCall, o: NewOrder): Ap
       'CLIENT_ORDERID_USED',
     );
   }
-  const id = x.store.insertOrder({
+  const order = x.store.insertOrder({
     merchant: c.merchant.login,
     endpoint_kind: c.endpoint.kind,
     endpoint_ref: c.endpoint.id,
@@ -160,14 +165,14 @@ export function createOrder(x: EngineContext, c: OperationCall, o: NewOrder): Ap
     created_at: c.now,
     ...o.fields,
   });
-  const request = x.store.insertRequest(
-    newRequest(id, o.kind, o.first.amount, o.first.currency, c.now, o.first.status ?? 'processing'),
-  );
-  if (o.first.outcome) schedule(x, request, o.first.outcome, c.now);
-  const order = x.store.getOrder(id)!;
+  // The pending outcome goes in with the row: one write, not an insert and an update.
+  const request = x.store.insertRequest({
+    ...newRequest(order.id, o.kind, o.first.amount, o.first.currency, c.now, o.first.status ?? 'processing'),
+    ...(o.first.outcome ? scheduled(x, o.first.outcome, c.now) : {}),
+  });
   o.onCreated?.(order, request);
-  const body = { ...ack(order, request.serial, o.ackType), ...(o.extraAck?.(id) ?? {}) };
-  x.store.updateOrder(id, { ack_json: JSON.stringify(body) });
+  const body = { ...ack(order, request.serial, o.ackType), ...(o.extraAck?.(order.id) ?? {}) };
+  x.store.updateOrder(order.id, { ack_json: JSON.stringify(body) });
   return { code: 200, body };
 }
 
@@ -182,9 +187,9 @@ export function childRequest(
 ): ApiReply {
   const request = x.store.insertRequest({
     ...newRequest(order.id, kind, amount, order.currency, c.now),
+    ...scheduled(x, APPROVE, c.now),
     ...extra,
   });
-  schedule(x, request, APPROVE, c.now);
   return { code: 200, body: ack(order, request.serial) };
 }
 

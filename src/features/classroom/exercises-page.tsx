@@ -26,7 +26,7 @@ function Question({ ex, onAnswered }: { ex: Exercise; onAnswered: (v: TraineeVie
     );
   return (
     <div className="cl-question">
-      <pre className="cl-capture" aria-label="The broken request">
+      <pre className="cl-capture" aria-label="The broken request" tabIndex={0}>
         {ex.capture}
       </pre>
       <fieldset disabled={ex.locked || ex.state === 'done'}>

@@ -33,6 +33,34 @@ function Cell({ r, title }: { r: ExerciseStatus | undefined; title: string }) {
   );
 }
 
+/** The join address as this browser reached the server, and its QR code for the projector. */
+function JoinCode() {
+  const joinUrl = `${location.origin}/join`;
+  const loopback = /^(127\.|localhost$|\[::1\]$)/.test(location.hostname);
+  return (
+    <section className="cl-joincode" aria-labelledby="cl-join-title">
+      <h2 id="cl-join-title">Join</h2>
+      <figure>
+        <img
+          src="/classroom/trainer/join-qr.svg"
+          alt={`QR code of the join address ${joinUrl}`}
+          width={176}
+          height={176}
+        />
+        <figcaption>
+          Trainees open <code>{joinUrl}</code>
+        </figcaption>
+      </figure>
+      {loopback ? (
+        <p className="cl-note">
+          This address is on loopback: other machines cannot open it. Start the classroom with HOST=0.0.0.0
+          (or this machine's address) and open the trainer address it prints.
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
 /** The trainer's live view of the room, and its controls: hints, locks, resets, exports. */
 export function TrainerPage() {
   const [live, setLive] = useState<Live<TrainerSnapshot>>({ kind: 'connecting' });
@@ -78,6 +106,7 @@ export function TrainerPage() {
           {actionError}
         </p>
       ) : null}
+      <JoinCode />
       <h2>Room</h2>
       <div className="cl-table-wrap">
         <table className="cl-table" aria-label="Trainees and exercises">
