@@ -8,6 +8,8 @@
  * 500,000 live nonces are in its database and 100,000 of them expire at once under HMAC load.
  *
  * Signing lives in lib/sign-request.ts, shared with the proxy and classroom benches.
+ * BENCH_QUICK=1 runs a short version (to check the bench itself); BENCH_SANDBOX_PROFILE_DIR=<dir>
+ * writes a CPU profile of the sandbox over the whole run (node --cpu-prof) into <dir>.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -98,6 +100,8 @@ interface LoopStats {
   p99: number;
   max: number;
   gc: { count: number; over5: number; maxMs: number; totalMs: number };
+  /** Gaps over 10 ms; `busy`: the process used CPU for at least half of the gap. */
+  gaps: { over10: number; busy: number; idle: number };
   /** CPU time of the process (all threads) over wall time. */
   cpuShare: number;
 }
@@ -217,8 +221,15 @@ export async function run(): Promise<void> {
     const tiny = await spawnUntil(['bench/lib/tiny-fastify.ts'], {}, /listening (\d+)/);
     children.push(tiny.child);
     const tinyUrl = `http://127.0.0.1:${tiny.match[1]}/tiny`;
+    // BENCH_SANDBOX_PROFILE_DIR=<dir>: a CPU profile of the sandbox under the whole run, written there.
+    const profileDir = process.env.BENCH_SANDBOX_PROFILE_DIR;
     const sandbox = await spawnUntil(
-      ['--import', './bench/lib/loop-monitor.ts', 'sandbox/main.ts'],
+      [
+        ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : []),
+        '--import',
+        './bench/lib/loop-monitor.ts',
+        'sandbox/main.ts',
+      ],
       {
         HOST: '127.0.0.1',
         SANDBOX_PORT: '0',
@@ -368,7 +379,7 @@ export async function run(): Promise<void> {
     for (const [r, text, , goal] of rows)
       console.log(`${r.label.padEnd(w)}  ${text}${goal ? `   (goal ${goal})` : ''}`);
     console.log(
-      `\nEvent-loop delay of the sandbox (wall clock: on a busy machine it includes time the OS did not run the process) at ${live.toLocaleString('en-US')} live nonces while 100,000 expired at once (${burstLeft} left unpurged), under ${Math.round(stallLoad.rps)} HMAC req/s: p50 ${stalls.p50.toFixed(2)} ms, p99 ${stalls.p99.toFixed(2)} ms, max ${stalls.max.toFixed(2)} ms (goal: stalls ≤ 5 ms). In the same window: ${stalls.gc.count} GC pauses, ${stalls.gc.over5} over 5 ms, the longest ${stalls.gc.maxMs.toFixed(1)} ms; the process had ${stalls.cpuShare.toFixed(2)} of a core.`,
+      `\nEvent-loop delay of the sandbox (wall clock: on a busy machine it includes time the OS did not run the process) at ${live.toLocaleString('en-US')} live nonces while 100,000 expired at once (${burstLeft} left unpurged), under ${Math.round(stallLoad.rps)} HMAC req/s: p50 ${stalls.p50.toFixed(2)} ms, p99 ${stalls.p99.toFixed(2)} ms, max ${stalls.max.toFixed(2)} ms (goal: stalls ≤ 5 ms). In the same window: ${stalls.gc.count} GC pauses, ${stalls.gc.over5} over 5 ms, the longest ${stalls.gc.maxMs.toFixed(1)} ms; ${stalls.gaps.over10} gaps over 10 ms, ${stalls.gaps.busy} with the process busy across them and ${stalls.gaps.idle} with it not running (the OS or I/O); the process had ${stalls.cpuShare.toFixed(2)} of a core.`,
     );
     const purge = await purgeStalls(dir);
     console.log(

@@ -3,8 +3,8 @@
  * measures event-loop delay with perf_hooks. On SIGUSR2 it writes the delay since the last
  * SIGUSR2 (p50, p99, max, in ms, the timer resolution subtracted) to $BENCH_LOOP_STATS and starts over.
  * Beside it, to tell the causes of a stall apart: the garbage collector's pauses in the same window,
- * and the share of one core the process got (all its threads: well below 1 under load means the OS
- * ran something else).
+ * the gaps over 10 ms with whether the process was busy across them, and the share of one core the
+ * process got (all its threads: well below 1 under load means the OS ran something else).
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay, PerformanceObserver, performance } from 'node:perf_hooks';
@@ -23,6 +23,21 @@ if (file) {
       gc.maxMs = Math.max(gc.maxMs, e.duration);
     }
   }).observe({ entryTypes: ['gc'] });
+  // Every gap over 10 ms between 2 ms ticks, with the process's CPU time across it: a gap the
+  // process spent busy (CPU at least half the gap) is work in it; an idle one is the OS (or I/O).
+  let gaps = { over10: 0, busy: 0, idle: 0 };
+  let last = { wall: performance.now(), cpu: process.cpuUsage() };
+  setInterval(() => {
+    const now = { wall: performance.now(), cpu: process.cpuUsage() };
+    const gap = now.wall - last.wall - 2;
+    if (gap > 10) {
+      gaps.over10++;
+      const cpuMs = (now.cpu.user - last.cpu.user + now.cpu.system - last.cpu.system) / 1000;
+      if (cpuMs >= gap / 2) gaps.busy++;
+      else gaps.idle++;
+    }
+    last = now;
+  }, 2).unref();
   let since = { wall: performance.now(), cpu: process.cpuUsage() };
   let round = 0;
   const ms = (ns: number) => Math.max(0, ns / 1e6 - resolutionMs);
@@ -40,12 +55,14 @@ if (file) {
         p99: ms(h.percentile(99)),
         max: ms(h.max),
         gc,
+        gaps,
         cpuShare: (cpu.user + cpu.system) / 1000 / wall,
       }),
     );
     renameSync(`${file}.tmp`, file);
     h.reset();
     gc = { count: 0, over5: 0, maxMs: 0, totalMs: 0 };
+    gaps = { over10: 0, busy: 0, idle: 0 };
     since = { wall: performance.now(), cpu: process.cpuUsage() };
   });
 }
