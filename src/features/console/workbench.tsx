@@ -58,6 +58,8 @@ export interface WorkbenchProps {
   onNavigate: (to: WorkbenchNavigation) => void;
   /** Called with the form's request whenever it changes (for export, share and teaching tools). */
   onDraftChange?: (current: RequestDraft) => void;
+  /** Send the opened draft once, as soon as a profile is active ("re-send in one click"). */
+  sendOnOpen?: boolean;
 }
 
 const draftIds = new WeakMap<RequestDraft, number>();
@@ -160,6 +162,7 @@ function OperationWorkbench({
   onExchange,
   onNavigate,
   onDraftChange,
+  sendOnOpen,
 }: WorkbenchProps & { op: Operation }) {
   const profileLogin = context?.credentials.login ?? '';
   const schema = useMemo(() => requestSchema(op), [op]);
@@ -315,6 +318,14 @@ function OperationWorkbench({
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
+
+  // Through requestSend, so the form's checks and the production confirmation still apply.
+  const sendOnOpenRef = useRef(sendOnOpen);
+  useEffect(() => {
+    if (!sendOnOpenRef.current || !context) return;
+    sendOnOpenRef.current = false;
+    void requestSend();
+  }, [context, requestSend]);
 
   const onFill = useCallback(
     (cvv: string) => {

@@ -561,7 +561,8 @@ function useSigningState(
     if (endpointValue === '') out.push(`No ${idName}: enter it in the profile.`);
     else if (!/^\d+$/.test(endpointValue))
       out.push(`The ${idName} "${endpointValue}" must be a whole number, e.g. 1111.`);
-    if (locked) out.push('The remembered secrets are locked: press Unlock and enter your passphrase.');
+    if (locked)
+      out.push('The remembered secrets are locked: unlock to sign (press Unlock and enter your passphrase).');
     else {
       if (!secrets.controlKey)
         out.push(
