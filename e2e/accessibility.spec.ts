@@ -18,6 +18,7 @@ const PAGES: Array<{ path: string; name: string; ready: (page: Page) => Promise<
   { path: '/ops/v4/payout-check', name: 'workbench (RSA-SHA256)', ready: signed },
   { path: '/ops/3ds/v1/upload-cres-result', name: 'workbench (3-D Secure upload)', ready: signed },
   { path: '/history', name: 'history', ready: h1('History') },
+  { path: '/saved', name: 'saved requests', ready: h1('Saved requests') },
   { path: '/keys', name: 'keys', ready: h1('Keys') },
   { path: '/flows', name: 'flows', ready: h1('Guided flows') },
   { path: '/flows/sale-3ds-2', name: 'a flow', ready: h1('Sale with 3-D Secure 2') },
@@ -58,6 +59,50 @@ for (const theme of ['light', 'dark'] as const) {
         await expectAccessible(page, `${p.path} (${theme})`);
       });
     }
+
+    test('save dialog, saved collections, history comparison, command palette and shortcut list', async ({
+      page,
+    }) => {
+      test.slow();
+      await openOperation(page, 'v2/sale-form');
+      await fillTestData(page);
+      await page.getByRole('button', { name: 'Save request' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Save request' });
+      await expect(dialog.getByLabel('New collection name')).toBeVisible();
+      await expectAccessible(page, `the save dialog (${theme})`);
+      await dialog.getByLabel('Request name').fill('Hosted sale');
+      await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+      await expect(dialog).toBeHidden();
+      await send(page);
+      await expect(answer(page).getByText(/^HTTP 200\b/)).toBeVisible();
+      await send(page);
+      await expect(answer(page).getByText(/^HTTP 200\b/)).toBeVisible();
+
+      await page.goto('/saved');
+      await expect(page.getByRole('region', { name: 'My requests', exact: true })).toBeVisible();
+      await page.getByRole('button', { name: 'Rename Hosted sale' }).click();
+      await expectAccessible(page, `saved requests with a collection (${theme})`);
+
+      await page.goto('/history');
+      const boxes = page.getByRole('checkbox', { name: /^Compare / });
+      await boxes.nth(0).check();
+      await boxes.nth(1).check();
+      await page.getByRole('button', { name: 'Compare selected' }).click();
+      await expect(page.getByRole('article', { name: 'Comparison' })).toBeVisible();
+      await expectAccessible(page, `a history comparison (${theme})`);
+
+      await page.keyboard.press('Control+k');
+      await page.getByRole('combobox', { name: 'Go to a page, an operation or a request' }).fill('sale');
+      await expect(
+        page.getByRole('dialog', { name: 'Command palette' }).getByRole('option').nth(1),
+      ).toBeVisible();
+      await expectAccessible(page, `the command palette (${theme})`);
+      await page.keyboard.press('Escape');
+      await page.getByRole('heading', { level: 1 }).click();
+      await page.keyboard.press('?');
+      await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+      await expectAccessible(page, `the shortcut list (${theme})`);
+    });
 
     test('workbench with an answer and the raw request editor', async ({ page }) => {
       // A send, Monaco and a full axe run: on a loaded 2-core machine close to the default 60 s.

@@ -175,7 +175,7 @@ test('secrets stay out of storage by default, and once remembered are stored onl
       'New profile',
     );
     await expect(page.getByLabel('Login', { exact: true })).toHaveValue('e2e-merchant');
-    await expect(page.getByText('The remembered secrets are locked.')).toBeVisible();
+    await expect(page.getByText('The remembered secrets are locked. Unlock to sign.')).toBeVisible();
     await expect(page.getByLabel('Control key', { exact: true })).toHaveValue('');
     await expect(page.getByLabel('Control key', { exact: true })).toBeDisabled();
     await expect(page.getByLabel('Private key', { exact: true })).toBeDisabled();

@@ -107,3 +107,52 @@ test('README screenshot: the answer panel with the whole status answer', async (
   await monacoReady(page, 'Response body');
   await answer(page).screenshot({ path: shotPath(configFile, 'answer-panel.png') });
 });
+
+test('README screenshots: saved requests and the command palette', async ({ page }, testInfo) => {
+  const configFile = testInfo.config.configFile;
+  const save = async (name: string, collection: string) => {
+    await page.getByRole('button', { name: 'Save request' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save request' });
+    await dialog.getByLabel('Request name').fill(name);
+    const select = dialog.getByLabel('Collection', { exact: true });
+    if (await select.getByRole('option', { name: collection, exact: true }).count()) {
+      await select.selectOption({ label: collection });
+    } else {
+      await select.selectOption({ label: 'New collection…' });
+      await dialog.getByLabel('New collection name').fill(collection);
+    }
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: `Saved “${name}”` })).toBeVisible();
+  };
+  await test.step('save three requests in two collections', async () => {
+    await openOperation(page, 'v2/sale-form');
+    await fillTestData(page);
+    await field(page, 'client_orderid').fill('inv-10042');
+    await save('Hosted sale, ticket 4711', 'Support tickets');
+    await openOperation(page, 'v4/payout-check');
+    await fillTestData(page);
+    await field(page, 'client_orderid').fill('inv-10043');
+    await save('Payout check, ticket 4720', 'Support tickets');
+    await openOperation(page, 'v2/sale');
+    await fillTestData(page);
+    await field(page, 'client_orderid').fill('inv-10044');
+    await save('Sale with the test card', 'Training');
+  });
+  await test.step('saved-requests.png: the Saved page', async () => {
+    await page.goto('/saved');
+    await expect(page.getByRole('region', { name: 'Training', exact: true })).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: 'Support tickets', exact: true }).getByRole('row'),
+    ).toHaveCount(3);
+    await page.screenshot({ path: shotPath(configFile, 'saved-requests.png') });
+  });
+  await test.step('command-palette.png: Ctrl+K, "sale"', async () => {
+    await page.keyboard.press('Control+k');
+    const combo = page.getByRole('combobox', { name: 'Go to a page, an operation or a request' });
+    await combo.fill('sale');
+    const list = page.getByRole('dialog', { name: 'Command palette' }).getByRole('option');
+    await expect(list.filter({ hasText: 'Sale with the test card' })).toBeVisible();
+    await expect(page.getByRole('dialog', { name: 'Command palette' })).not.toContainText('loading');
+    await page.screenshot({ path: shotPath(configFile, 'command-palette.png') });
+  });
+});

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { RequestTools } from '../features/exports/index.ts';
 import { listExchanges } from '../features/history/index.ts';
 import type { Place, RequestDraft } from '../model/index.ts';
@@ -7,6 +7,9 @@ import { useCurrentRequest } from './current-request.ts';
 import { navigate } from './router.ts';
 import { teachHref } from './routes.ts';
 
+const SaveTool = lazy(() =>
+  import('../features/saved/save-dialog.tsx').then((m) => ({ default: m.SaveTool })),
+);
 const ExportsPage = lazy(() =>
   import('../features/exports/exports-page.tsx').then((m) => ({ default: m.ExportsPage })),
 );
@@ -25,8 +28,19 @@ export function WorkbenchTools({
 }) {
   const latest = useCurrentRequest();
   const current = latest?.operation === operationPath ? latest : null;
+  // Each click opens a fresh dialog (the key), which then shows what was saved.
+  const [saving, setSaving] = useState<{ draft: RequestDraft; n: number } | null>(null);
   return (
     <RequestTools current={current} context={context} place={place} onOpen={onOpen}>
+      <button
+        type="button"
+        className="ui-btn ui-btn-small"
+        aria-haspopup="dialog"
+        disabled={!current}
+        onClick={() => current && setSaving((s) => ({ draft: current, n: (s?.n ?? 0) + 1 }))}
+      >
+        Save request
+      </button>
       <button
         type="button"
         className="ui-btn ui-btn-small"
@@ -34,6 +48,11 @@ export function WorkbenchTools({
       >
         Teach this
       </button>
+      {saving ? (
+        <Suspense fallback={null}>
+          <SaveTool key={saving.n} draft={saving.draft} onShowSaved={() => navigate('/saved')} />
+        </Suspense>
+      ) : null}
     </RequestTools>
   );
 }

@@ -2,6 +2,7 @@ export type Route =
   | { kind: 'home' }
   | { kind: 'op'; path: string }
   | { kind: 'history' }
+  | { kind: 'saved' }
   | { kind: 'keys' }
   | { kind: 'return' }
   | { kind: 'debugger' }
@@ -17,6 +18,7 @@ export function parseRoute(pathname: string): Route {
   const clean = pathname.replace(/\/+$/, '') || '/';
   if (clean === '/') return { kind: 'home' };
   if (clean === '/history') return { kind: 'history' };
+  if (clean === '/saved') return { kind: 'saved' };
   if (clean === '/keys') return { kind: 'keys' };
   if (clean === '/return') return { kind: 'return' };
   if (clean === '/debugger') return { kind: 'debugger' };

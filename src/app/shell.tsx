@@ -46,7 +46,33 @@ const ExercisesPage = lazy(() =>
 const TrainerPage = lazy(() =>
   import('../features/classroom/index.ts').then((m) => ({ default: m.TrainerPage })),
 );
+const SavedPage = lazy(() =>
+  import('../features/saved/saved-page.tsx').then((m) => ({ default: m.SavedPage })),
+);
+// The command palette and the shortcut list load on first use (Ctrl/⌘+K, `?` or the header button).
+const Overlay = lazy(() => import('./command-palette.tsx').then((m) => ({ default: m.Overlay })));
 const loading = <p role="status">Loading…</p>;
+
+/**
+ * The one navigation that asked to send its draft. Held in memory, not in history state, so a
+ * reload or a later back/forward to that page never sends again.
+ */
+let pendingSend: string | null = null;
+function sendTokenOf(state: unknown): unknown {
+  return state && typeof state === 'object' ? (state as { send?: unknown }).send : undefined;
+}
+
+/** Opens a draft in the workbench and sends it once (the form's checks and confirmations apply). */
+export function openAndSend(d: RequestDraft): void {
+  pendingSend = globalThis.crypto.randomUUID();
+  navigate(opHref(d.operation), { draft: d, send: pendingSend });
+}
+
+/** True when focus is where typing `?` means text (fields, editors). */
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName);
+}
 
 /** The draft a navigation carries (history state survives reloads, so it is checked like any input). */
 const drafts = new WeakMap<object, RequestDraft>();
@@ -82,6 +108,7 @@ function ThemePicker() {
 const SECTIONS: readonly { to: string; label: string; kinds: readonly Route['kind'][] }[] = [
   { to: '/', label: 'Workbench', kinds: ['home', 'op'] },
   { to: '/history', label: 'History', kinds: ['history'] },
+  { to: '/saved', label: 'Saved', kinds: ['saved'] },
   { to: '/keys', label: 'Keys', kinds: ['keys'] },
   { to: '/flows', label: 'Flows', kinds: ['flows'] },
   { to: '/export', label: 'Export', kinds: ['export'] },
@@ -119,6 +146,26 @@ export function Shell() {
   }, []);
 
   const reopen = useCallback((d: RequestDraft) => navigate(opHref(d.operation), { draft: d }), []);
+  const sendOnOpen = pendingSend !== null && sendTokenOf(loc.state) === pendingSend;
+  useEffect(() => {
+    // The workbench has taken the request to send: never again for this entry.
+    if (sendOnOpen) pendingSend = null;
+  });
+  const [overlay, setOverlay] = useState<'palette' | 'shortcuts' | null>(null);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented) return;
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        setOverlay((o) => (o === 'palette' ? null : 'palette'));
+      } else if (e.key === '?' && !e.ctrlKey && !e.metaKey && !e.altKey && !isTyping(e.target)) {
+        e.preventDefault();
+        setOverlay('shortcuts');
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
   const teachOn = useCallback((path: string) => navigate(teachHref(path)), []);
   // The customer's return from the issuer (in another tab) fills this tab's upload form.
   useEffect(() => {
@@ -185,6 +232,15 @@ export function Shell() {
           </ul>
         </nav>
         <span className="app-spacer" />
+        <button
+          type="button"
+          className="app-commands"
+          aria-keyshortcuts="Control+K Meta+K"
+          aria-haspopup="dialog"
+          onClick={() => setOverlay('palette')}
+        >
+          Commands <kbd>Ctrl K</kbd>
+        </button>
         <ThemePicker />
       </header>
       {/* The trainer's page and the join page have no merchant to sign with. */}
@@ -216,6 +272,7 @@ export function Shell() {
                 onExchange={onExchange}
                 onNavigate={goTo}
                 onDraftChange={setCurrentRequest}
+                sendOnOpen={sendOnOpen}
               />
             </>
           ) : null}
@@ -234,7 +291,12 @@ export function Shell() {
           {route.kind === 'export' ? <ExportsRoute context={context} place={place} onOpen={reopen} /> : null}
           {route.kind === 'history' ? (
             <Suspense fallback={loading}>
-              <HistoryPage onReopen={reopen} />
+              <HistoryPage onReopen={reopen} onResend={openAndSend} />
+            </Suspense>
+          ) : null}
+          {route.kind === 'saved' ? (
+            <Suspense fallback={loading}>
+              <SavedPage onOpen={reopen} onSend={openAndSend} />
             </Suspense>
           ) : null}
           {route.kind === 'keys' ? (
@@ -297,6 +359,18 @@ export function Shell() {
           ) : null}
         </main>
       </div>
+      {overlay ? (
+        <Suspense fallback={null}>
+          <Overlay
+            which={overlay}
+            sections={SECTIONS}
+            onClose={() => setOverlay(null)}
+            onNavigate={navigate}
+            onOpen={reopen}
+            onShortcuts={() => setOverlay('shortcuts')}
+          />
+        </Suspense>
+      ) : null}
     </>
   );
 }

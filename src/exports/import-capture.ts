@@ -1,6 +1,6 @@
 import { isPayError } from '../core/index.ts';
 import { parseCapture, type CaptureFormat } from '../diagnose/index.ts';
-import { draftFromCapture, type DraftFromCaptureOptions, type ImportedDraft } from '../model/index.ts';
+import { draftFromCapture, type DraftFromCaptureOptions, type ImportedDraft } from '../model/import-draft.ts';
 import { ExportError } from './errors.ts';
 
 /** A draft read from a captured request, with the capture's format. */

@@ -9,5 +9,6 @@ export * from './place.ts';
 export * from './draft-params.ts';
 export * from './build-draft.ts';
 export * from './form-draft.ts';
-export * from './share-link.ts';
-export * from './import-draft.ts';
+// Imported by path, not re-exported here: share-link.ts (share links, the draft reader of links and
+// collection files), mask-draft.ts and import-draft.ts (a capture into a draft). The first page loads
+// this index, and only lazy pages use those (a re-export would put them on the first page).

@@ -129,9 +129,37 @@ export function migrateV1(v1: z.infer<typeof V1Schema>): RequestDraft {
   };
 }
 
+/** Why draft data could not be read: damaged, made by a newer console, or for an unknown operation. */
+export type DraftDataProblem =
+  | { kind: 'damaged'; detail: string }
+  | { kind: 'version'; version: number }
+  | { kind: 'operation'; operation: string };
+
 /**
- * Reads a share link back into a draft, checked with zod (version 1 links are migrated); what must
- * not be shared is taken out again, whoever made the link.
+ * The one reader of a draft from untrusted JSON (a share link, a collections file): the version is
+ * checked, version 1 is migrated, the schema is checked with zod, the operation must be known, and
+ * what must not be shared is taken out again, whoever wrote the data.
+ */
+export function readDraftData(json: unknown): { draft: RequestDraft } | { problem: DraftDataProblem } {
+  const version = json && typeof json === 'object' && 'v' in json ? (json as { v: unknown }).v : undefined;
+  if (typeof version === 'number' && version > DRAFT_VERSION)
+    return { problem: { kind: 'version', version } };
+  let draft: RequestDraft;
+  if (version === 1) {
+    const v1 = V1Schema.safeParse(json);
+    if (!v1.success) return { problem: { kind: 'damaged', detail: issueText(v1.error) } };
+    draft = migrateV1(v1.data);
+  } else {
+    const v2 = RequestDraftSchema.safeParse(json);
+    if (!v2.success) return { problem: { kind: 'damaged', detail: issueText(v2.error) } };
+    draft = v2.data;
+  }
+  if (!findOperation(draft.operation)) return { problem: { kind: 'operation', operation: draft.operation } };
+  return { draft: prepareShareDraft(draft).draft };
+}
+
+/**
+ * Reads a share link back into a draft with {@link readDraftData}.
  * @throws DraftError SHARE_LINK_DAMAGED for a cut or altered link, SHARE_LINK_VERSION for a link of a
  *   newer console, SHARE_LINK_OPERATION for an operation this console does not know.
  */
@@ -151,30 +179,22 @@ export function decodeShareLink(link: string): RequestDraft {
       { cause },
     );
   }
-  const version = json && typeof json === 'object' && 'v' in json ? (json as { v: unknown }).v : undefined;
-  if (typeof version === 'number' && version > DRAFT_VERSION) {
+  const read = readDraftData(json);
+  if ('draft' in read) return read.draft;
+  const p = read.problem;
+  if (p.kind === 'version') {
     throw new DraftError(
       'SHARE_LINK_VERSION',
-      `This share link was made by a newer version of the console (format ${version}): update the console to open it.`,
+      `This share link was made by a newer version of the console (format ${p.version}): update the console to open it.`,
     );
   }
-  let draft: RequestDraft;
-  if (version === 1) {
-    const v1 = V1Schema.safeParse(json);
-    if (!v1.success) throw damaged(issueText(v1.error));
-    draft = migrateV1(v1.data);
-  } else {
-    const v2 = RequestDraftSchema.safeParse(json);
-    if (!v2.success) throw damaged(issueText(v2.error));
-    draft = v2.data;
-  }
-  if (!findOperation(draft.operation)) {
+  if (p.kind === 'operation') {
     throw new DraftError(
       'SHARE_LINK_OPERATION',
-      `This share link is for the operation "${draft.operation.slice(0, 80)}", which this console does not know: check that both consoles are the same version.`,
+      `This share link is for the operation "${p.operation.slice(0, 80)}", which this console does not know: check that both consoles are the same version.`,
     );
   }
-  return prepareShareDraft(draft).draft;
+  throw damaged(p.detail);
 }
 
 function issueText(error: z.core.$ZodError): string {

@@ -13,6 +13,7 @@ describe('routes', () => {
     expect(parseRoute('/')).toEqual({ kind: 'home' });
     expect(parseRoute('/history/')).toEqual({ kind: 'history' });
     expect(parseRoute('/keys')).toEqual({ kind: 'keys' });
+    expect(parseRoute('/saved')).toEqual({ kind: 'saved' });
     expect(parseRoute('/elsewhere')).toEqual({ kind: 'not-found', pathname: '/elsewhere' });
   });
 });

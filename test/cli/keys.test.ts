@@ -103,7 +103,9 @@ describe('paysign keys inspect', () => {
     const r = await paysign(['keys', 'inspect', short]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^bits\s+1024$/m);
-    expect(r.stdout).toMatch(/^problem\s+This RSA key has 1024 bits; the gateway requires at least 2048/m);
+    expect(r.stdout).toMatch(
+      /^problem\s+Refused: too short\. This RSA key has 1024 bits; the gateway requires at least 2048/m,
+    );
     expect(r.stdout).toMatch(/^usable\s+no$/m);
   });
 

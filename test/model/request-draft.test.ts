@@ -10,20 +10,18 @@ import { renderCurl, renderRawHttp, type BuiltRequest } from '../../src/core/ind
 import { exchangesToHar, importCapture } from '../../src/exports/index.ts';
 import {
   buildDraft,
-  decodeShareLink,
   draftFromForm,
   draftParams,
-  encodeShareLink,
   exampleDraft,
   formFromDraft,
   isDraftError,
   operationOf,
-  prepareShareDraft,
   resolveDraft,
   schemesOf,
   type Place,
   type RequestDraft,
 } from '../../src/model/index.ts';
+import { decodeShareLink, encodeShareLink, prepareShareDraft } from '../../src/model/share-link.ts';
 import { anyDraft, draftOf } from './draft-arbitraries.ts';
 import { PLACE, signingEnv } from './signing-env.ts';
 

@@ -54,3 +54,35 @@ export function spkiToPkcs1PublicPem(der: Uint8Array): string {
   const pub = forge.pki.publicKeyFromAsn1(toForgeAsn1(der)) as forge.pki.rsa.PublicKey;
   return forge.pki.publicKeyToRSAPublicKeyPem(pub).replace(/\r\n/g, '\n');
 }
+
+/** Why an encrypted key was not decrypted. */
+export type DecryptFailure = 'wrong-passphrase' | 'unsupported' | 'not-rsa';
+
+/**
+ * Decrypts an encrypted private key PEM with its passphrase: PKCS#8 `ENCRYPTED PRIVATE KEY`
+ * (PBES2: PBKDF2 with HMAC-SHA-1/224/256/384/512, AES-128/192/256-CBC or 3DES; what `openssl pkcs8
+ * -topk8 -v2 aes-256-cbc` and `openssl genpkey -aes-256-cbc` write) and traditional PKCS#1 with
+ * `Proc-Type: 4,ENCRYPTED` (`DEK-Info` AES-CBC or DES-EDE3-CBC). Returns the PrivateKeyInfo DER
+ * (PKCS#8, unencrypted), what Web Crypto imports.
+ */
+export function decryptPrivateKeyPem(
+  pem: string,
+  passphrase: string,
+): { pkcs8: Uint8Array<ArrayBuffer> } | { failure: DecryptFailure } {
+  let key: forge.pki.rsa.PrivateKey | null;
+  try {
+    key = forge.pki.decryptRsaPrivateKey(pem, passphrase) as forge.pki.rsa.PrivateKey | null;
+  } catch (e) {
+    const text = e instanceof Error ? e.message : String(e);
+    if (/unsupported|unknown|not supported/i.test(text)) return { failure: 'unsupported' };
+    if (/not an rsa|oid is not rsa|rsaEncryption/i.test(text)) return { failure: 'not-rsa' };
+    // A wrong passphrase can yield bytes that pass the padding check and then fail as ASN.1.
+    return { failure: 'wrong-passphrase' };
+  }
+  if (!key?.n) return { failure: 'wrong-passphrase' };
+  return {
+    pkcs8: fromForgeBytes(
+      forge.asn1.toDer(forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(key))).getBytes(),
+    ),
+  };
+}

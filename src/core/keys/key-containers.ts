@@ -31,7 +31,7 @@ function assertStrongEnough(parsed: ParsedKey): void {
   if (parsed.bits < MIN_RSA_BITS) {
     throw new PayError(
       'KEY_TOO_SHORT',
-      `This RSA key has ${parsed.bits} bits; the gateway requires at least ${MIN_RSA_BITS}. Generate a new pair: \`openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:4096 -out private.pem\`.`,
+      `Refused: too short. This RSA key has ${parsed.bits} bits; the gateway requires at least ${MIN_RSA_BITS}. Generate a new pair: \`openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:4096 -out private.pem\`.`,
       { field: 'key' },
     );
   }
@@ -146,7 +146,7 @@ export async function parseKey(text: string, crypto: CryptoPort): Promise<Parsed
   if (kind === 'encrypted-private') {
     throw new PayError(
       'KEY_ENCRYPTED',
-      'This private key is encrypted with a passphrase. Decrypt it first: `openssl pkey -in key.pem -out key-plain.pem` (it asks for the passphrase).',
+      'This private key is encrypted with a passphrase. Decrypt it first: enter its passphrase beside the key in the console (decrypted in the browser), or run `openssl pkey -in key.pem -out key-plain.pem` (it asks for the passphrase).',
       { field: 'key' },
     );
   }
@@ -208,7 +208,7 @@ function requirePrivate(parsed: ParsedKey): Uint8Array<ArrayBuffer> {
   if (!parsed.pkcs8) {
     throw new PayError(
       'KEY_NOT_PRIVATE',
-      `This is a ${PEM_KIND_LABEL[parsed.kind]}: signing needs the merchant's private key (BEGIN PRIVATE KEY or BEGIN RSA PRIVATE KEY).`,
+      `This ${PEM_KIND_LABEL[parsed.kind]} can verify, not sign: signing needs the merchant's private key (BEGIN PRIVATE KEY or BEGIN RSA PRIVATE KEY).`,
       { field: 'key' },
     );
   }

@@ -64,6 +64,8 @@ export interface WorkbenchProps {
   onNavigate: (to: WorkbenchNavigation) => void;
   /** Called with the form's request whenever it changes (for export, share and teaching tools). */
   onDraftChange?: (current: RequestDraft) => void;
+  /** Send the opened draft once, as soon as a profile is active ("re-send in one click"). */
+  sendOnOpen?: boolean;
 }
 
 const draftIds = new WeakMap<RequestDraft, number>();
@@ -166,6 +168,7 @@ function OperationWorkbench({
   onExchange,
   onNavigate,
   onDraftChange,
+  sendOnOpen,
 }: WorkbenchProps & { op: Operation }) {
   const profileLogin = context?.credentials.login ?? '';
   const schema = useMemo(() => requestSchema(op), [op]);
@@ -352,6 +355,14 @@ function OperationWorkbench({
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
+
+  // Through requestSend, so the form's checks and the production confirmation still apply.
+  const sendOnOpenRef = useRef(sendOnOpen);
+  useEffect(() => {
+    if (!sendOnOpenRef.current || !context) return;
+    sendOnOpenRef.current = false;
+    void requestSend();
+  }, [context, requestSend]);
 
   const fills = useRef(0);
   const onFill = useCallback(

@@ -10,7 +10,8 @@ import {
   type KeyConsumer,
   type ParsedCapture,
 } from '../../diagnose/index.ts';
-import { draftFromCapture, type Place, type RequestDraft } from '../../model/index.ts';
+import { draftFromCapture } from '../../model/import-draft.ts';
+import type { Place, RequestDraft } from '../../model/index.ts';
 
 export { CAPTURE_FORMAT_LABEL, detectCaptureFormat, type CaptureFormat };
 

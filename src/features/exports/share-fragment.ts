@@ -1,10 +1,10 @@
+import type { RequestDraft } from '../../model/index.ts';
 import {
   decodeShareLink,
   encodeShareLink,
   prepareShareDraft,
   SHARE_FRAGMENT_KEY,
-  type RequestDraft,
-} from '../../model/index.ts';
+} from '../../model/share-link.ts';
 import { errorText } from './download.ts';
 
 export type ShareFragment = { draft: RequestDraft } | { error: string };

@@ -1,6 +1,7 @@
 import { findOperation, parseResponse } from '../../catalog/index.ts';
 import { encodeFormBody } from '../../core/index.ts';
-import { draftFromCapture, emptyDraft, type RequestDraft } from '../../model/index.ts';
+import { draftFromCapture } from '../../model/import-draft.ts';
+import { emptyDraft, type RequestDraft } from '../../model/index.ts';
 import type { Exchange } from '../../shared/contracts/contracts.ts';
 import type { HistoryEntry } from './history-schema.ts';
 import { isCvvName, isPanName, maskExchange } from './mask-exchange.ts';

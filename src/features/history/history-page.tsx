@@ -1,8 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { encodeFormBody } from '../../core/index.ts';
+import { diffText } from '../../diagnose/text-diff.ts';
 import type { RequestDraft } from '../../model/index.ts';
+import { downloadText } from '../../shared/browser/download.ts';
 import { draftOfEntry, matchesSearch } from './build-entry.ts';
+import { compareEntries, curlOfEntry, harOfEntry } from './entry-tools.ts';
 import { clearEntries, deleteEntry, listEntries, onHistoryChange } from './history-db.ts';
 import type { HistoryEntry } from './history-schema.ts';
 import './history.css';
@@ -26,12 +29,21 @@ function prettyBody(text: string): string {
   }
 }
 
-export function HistoryPage({ onReopen }: { onReopen: (draft: RequestDraft) => void }) {
+export function HistoryPage({
+  onReopen,
+  onResend,
+}: {
+  onReopen: (draft: RequestDraft) => void;
+  /** Opens the entry's request in the workbench and sends it (masked card fields must be filled in). */
+  onResend: (draft: RequestDraft) => void;
+}) {
   const queryClient = useQueryClient();
   const searchId = useId();
   const [search, setSearch] = useState('');
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [confirmClear, setConfirmClear] = useState(false);
+  const [picked, setPicked] = useState<string[]>([]);
+  const [comparing, setComparing] = useState<[string, string] | null>(null);
 
   const history = useQuery({ queryKey: QUERY_KEY, queryFn: listEntries });
   useEffect(
@@ -59,6 +71,11 @@ export function HistoryPage({ onReopen }: { onReopen: (draft: RequestDraft) => v
   const shown = useMemo(() => entries.filter((e) => matchesSearch(e, search)), [entries, search]);
   const selected = entries.find((e) => e.id === selectedId) ?? null;
   const failure = history.error ?? remove.error ?? clear.error;
+  const togglePick = (id: string) =>
+    setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
+  const pair = comparing
+    ? ([entries.find((e) => e.id === comparing[0]), entries.find((e) => e.id === comparing[1])] as const)
+    : null;
 
   return (
     <section className="hy-page" aria-labelledby={`${searchId}-title`}>
@@ -131,10 +148,24 @@ export function HistoryPage({ onReopen }: { onReopen: (draft: RequestDraft) => v
           </p>
         ) : (
           <div className="hy-table-wrap">
+            <div className="hy-inline hy-compare-bar">
+              <span className="hy-muted">Tick two entries to compare them side by side.</span>
+              <button
+                type="button"
+                className="hy-button"
+                disabled={picked.length !== 2}
+                onClick={() => setComparing([picked[0]!, picked[1]!])}
+              >
+                Compare selected
+              </button>
+            </div>
             <table className="hy-table">
               <caption className="ui-visually-hidden">Requests sent, newest first</caption>
               <thead>
                 <tr>
+                  <th scope="col">
+                    <span className="ui-visually-hidden">Compare</span>
+                  </th>
                   <th scope="col">Time</th>
                   <th scope="col">Operation</th>
                   <th scope="col">client_orderid</th>
@@ -148,6 +179,14 @@ export function HistoryPage({ onReopen }: { onReopen: (draft: RequestDraft) => v
               <tbody>
                 {shown.map((e) => (
                   <tr key={e.id} className={e.id === selectedId ? 'hy-row--selected' : undefined}>
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={`Compare ${e.operationPath} sent ${formatTime(e.sentAt)}`}
+                        checked={picked.includes(e.id)}
+                        onChange={() => togglePick(e.id)}
+                      />
+                    </td>
                     <td>
                       <time dateTime={e.sentAt}>{formatTime(e.sentAt)}</time>
                     </td>
@@ -170,6 +209,9 @@ export function HistoryPage({ onReopen }: { onReopen: (draft: RequestDraft) => v
                         <button type="button" className="hy-button" onClick={() => onReopen(draftOfEntry(e))}>
                           Reopen
                         </button>
+                        <button type="button" className="hy-button" onClick={() => onResend(draftOfEntry(e))}>
+                          Re-send
+                        </button>
                         <button
                           type="button"
                           className="hy-button"
@@ -189,6 +231,9 @@ export function HistoryPage({ onReopen }: { onReopen: (draft: RequestDraft) => v
         {selected && (
           <EntryDetails entry={selected} onReopen={onReopen} onClose={() => setSelectedId(null)} />
         )}
+        {pair && pair[0] && pair[1] ? (
+          <Comparison a={pair[0]} b={pair[1]} onClose={() => setComparing(null)} />
+        ) : null}
       </div>
     </section>
   );
@@ -234,6 +279,20 @@ function EntryDetails({
             onClick={() => onReopen(draftOfEntry(entry))}
           >
             Reopen in the form
+          </button>
+          <CopyCurl entry={entry} />
+          <button
+            type="button"
+            className="hy-button"
+            onClick={() =>
+              downloadText(
+                `pay-console-${entry.operationPath.replace(/\//g, '-')}-${entry.sentAt.replace(/[:.]/g, '-')}.har`,
+                `${JSON.stringify(harOfEntry(entry), null, 2)}\n`,
+                'application/json',
+              )
+            }
+          >
+            Export as HAR
           </button>
           <button type="button" className="hy-button" onClick={onClose}>
             Close details
@@ -303,6 +362,115 @@ function EntryDetails({
       ) : (
         <p className="hy-error">{entry.error ?? 'No answer was received.'}</p>
       )}
+    </article>
+  );
+}
+
+function CopyCurl({ entry }: { entry: HistoryEntry }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  useEffect(() => {
+    if (state === 'idle') return;
+    const t = setTimeout(() => setState('idle'), 2000);
+    return () => clearTimeout(t);
+  }, [state]);
+  return (
+    <button
+      type="button"
+      className="hy-button"
+      onClick={() =>
+        navigator.clipboard.writeText(curlOfEntry(entry)).then(
+          () => setState('copied'),
+          () => setState('failed'),
+        )
+      }
+    >
+      {state === 'copied' ? 'Copied as curl' : state === 'failed' ? 'Copy failed' : 'Copy as curl'}
+    </button>
+  );
+}
+
+/** One side of a changed value: what both share, and what only this side has, marked. */
+function DiffSide({ ours, theirs, side }: { ours: string; theirs: string; side: 'a' | 'b' }) {
+  const segments = diffText(ours, theirs);
+  return (
+    <>
+      {segments.map((seg, i) =>
+        seg.op === 'equal' ? (
+          <span key={i}>{seg.text}</span>
+        ) : (side === 'a' && seg.op === 'removed') || (side === 'b' && seg.op === 'added') ? (
+          <mark key={i} className="hy-diff-mark">
+            {seg.text}
+          </mark>
+        ) : null,
+      )}
+    </>
+  );
+}
+
+function Comparison({ a, b, onClose }: { a: HistoryEntry; b: HistoryEntry; onClose: () => void }) {
+  const titleId = useId();
+  const [onlyChanged, setOnlyChanged] = useState(true);
+  const rows = compareEntries(a, b);
+  const changed = rows.filter((r) => !r.same).length;
+  const shown = onlyChanged ? rows.filter((r) => !r.same) : rows;
+  return (
+    <article className="hy-details hy-comparison" aria-labelledby={titleId}>
+      <header className="hy-details__header">
+        <h2 id={titleId}>Comparison</h2>
+        <div className="hy-inline">
+          <label className="hy-inline">
+            <input type="checkbox" checked={onlyChanged} onChange={(e) => setOnlyChanged(e.target.checked)} />
+            Only differences
+          </label>
+          <button type="button" className="hy-button" onClick={onClose}>
+            Close comparison
+          </button>
+        </div>
+      </header>
+      <p className="hy-note" role="status">
+        {changed === 0 ? 'The two entries are the same.' : `${changed} of ${rows.length} fields differ.`}
+      </p>
+      <table className="hy-table hy-table--pairs">
+        <caption className="ui-visually-hidden">The two entries field by field</caption>
+        <thead>
+          <tr>
+            <th scope="col">Field</th>
+            <th scope="col">
+              {a.operationPath} · {formatTime(a.sentAt)}
+            </th>
+            <th scope="col">
+              {b.operationPath} · {formatTime(b.sentAt)}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {shown.map((r) => (
+            <tr key={r.label} className={r.same ? undefined : 'hy-row--changed'}>
+              <th scope="row" className="hy-mono">
+                {r.label}
+              </th>
+              <td className="hy-mono">
+                {r.a === undefined ? (
+                  <em>absent</em>
+                ) : r.same || r.b === undefined ? (
+                  r.a
+                ) : (
+                  <DiffSide ours={r.a} theirs={r.b} side="a" />
+                )}
+              </td>
+              <td className="hy-mono">
+                {r.b === undefined ? (
+                  <em>absent</em>
+                ) : r.same || r.a === undefined ? (
+                  r.b
+                ) : (
+                  <DiffSide ours={r.a} theirs={r.b} side="b" />
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </article>
   );
 }

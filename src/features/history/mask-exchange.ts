@@ -7,7 +7,7 @@ import {
   maskDigits,
   scrubText,
 } from '../../catalog/index.ts';
-import { prepareShareDraft, type DraftValue, type RequestDraft } from '../../model/index.ts';
+import { maskDraft } from '../../model/mask-draft.ts';
 import type { Exchange } from '../../shared/contracts/contracts.ts';
 
 export {
@@ -18,22 +18,12 @@ export {
   maskDigits,
   scrubText,
 } from '../../catalog/index.ts';
+export { maskDraft } from '../../model/mask-draft.ts';
 
 export interface MaskedExchange {
   exchange: Exchange;
   /** Body fields that were masked or dropped: their stored values must not be reused. */
   masked: string[];
-}
-
-/** The draft as history keeps it: the share link's policy (no card number, CVV, secret or signature), scrubbed. */
-export function maskDraft(draft: RequestDraft): RequestDraft {
-  const clean = prepareShareDraft(draft).draft;
-  const scrub = (v: DraftValue): DraftValue => (typeof v === 'string' ? scrubText(v) : v);
-  return {
-    ...clean,
-    values: Object.fromEntries(Object.entries(clean.values).map(([k, v]) => [k, scrub(v)])),
-    extras: clean.extras.map((e) => ({ name: e.name, value: scrub(e.value) })),
-  };
 }
 
 /** Masks card numbers to first6…last4, drops CVVs and anything secret-looking, then checks the result. */

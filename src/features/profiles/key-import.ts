@@ -21,7 +21,7 @@ async function importPem(pem: string): Promise<KeyImport> {
   if (!inspection.isPrivate) {
     return {
       inspection,
-      error: `This is a ${shortKeyLabel(inspection.label)}: signing needs the merchant's private key (BEGIN PRIVATE KEY or BEGIN RSA PRIVATE KEY).`,
+      error: `This ${shortKeyLabel(inspection.label)} can verify, not sign: signing needs the merchant's private key (BEGIN PRIVATE KEY or BEGIN RSA PRIVATE KEY).`,
     };
   }
   try {

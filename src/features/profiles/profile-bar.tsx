@@ -4,6 +4,9 @@ import { readKeyFile } from '../../shared/browser/read-key-file.ts';
 import { describeKey } from './key-import.ts';
 import { useProfiles, type KeyState, type ProfilesValue } from './profiles-provider.tsx';
 import { SecretField } from './secret-field.tsx';
+
+// Only an encrypted key needs it (and node-forge, which it loads on Decrypt).
+const KeyDecrypt = lazy(() => import('./key-decrypt.tsx').then((m) => ({ default: m.KeyDecrypt })));
 import './profiles.css';
 
 // The passphrase dialog (and its strength check) loads when someone remembers or unlocks secrets.
@@ -152,7 +155,19 @@ export function ProfileBar() {
             }
             describedBy={ids.keyStatus}
             onChange={(v) => p.setSecret('privateKeyPem', v)}
-            after={<KeyStatus id={ids.keyStatus} keyState={p.key} />}
+            after={
+              <>
+                <KeyStatus id={ids.keyStatus} keyState={p.key} />
+                {p.key.status === 'done' && p.key.inspection.kind === 'encrypted-private' && !locked ? (
+                  <Suspense fallback={null}>
+                    <KeyDecrypt
+                      pem={p.secrets.privateKeyPem}
+                      onDecrypted={(pem) => p.setSecret('privateKeyPem', pem)}
+                    />
+                  </Suspense>
+                ) : null}
+              </>
+            }
           >
             <KeyFileButton disabled={locked} onText={(text) => p.setSecret('privateKeyPem', text)} />
           </SecretField>
@@ -359,7 +374,7 @@ function VaultControls({ p }: { p: ProfilesValue }) {
       );
       break;
     case 'locked':
-      status = 'The remembered secrets are locked.';
+      status = 'The remembered secrets are locked. Unlock to sign.';
       actions = (
         <button type="button" className="pf-button pf-button--primary" onClick={() => setDialog('unlock')}>
           Unlock

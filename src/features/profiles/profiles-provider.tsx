@@ -576,7 +576,8 @@ function useSigningState(
     if (active.login.trim() === '') out.push('No login: enter the merchant login in the profile.');
     const endpointProblem = checkEndpointId({ kind: endpointKind, id: endpointValue });
     if (endpointProblem) out.push(endpointProblem.message);
-    if (locked) out.push('The remembered secrets are locked: press Unlock and enter your passphrase.');
+    if (locked)
+      out.push('The remembered secrets are locked: unlock to sign (press Unlock and enter your passphrase).');
     else {
       if (!secrets.controlKey)
         out.push(

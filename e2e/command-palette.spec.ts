@@ -1,0 +1,87 @@
+import type { Page } from '@playwright/test';
+import { expect, fillTestData, openOperation, test } from './support/fixtures.ts';
+
+const palette = (page: Page) => page.getByRole('dialog', { name: 'Command palette' });
+const combo = (page: Page) =>
+  palette(page).getByRole('combobox', { name: 'Go to a page, an operation or a request' });
+
+test('command palette: Ctrl+K jumps to operations, pages and saved requests by keyboard; ? lists the shortcuts', async ({
+  page,
+}) => {
+  await openOperation(page, 'v2/sale');
+
+  await test.step('Ctrl+K opens a combobox that owns a listbox; typing filters fuzzily', async () => {
+    await page.keyboard.press('Control+k');
+    await expect(palette(page)).toBeVisible();
+    await expect(combo(page)).toBeFocused();
+    await expect(combo(page)).toHaveAttribute('aria-expanded', 'true');
+    const listId = await combo(page).getAttribute('aria-controls');
+    const list = palette(page).getByRole('listbox', { name: 'Results' });
+    await expect(list).toHaveAttribute('id', listId!);
+    await combo(page).fill('payout chk');
+    const first = list.getByRole('option').first();
+    await expect(first).toContainText('v4/payout-check');
+    await expect(first).toHaveAttribute('aria-selected', 'true');
+    await expect(combo(page)).toHaveAttribute('aria-activedescendant', (await first.getAttribute('id'))!);
+  });
+
+  await test.step('arrows move the active option, Enter goes there', async () => {
+    await combo(page).fill('sale');
+    const options = palette(page).getByRole('option');
+    await expect(options.nth(1)).toBeVisible();
+    await combo(page).press('ArrowDown');
+    await expect(options.nth(0)).toHaveAttribute('aria-selected', 'false');
+    await expect(options.nth(1)).toHaveAttribute('aria-selected', 'true');
+    await expect(combo(page)).toHaveAttribute(
+      'aria-activedescendant',
+      (await options.nth(1).getAttribute('id'))!,
+    );
+    await combo(page).press('ArrowUp');
+    await expect(options.nth(0)).toHaveAttribute('aria-selected', 'true');
+    await combo(page).fill('histry');
+    await expect(options.first()).toContainText('History');
+    await combo(page).press('Enter');
+    await expect(palette(page)).toHaveCount(0);
+    await expect(page).toHaveURL(/\/history$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'History' })).toBeVisible();
+  });
+
+  await test.step('Meta+K works too, and Escape closes without moving', async () => {
+    await page.keyboard.press('Meta+k');
+    await expect(combo(page)).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(palette(page)).toHaveCount(0);
+    await expect(page).toHaveURL(/\/history$/);
+  });
+
+  await test.step('a saved request is found by its name and opens in the workbench', async () => {
+    await openOperation(page, 'v2/sale-form');
+    await fillTestData(page);
+    await page.getByRole('button', { name: 'Save request' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save request' });
+    await dialog.getByLabel('Request name').fill('Projector demo');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    await page.goto('/keys');
+    await page.getByRole('button', { name: 'Commands' }).click();
+    await combo(page).fill('projector demo');
+    const option = palette(page).getByRole('option').first();
+    await expect(option).toContainText('Saved');
+    await expect(option).toContainText('Projector demo');
+    await combo(page).press('Enter');
+    await expect(page).toHaveURL(/\/ops\/v2\/sale-form$/);
+    await expect(page.getByLabel('client_orderid', { exact: true })).toHaveValue(/^inv-/);
+  });
+
+  await test.step('? opens the list of shortcuts (not while typing in a field)', async () => {
+    await page.getByLabel('client_orderid', { exact: true }).press('?');
+    await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toHaveCount(0);
+    await page.getByRole('heading', { level: 1 }).click();
+    await page.keyboard.press('?');
+    const shortcuts = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await expect(shortcuts.getByRole('row', { name: /Ctrl\+K/ })).toContainText('command palette');
+    await expect(shortcuts.getByRole('row', { name: /Ctrl\+Enter/ })).toContainText('Send');
+    await page.keyboard.press('Escape');
+    await expect(shortcuts).toHaveCount(0);
+  });
+});

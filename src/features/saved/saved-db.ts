@@ -1,0 +1,203 @@
+import { openDatabase, withStore } from '../../shared/browser/idb.ts';
+import type { RequestDraft } from '../../model/index.ts';
+import { maskDraft } from '../../model/mask-draft.ts';
+import { freeName, type FileCollection } from './saved-file.ts';
+import { CollectionSchema, SavedRequestSchema, type Collection, type SavedRequest } from './saved-schema.ts';
+
+const DB_NAME = 'pay-console-saved';
+const COLLECTIONS = 'collections';
+const REQUESTS = 'requests';
+
+let dbPromise: Promise<IDBDatabase> | null = null;
+
+function db(): Promise<IDBDatabase> {
+  dbPromise ??= openDatabase(
+    DB_NAME,
+    1,
+    (d) => {
+      if (!d.objectStoreNames.contains(COLLECTIONS)) d.createObjectStore(COLLECTIONS, { keyPath: 'id' });
+      if (!d.objectStoreNames.contains(REQUESTS))
+        d.createObjectStore(REQUESTS, { keyPath: 'id' }).createIndex('collectionId', 'collectionId');
+    },
+    'saved requests cannot be kept.',
+  );
+  dbPromise.catch(() => {
+    dbPromise = null;
+  });
+  return dbPromise;
+}
+
+const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('pay-console-saved');
+const listeners = new Set<() => void>();
+
+function changed(): void {
+  for (const l of listeners) l();
+  channel?.postMessage('changed');
+}
+
+/** Calls back whenever saved requests change, in this tab or another one. */
+export function onSavedChange(listener: () => void): () => void {
+  listeners.add(listener);
+  const fromOtherTab = () => listener();
+  channel?.addEventListener('message', fromOtherTab);
+  return () => {
+    listeners.delete(listener);
+    channel?.removeEventListener('message', fromOtherTab);
+  };
+}
+
+const now = () => new Date().toISOString();
+const newId = () => globalThis.crypto.randomUUID();
+
+/** Runs writes over both stores in one transaction, so a failure leaves nothing half done. */
+async function write(run: (c: IDBObjectStore, r: IDBObjectStore) => void): Promise<void> {
+  const tx = (await db()).transaction([COLLECTIONS, REQUESTS], 'readwrite');
+  const done = new Promise<void>((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
+    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
+  });
+  run(tx.objectStore(COLLECTIONS), tx.objectStore(REQUESTS));
+  await done;
+  changed();
+}
+
+export interface SavedState {
+  collections: Collection[];
+  requests: SavedRequest[];
+  /** Stored records that could not be read (an unknown format). */
+  unreadable: number;
+}
+
+/** Collections by name, requests by name; records that do not parse are counted, not shown. */
+export async function listSaved(): Promise<SavedState> {
+  const d = await db();
+  const [rawCollections, rawRequests] = await Promise.all([
+    withStore(d, COLLECTIONS, 'readonly', (s) => s.getAll() as IDBRequest<unknown[]>),
+    withStore(d, REQUESTS, 'readonly', (s) => s.getAll() as IDBRequest<unknown[]>),
+  ]);
+  let unreadable = 0;
+  const collections: Collection[] = [];
+  for (const raw of rawCollections) {
+    const c = CollectionSchema.safeParse(raw);
+    if (c.success) collections.push(c.data);
+    else unreadable++;
+  }
+  const requests: SavedRequest[] = [];
+  for (const raw of rawRequests) {
+    const r = SavedRequestSchema.safeParse(raw);
+    if (r.success) requests.push(r.data);
+    else unreadable++;
+  }
+  const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+  return { collections: collections.sort(byName), requests: requests.sort(byName), unreadable };
+}
+
+export async function createCollection(name: string): Promise<Collection> {
+  const c = CollectionSchema.parse({ version: 1, id: newId(), name, createdAt: now() });
+  await write((cs) => cs.put(c));
+  return c;
+}
+
+export async function renameCollection(collection: Collection, name: string): Promise<void> {
+  const c = CollectionSchema.parse({ ...collection, name });
+  await write((cs) => cs.put(c));
+}
+
+/** Deletes a collection and every request in it. */
+export async function deleteCollection(id: string): Promise<void> {
+  const d = await db();
+  const keys = await withStore(d, REQUESTS, 'readonly', (s) => s.index('collectionId').getAllKeys(id));
+  await write((cs, rs) => {
+    cs.delete(id);
+    for (const k of keys) rs.delete(k);
+  });
+}
+
+/** Saves a draft under a name; the draft is masked first (no card number, CVV, secret or signature). */
+export async function saveRequest(input: {
+  name: string;
+  collectionId: string;
+  draft: RequestDraft;
+}): Promise<SavedRequest> {
+  const at = now();
+  const r = SavedRequestSchema.parse({
+    version: 1,
+    id: newId(),
+    collectionId: input.collectionId,
+    name: input.name,
+    draft: maskDraft(input.draft),
+    savedAt: at,
+    updatedAt: at,
+  });
+  await write((_cs, rs) => rs.put(r));
+  return r;
+}
+
+export async function updateRequest(request: SavedRequest, change: { name?: string; draft?: RequestDraft }) {
+  const r = SavedRequestSchema.parse({
+    ...request,
+    ...(change.name !== undefined ? { name: change.name } : {}),
+    ...(change.draft ? { draft: maskDraft(change.draft) } : {}),
+    updatedAt: now(),
+  });
+  await write((_cs, rs) => rs.put(r));
+}
+
+/** A copy beside the original, named "<name> (copy)" (then "(copy) (2)", …). */
+export async function duplicateRequest(request: SavedRequest, siblings: readonly SavedRequest[]) {
+  const taken = new Set(siblings.filter((s) => s.collectionId === request.collectionId).map((s) => s.name));
+  return saveRequest({
+    name: freeName(`${request.name} (copy)`, taken),
+    collectionId: request.collectionId,
+    draft: request.draft,
+  });
+}
+
+export async function deleteRequest(id: string): Promise<void> {
+  await write((_cs, rs) => rs.delete(id));
+}
+
+/**
+ * Adds imported collections, all or nothing. An imported collection never merges into an existing
+ * one: a name already in use gets " (2)", so an import never changes what is there.
+ */
+export async function importCollections(
+  imported: readonly FileCollection[],
+): Promise<{ collections: number; requests: number }> {
+  const d = await db();
+  const existing = await withStore(d, COLLECTIONS, 'readonly', (s) => s.getAll() as IDBRequest<unknown[]>);
+  const taken = new Set(
+    existing.flatMap((raw) => {
+      const c = CollectionSchema.safeParse(raw);
+      return c.success ? [c.data.name] : [];
+    }),
+  );
+  const at = now();
+  const collections: Collection[] = [];
+  const requests: SavedRequest[] = [];
+  for (const ic of imported) {
+    const name = freeName(ic.name, taken);
+    taken.add(name);
+    const c = CollectionSchema.parse({ version: 1, id: newId(), name, createdAt: at });
+    collections.push(c);
+    for (const ir of ic.requests) {
+      requests.push(
+        SavedRequestSchema.parse({
+          version: 1,
+          id: newId(),
+          collectionId: c.id,
+          name: ir.name,
+          draft: maskDraft(ir.draft),
+          savedAt: at,
+          updatedAt: at,
+        }),
+      );
+    }
+  }
+  await write((cs, rs) => {
+    for (const c of collections) cs.put(c);
+    for (const r of requests) rs.put(r);
+  });
+  return { collections: collections.length, requests: requests.length };
+}

@@ -1,0 +1,349 @@
+import { useId, useRef, useState, type ReactNode } from 'react';
+import { findOperation } from '../../catalog/index.ts';
+import type { RequestDraft } from '../../model/index.ts';
+import { downloadText } from '../../shared/browser/download.ts';
+import { ConfirmDialog } from '../../shared/ui/confirm-dialog.tsx';
+import {
+  createCollection,
+  deleteCollection,
+  deleteRequest,
+  duplicateRequest,
+  importCollections,
+  renameCollection,
+  updateRequest,
+} from './saved-db.ts';
+import { buildCollectionsFile, readCollectionsFile } from './saved-file.ts';
+import { checkName, type Collection, type SavedRequest } from './saved-schema.ts';
+import { useSaved } from './use-saved.ts';
+import './saved.css';
+
+export interface SavedPageProps {
+  /** Opens a draft in the workbench. */
+  onOpen: (draft: RequestDraft) => void;
+  /** Opens a draft in the workbench and sends it (the workbench's own checks and confirmations apply). */
+  onSend: (draft: RequestDraft) => void;
+}
+
+const text = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** An inline name editor: Enter or Save keeps it, Escape or Cancel leaves it. */
+function RenameForm({
+  label,
+  initial,
+  onDone,
+  onCancel,
+}: {
+  label: string;
+  initial: string;
+  onDone: (name: string) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const [value, setValue] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      className="sv-inline"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const n = checkName(value);
+        if ('error' in n) return setError(n.error);
+        onDone(n.name).catch((err: unknown) => setError(text(err)));
+      }}
+    >
+      <input
+        aria-label={label}
+        value={value}
+        autoFocus
+        onChange={(e) => setValue(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.preventDefault();
+            onCancel();
+          }
+        }}
+      />
+      <button type="submit" className="ui-btn ui-btn-small">
+        Save name
+      </button>
+      <button type="button" className="ui-btn ui-btn-small" onClick={onCancel}>
+        Cancel
+      </button>
+      {error ? (
+        <span role="alert" className="sv-error">
+          {error}
+        </span>
+      ) : null}
+    </form>
+  );
+}
+
+function endpointText(draft: RequestDraft): string {
+  if (!draft.endpoint) return 'profile’s';
+  return draft.endpoint.kind === 'group' ? `group ${draft.endpoint.id}` : draft.endpoint.id;
+}
+
+/** Saved requests, grouped in collections: open, send, rename, duplicate, delete; export and import. */
+export function SavedPage({ onOpen, onSend }: SavedPageProps) {
+  const id = useId();
+  const { state, error: loadError } = useSaved();
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [newCollection, setNewCollection] = useState('');
+  const [deleting, setDeleting] = useState<Collection | null>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+
+  const act = (what: Promise<unknown>, done?: string) => {
+    setError(null);
+    what.then(
+      () => setStatus(done ?? null),
+      (e: unknown) => setError(text(e)),
+    );
+  };
+
+  const collections = state?.collections ?? [];
+  const requests = state?.requests ?? [];
+
+  const exportAll = () => {
+    const file = buildCollectionsFile(collections, requests, new Date().toISOString());
+    downloadText('pay-console-collections.json', `${JSON.stringify(file, null, 2)}\n`, 'application/json');
+    setStatus(`Exported ${collections.length} collection${collections.length === 1 ? '' : 's'}.`);
+  };
+
+  const importFile = async (file: File) => {
+    setError(null);
+    setStatus(null);
+    try {
+      const parsed = readCollectionsFile(await file.text());
+      const n = await importCollections(parsed);
+      setStatus(
+        `Imported ${n.collections} collection${n.collections === 1 ? '' : 's'} with ${n.requests} request${n.requests === 1 ? '' : 's'} from ${file.name}.`,
+      );
+    } catch (e) {
+      setError(`${file.name} was not imported. ${text(e)}`);
+    }
+  };
+
+  return (
+    <section className="sv-page" aria-labelledby={`${id}-title`}>
+      <header>
+        <h1 id={`${id}-title`}>Saved requests</h1>
+        <p className="sv-note">
+          Named requests in collections, kept in this browser only. A saved request holds its values, scheme,
+          formula, endpoint and pinned nonce and timestamp; never the control key or private key, and never
+          card numbers or CVVs (fill them in when you send).
+        </p>
+        <div className="sv-toolbar">
+          <form
+            className="sv-inline"
+            onSubmit={(e) => {
+              e.preventDefault();
+              const n = checkName(newCollection);
+              if ('error' in n) return setError(`Collection: ${n.error}`);
+              act(createCollection(n.name), `Created the collection ${n.name}.`);
+              setNewCollection('');
+            }}
+          >
+            <label htmlFor={`${id}-new`}>New collection</label>
+            <input
+              id={`${id}-new`}
+              value={newCollection}
+              onChange={(e) => setNewCollection(e.target.value)}
+            />
+            <button type="submit" className="ui-btn ui-btn-small">
+              Create collection
+            </button>
+          </form>
+          <button
+            type="button"
+            className="ui-btn ui-btn-small"
+            disabled={collections.length === 0}
+            onClick={exportAll}
+          >
+            Export collections
+          </button>
+          <button type="button" className="ui-btn ui-btn-small" onClick={() => fileRef.current?.click()}>
+            Import collections
+          </button>
+          <input
+            ref={fileRef}
+            type="file"
+            accept="application/json,.json"
+            aria-label="Collections file to import"
+            hidden
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              e.target.value = '';
+              if (f) void importFile(f);
+            }}
+          />
+        </div>
+        <p role="status" className="sv-note">
+          {state ? (status ?? '') : 'Loading…'}
+        </p>
+        {error || loadError ? (
+          <p role="alert" className="sv-error">
+            {error ??
+              `Saved requests cannot be read: ${loadError}. Reload the page; the browser may block IndexedDB.`}
+          </p>
+        ) : null}
+        {(state?.unreadable ?? 0) > 0 ? (
+          <p className="sv-note">
+            {state!.unreadable} stored records are in an unknown format and are not shown.
+          </p>
+        ) : null}
+      </header>
+      {state && collections.length === 0 ? (
+        <p className="sv-note">
+          Nothing saved yet. Use “Save request” above an operation’s form, or import a collections file.
+        </p>
+      ) : null}
+      {collections.map((c) => (
+        <CollectionView
+          key={c.id}
+          collection={c}
+          requests={requests.filter((r) => r.collectionId === c.id)}
+          all={requests}
+          renaming={renaming}
+          setRenaming={setRenaming}
+          act={act}
+          onOpen={onOpen}
+          onSend={onSend}
+          onDelete={() => setDeleting(c)}
+        />
+      ))}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete the collection?"
+        confirmLabel="Delete collection"
+        onConfirm={() => {
+          if (deleting) act(deleteCollection(deleting.id), `Deleted the collection ${deleting.name}.`);
+          setDeleting(null);
+        }}
+        onCancel={() => setDeleting(null)}
+      >
+        <p>
+          <strong>{deleting?.name}</strong> and its{' '}
+          {requests.filter((r) => r.collectionId === deleting?.id).length} saved requests will be deleted from
+          this browser. Export the collections first to keep a copy.
+        </p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+function CollectionView({
+  collection: c,
+  requests,
+  all,
+  renaming,
+  setRenaming,
+  act,
+  onOpen,
+  onSend,
+  onDelete,
+}: {
+  collection: Collection;
+  requests: SavedRequest[];
+  all: SavedRequest[];
+  renaming: string | null;
+  setRenaming: (id: string | null) => void;
+  act: (p: Promise<unknown>, done?: string) => void;
+  onOpen: (d: RequestDraft) => void;
+  onSend: (d: RequestDraft) => void;
+  onDelete: () => void;
+}) {
+  const titleId = useId();
+  const button = (label: string, aria: string, onClick: () => void, extra = ''): ReactNode => (
+    <button type="button" className={`ui-btn ui-btn-small ${extra}`} aria-label={aria} onClick={onClick}>
+      {label}
+    </button>
+  );
+  return (
+    <section className="sv-collection" aria-labelledby={titleId}>
+      <div className="sv-collection-head">
+        {renaming === c.id ? (
+          <>
+            <h2 id={titleId} className="ui-visually-hidden">
+              {c.name}
+            </h2>
+            <RenameForm
+              label={`New name for the collection ${c.name}`}
+              initial={c.name}
+              onCancel={() => setRenaming(null)}
+              onDone={async (name) => {
+                await renameCollection(c, name);
+                setRenaming(null);
+              }}
+            />
+          </>
+        ) : (
+          <>
+            <h2 id={titleId}>{c.name}</h2>
+            <span className="sv-muted">
+              {requests.length} request{requests.length === 1 ? '' : 's'}
+            </span>
+            {button('Rename', `Rename the collection ${c.name}`, () => setRenaming(c.id))}
+            {button('Delete', `Delete the collection ${c.name}`, onDelete)}
+          </>
+        )}
+      </div>
+      {requests.length === 0 ? (
+        <p className="sv-note">No requests in this collection yet.</p>
+      ) : (
+        <table className="sv-table">
+          <caption className="ui-visually-hidden">Requests saved in {c.name}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Operation</th>
+              <th scope="col">Endpoint</th>
+              <th scope="col">
+                <span className="ui-visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {requests.map((r) => (
+              <tr key={r.id}>
+                <td>
+                  {renaming === r.id ? (
+                    <RenameForm
+                      label={`New name for ${r.name}`}
+                      initial={r.name}
+                      onCancel={() => setRenaming(null)}
+                      onDone={async (name) => {
+                        await updateRequest(r, { name });
+                        setRenaming(null);
+                      }}
+                    />
+                  ) : (
+                    r.name
+                  )}
+                </td>
+                <td>
+                  <span className="sv-mono">{r.draft.operation}</span>
+                  <span className="sv-muted"> · {findOperation(r.draft.operation)?.title ?? 'unknown'}</span>
+                </td>
+                <td className="sv-mono">{endpointText(r.draft)}</td>
+                <td>
+                  <div className="sv-actions">
+                    {button('Open', `Open ${r.name}`, () => onOpen(r.draft))}
+                    {button('Send', `Send ${r.name}`, () => onSend(r.draft), 'ui-btn-primary')}
+                    {button('Rename', `Rename ${r.name}`, () => setRenaming(r.id))}
+                    {button('Duplicate', `Duplicate ${r.name}`, () =>
+                      act(duplicateRequest(r, all), `Duplicated ${r.name}.`),
+                    )}
+                    {button('Delete', `Delete ${r.name}`, () =>
+                      act(deleteRequest(r.id), `Deleted ${r.name}.`),
+                    )}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { RequestDraftSchema } from '../../model/index.ts';
+
+const NAME = z.string().trim().min(1, 'a name is needed').max(200, 'at most 200 characters');
+
+/** A named group of saved requests, as stored in IndexedDB. */
+export const CollectionSchema = z.object({
+  version: z.literal(1),
+  id: z.string().min(1),
+  name: NAME,
+  createdAt: z.string(),
+});
+export type Collection = z.infer<typeof CollectionSchema>;
+
+/** A named request: its draft (masked like history: no card number, CVV, secret or signature). */
+export const SavedRequestSchema = z.object({
+  version: z.literal(1),
+  id: z.string().min(1),
+  collectionId: z.string().min(1),
+  name: NAME,
+  draft: RequestDraftSchema,
+  savedAt: z.string(),
+  updatedAt: z.string(),
+});
+export type SavedRequest = z.infer<typeof SavedRequestSchema>;
+
+/** Checks a name typed by the user; the message says what to do. */
+export function checkName(name: string): { name: string } | { error: string } {
+  const r = NAME.safeParse(name);
+  return r.success ? { name: r.data } : { error: `The name is not usable: ${r.error.issues[0]!.message}.` };
+}
