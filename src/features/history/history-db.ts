@@ -1,46 +1,26 @@
-import { openDatabase, withStore } from '../../shared/browser/idb.ts';
+import { changeFeed } from '../../shared/browser/change-feed.ts';
+import { lazyDatabase, withStore } from '../../shared/browser/idb.ts';
 import { clearRecentOrders } from '../../shared/browser/recent-orders-session.ts';
 import { HistoryEntrySchema, parseStoredEntry, type HistoryEntry } from './history-schema.ts';
 
 const DB_NAME = 'pay-console-history';
 const STORE = 'exchanges';
 
-let dbPromise: Promise<IDBDatabase> | null = null;
+const db = lazyDatabase(
+  DB_NAME,
+  1,
+  (d) => {
+    if (!d.objectStoreNames.contains(STORE))
+      d.createObjectStore(STORE, { keyPath: 'id' }).createIndex('sentAt', 'sentAt');
+  },
+  'history cannot be kept.',
+);
 
-function db(): Promise<IDBDatabase> {
-  dbPromise ??= openDatabase(
-    DB_NAME,
-    1,
-    (d) => {
-      if (!d.objectStoreNames.contains(STORE))
-        d.createObjectStore(STORE, { keyPath: 'id' }).createIndex('sentAt', 'sentAt');
-    },
-    'history cannot be kept.',
-  );
-  dbPromise.catch(() => {
-    dbPromise = null;
-  });
-  return dbPromise;
-}
-
-const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('pay-console-history');
-const listeners = new Set<() => void>();
-
-function changed(): void {
-  for (const l of listeners) l();
-  channel?.postMessage('changed');
-}
+const feed = changeFeed('pay-console-history');
+const changed = feed.changed;
 
 /** Calls back whenever history changes, in this tab or another one. */
-export function onHistoryChange(listener: () => void): () => void {
-  listeners.add(listener);
-  const fromOtherTab = () => listener();
-  channel?.addEventListener('message', fromOtherTab);
-  return () => {
-    listeners.delete(listener);
-    channel?.removeEventListener('message', fromOtherTab);
-  };
-}
+export const onHistoryChange = feed.subscribe;
 
 export async function putEntry(entry: HistoryEntry): Promise<void> {
   const valid = HistoryEntrySchema.parse(entry);

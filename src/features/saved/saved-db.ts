@@ -1,4 +1,5 @@
-import { openDatabase, withStore } from '../../shared/browser/idb.ts';
+import { changeFeed } from '../../shared/browser/change-feed.ts';
+import { lazyDatabase, withStore } from '../../shared/browser/idb.ts';
 import type { RequestDraft } from '../../model/index.ts';
 import { maskDraft } from '../../model/mask-draft.ts';
 import { freeName, type FileCollection } from './saved-file.ts';
@@ -8,43 +9,22 @@ const DB_NAME = 'pay-console-saved';
 const COLLECTIONS = 'collections';
 const REQUESTS = 'requests';
 
-let dbPromise: Promise<IDBDatabase> | null = null;
+const db = lazyDatabase(
+  DB_NAME,
+  1,
+  (d) => {
+    if (!d.objectStoreNames.contains(COLLECTIONS)) d.createObjectStore(COLLECTIONS, { keyPath: 'id' });
+    if (!d.objectStoreNames.contains(REQUESTS))
+      d.createObjectStore(REQUESTS, { keyPath: 'id' }).createIndex('collectionId', 'collectionId');
+  },
+  'saved requests cannot be kept.',
+);
 
-function db(): Promise<IDBDatabase> {
-  dbPromise ??= openDatabase(
-    DB_NAME,
-    1,
-    (d) => {
-      if (!d.objectStoreNames.contains(COLLECTIONS)) d.createObjectStore(COLLECTIONS, { keyPath: 'id' });
-      if (!d.objectStoreNames.contains(REQUESTS))
-        d.createObjectStore(REQUESTS, { keyPath: 'id' }).createIndex('collectionId', 'collectionId');
-    },
-    'saved requests cannot be kept.',
-  );
-  dbPromise.catch(() => {
-    dbPromise = null;
-  });
-  return dbPromise;
-}
-
-const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('pay-console-saved');
-const listeners = new Set<() => void>();
-
-function changed(): void {
-  for (const l of listeners) l();
-  channel?.postMessage('changed');
-}
+const feed = changeFeed('pay-console-saved');
+const changed = feed.changed;
 
 /** Calls back whenever saved requests change, in this tab or another one. */
-export function onSavedChange(listener: () => void): () => void {
-  listeners.add(listener);
-  const fromOtherTab = () => listener();
-  channel?.addEventListener('message', fromOtherTab);
-  return () => {
-    listeners.delete(listener);
-    channel?.removeEventListener('message', fromOtherTab);
-  };
-}
+export const onSavedChange = feed.subscribe;
 
 const now = () => new Date().toISOString();
 const newId = () => globalThis.crypto.randomUUID();

@@ -36,3 +36,20 @@ export async function withStore<T>(
   await done;
   return result;
 }
+
+/** A database opened on first use and kept; a failed open is tried again on the next call. */
+export function lazyDatabase(
+  name: string,
+  version: number,
+  upgrade: (db: IDBDatabase) => void,
+  unavailable: string,
+): () => Promise<IDBDatabase> {
+  let opening: Promise<IDBDatabase> | null = null;
+  return () => {
+    opening ??= openDatabase(name, version, upgrade, unavailable);
+    opening.catch(() => {
+      opening = null;
+    });
+    return opening;
+  };
+}
