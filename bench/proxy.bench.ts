@@ -106,9 +106,11 @@ async function interleaved(
       label: p.label,
       requests: s.reduce((n, x) => n + x.result.requests, 0),
       rps: median(s.map((x) => x.result.rps)),
+      seconds: s.reduce((n, x) => n + x.result.seconds, 0),
       median: median(s.map((x) => x.result.median)),
       p95: median(s.map((x) => x.result.p95)),
       p99: median(s.map((x) => x.result.p99)),
+      max: Math.max(...s.map((x) => x.result.max)),
       cpu,
     };
   });

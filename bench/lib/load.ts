@@ -16,13 +16,39 @@ export interface LoadResult {
   label: string;
   requests: number;
   rps: number;
+  /** The run's window: first request sent to last answer. */
+  seconds: number;
   median: number;
   p95: number;
   p99: number;
+  max: number;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+}
+
+/** One answer as the load generator saw it: when it arrived and how long it took (both in ms). */
+export interface Answered {
+  doneAt: number;
+  latencyMs: number;
+}
+
+/**
+ * Requests per second over the run's own window: from the first request sent to the last answer.
+ * autocannon's `duration` cannot serve: it checks for the end only on its 1-second tick, so a run
+ * of a fixed number of requests counted whole seconds (7,000 sales in 5.1 s read as 6.02 s).
+ */
+export function throughputOf(answers: readonly Answered[]): { rps: number; seconds: number } {
+  if (answers.length === 0) return { rps: 0, seconds: 0 };
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const a of answers) {
+    first = Math.min(first, a.doneAt - a.latencyMs);
+    last = Math.max(last, a.doneAt);
+  }
+  const seconds = (last - first) / 1000;
+  return { rps: seconds > 0 ? answers.length / seconds : Number.POSITIVE_INFINITY, seconds };
 }
 
 /**
@@ -35,7 +61,7 @@ export function load(
   requests: PreparedRequest | readonly PreparedRequest[],
   opts: { durationSec?: number; connections?: number } = {},
 ): Promise<LoadResult> {
-  const times: number[] = [];
+  const answers: Answered[] = [];
   const list = Array.isArray(requests) ? (requests as readonly PreparedRequest[]) : undefined;
   const single = list ? undefined : (requests as PreparedRequest);
   let next = 0;
@@ -74,19 +100,20 @@ export function load(
           );
           return;
         }
-        times.sort((a, b) => a - b);
+        const times = answers.map((a) => a.latencyMs).sort((a, b) => a - b);
         resolve({
           label,
           requests: times.length,
-          rps: times.length / result.duration,
+          ...throughputOf(answers),
           median: percentile(times, 50),
           p95: percentile(times, 95),
           p99: percentile(times, 99),
+          max: times.at(-1) ?? NaN,
         });
       },
     );
     instance.on('response', (_client, _status, _bytes, responseTime) => {
-      times.push(responseTime);
+      answers.push({ doneAt: performance.now(), latencyMs: responseTime });
     });
   });
 }

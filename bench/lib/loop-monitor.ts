@@ -14,13 +14,28 @@ if (file) {
   const resolutionMs = 1;
   const h = monitorEventLoopDelay({ resolution: resolutionMs });
   h.enable();
-  let gc = { count: 0, over5: 0, maxMs: 0, totalMs: 0 };
+  // perf_hooks' GC kinds: which collector a pause belongs to tells what to tune.
+  const KINDS: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weakcb' };
+  const freshGc = () => ({
+    count: 0,
+    over5: 0,
+    maxMs: 0,
+    totalMs: 0,
+    longest: {} as Record<string, { count: number; over5: number; maxMs: number }>,
+  });
+  let gc = freshGc();
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       gc.count++;
       gc.totalMs += e.duration;
       if (e.duration > 5) gc.over5++;
       gc.maxMs = Math.max(gc.maxMs, e.duration);
+      const kind =
+        KINDS[(e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0] ?? 'other';
+      const k = (gc.longest[kind] ??= { count: 0, over5: 0, maxMs: 0 });
+      k.count++;
+      if (e.duration > 5) k.over5++;
+      k.maxMs = Math.max(k.maxMs, e.duration);
     }
   }).observe({ entryTypes: ['gc'] });
   // Every gap over 10 ms between 2 ms ticks, with the process's CPU time across it: a gap the
@@ -61,7 +76,7 @@ if (file) {
     );
     renameSync(`${file}.tmp`, file);
     h.reset();
-    gc = { count: 0, over5: 0, maxMs: 0, totalMs: 0 };
+    gc = freshGc();
     gaps = { over10: 0, busy: 0, idle: 0 };
     since = { wall: performance.now(), cpu: process.cpuUsage() };
   });
