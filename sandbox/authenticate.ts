@@ -26,6 +26,8 @@ export interface AuthRequest {
   /** `http://<Host><path>`: the URL the signature is checked against (no query). */
   url: string;
   bodyText: string;
+  /** The body's pairs in order, decoded (readFormBody): the signature is checked over these. */
+  pairs: ReadonlyArray<{ name: string; value: string }>;
   params: ReadonlyMap<string, string>;
   authorization: string | undefined;
 }
@@ -99,6 +101,7 @@ async function checkControl(req: AuthRequest, ctx: AuthContext): Promise<AuthRes
     login: req.merchant.login,
     controlKey: req.merchant.controlKey,
     crypto: ctx.crypto,
+    bodyPairs: req.pairs,
   });
   if (v.scheme !== 'control' || v.ok) return GOOD;
   const spelled = describeFormula(formula);
@@ -227,6 +230,7 @@ async function checkOAuth(
         headers: { authorization: req.authorization },
         body: req.bodyText,
       },
+      bodyPairs: req.pairs,
       operation: { path: req.op.path, scheme },
       endpoint: req.endpoint,
       login: req.merchant.login,

@@ -1,4 +1,3 @@
-import { decodeFormBody } from '../src/core/index.ts';
 import { PAY_JSON, validationError, type ApiReply } from './replies.ts';
 
 export const MAX_PARAMETERS = 500;
@@ -39,9 +38,16 @@ export interface FormBody {
   params: Map<string, string>;
 }
 
+/** One name or value of a form body: `+` is a space; a malformed escape throws. */
+function decodeComponent(raw: string): string {
+  const spaced = raw.includes('+') ? raw.replace(/\+/g, ' ') : raw;
+  return spaced.includes('%') ? decodeURIComponent(spaced) : spaced;
+}
+
 /**
  * Reads an operation's form body strictly: UTF-8, valid percent-encoding, named parameters, each
- * name once. Decoding is the core's (`decodeFormBody`), the same the signature check uses.
+ * name once, each part decoded once. The pairs equal the core's `decodeFormBody` of the text
+ * (test/sandbox/form-body.test.ts), and the signature check is handed them rather than decoding again.
  */
 export function readFormBody(raw: unknown): { ok: true; body: FormBody } | { ok: false; reply: ApiReply } {
   const bytes = Buffer.isBuffer(raw) ? raw : raw === undefined || raw === null ? Buffer.alloc(0) : undefined;
@@ -76,12 +82,14 @@ export function readFormBody(raw: unknown): { ok: true; body: FormBody } | { ok:
       ),
     };
   }
+  const pairs: Array<{ name: string; value: string }> = [];
+  const params = new Map<string, string>();
   for (const part of parts) {
     if (part === '') continue;
     const eq = part.indexOf('=');
     const rawName = eq === -1 ? part : part.slice(0, eq);
     const shown = rawName.length > 40 ? `${rawName.slice(0, 40)}…` : rawName;
-    if (/%(?![0-9A-Fa-f]{2})/.test(part)) {
+    if (part.includes('%') && /%(?![0-9A-Fa-f]{2})/.test(part)) {
       return {
         ok: false,
         reply: validationError(
@@ -90,8 +98,13 @@ export function readFormBody(raw: unknown): { ok: true; body: FormBody } | { ok:
         ),
       };
     }
+    // Each part is decoded once, here: name and value decode exactly when the whole part does
+    // ("=" cannot sit inside a UTF-8 sequence), as the core's decodeFormBody would decode them.
+    let name: string;
+    let value: string;
     try {
-      decodeURIComponent(part.replace(/\+/g, ' '));
+      name = decodeComponent(rawName);
+      value = eq === -1 ? '' : decodeComponent(part.slice(eq + 1));
     } catch {
       return {
         ok: false,
@@ -110,20 +123,17 @@ export function readFormBody(raw: unknown): { ok: true; body: FormBody } | { ok:
         ),
       };
     }
-  }
-  const pairs = decodeFormBody(text);
-  const params = new Map<string, string>();
-  for (const p of pairs) {
-    if (params.has(p.name)) {
+    if (params.has(name)) {
       return {
         ok: false,
         reply: validationError(
-          `Parameter ${p.name} is sent more than once: send each parameter once.`,
+          `Parameter ${name} is sent more than once: send each parameter once.`,
           'BODY_INVALID',
         ),
       };
     }
-    params.set(p.name, p.value);
+    params.set(name, value);
+    pairs.push({ name, value });
   }
   return { ok: true, body: { text, pairs, params } };
 }

@@ -182,7 +182,7 @@ async function answerOperation(request: FastifyRequest, ctx: Context, seen: Seen
   }
   const read = readFormBody(request.body);
   if (!read.ok) return read.reply;
-  const { params, text } = read.body;
+  const { params, pairs, text } = read.body;
   seen.bodyText = text;
   seen.url = `http://${host}${rawPath}`;
 
@@ -211,6 +211,7 @@ async function answerOperation(request: FastifyRequest, ctx: Context, seen: Seen
       endpoint,
       url: `http://${host}${rawPath}`,
       bodyText: text,
+      pairs,
       params,
       authorization: request.headers.authorization,
     },

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { CvvOutcome } from '../outcomes.ts';
 import { FINAL, type RequestRow } from '../store.ts';
 import type { EngineContext, OperationCall } from './context.ts';
-import { schedule } from './orders.ts';
+import { ORDER_ID, schedule } from './orders.ts';
 import { applyLedger } from './settlement.ts';
 
 /** Makes a request final now (hosted pages decide while the customer waits). */
@@ -13,7 +13,7 @@ export function finalizeNow(x: EngineContext, request: RequestRow, outcome: CvvO
 }
 
 /** Requests finalised per write transaction, and per turn of the event loop. */
-export const DUE_BATCH = 200;
+export const DUE_BATCH = 50;
 
 /**
  * Applies requests whose delay has passed, `maxBatches` batches of {@link DUE_BATCH} at the most;
@@ -54,7 +54,7 @@ export function finalizeNamedOrder(x: EngineContext, c: OperationCall, byClientI
   const store = x.store;
   let orderId: number | undefined;
   const raw = c.params.get('orderid');
-  if (raw !== undefined && /^\d{1,15}$/.test(raw)) orderId = Number(raw);
+  if (raw !== undefined && ORDER_ID.test(raw)) orderId = Number(raw);
   else if (raw === undefined && byClientId) {
     const client = c.params.get('client_orderid');
     if (client !== undefined) orderId = store.latestOrderByClientId(c.merchant.login, client)?.id;

@@ -1,15 +1,23 @@
 import { fromMinorUnits } from '../outcomes.ts';
 import { refuse, type ApiReply } from '../replies.ts';
-import type { OrderRow, RequestRow } from '../store.ts';
+import type { OrderRow, StatusOrder, StatusRequest } from '../store.ts';
 import type { EngineContext, OperationCall } from './context.ts';
-import { ownOrder } from './orders.ts';
+import { ORDER_ID, ownOrder } from './orders.ts';
 import { clientOrderId, param } from './params.ts';
 
 /** `status`: by `orderid` (preferred) or the latest order with the `client_orderid`; the latest request or `by-request-sn`. */
 export function status(x: EngineContext, c: OperationCall): ApiReply {
   const client = clientOrderId(c);
+  const raw = param(c, 'orderid');
+  const sn = param(c, 'by-request-sn');
+  // The common case in one statement; anything it does not find takes the path below, which says why.
+  if (raw !== undefined && ORDER_ID.test(raw)) {
+    const found = x.store.statusOf(Number(raw), sn);
+    if (found && found.order.merchant === c.merchant.login && found.order.client_orderid === client.value)
+      return { code: 200, body: statusBody(found.order, found.request, c.pageBase) };
+  }
   let order: OrderRow | undefined;
-  if (param(c, 'orderid') !== undefined) order = ownOrder(x, c, client);
+  if (raw !== undefined) order = ownOrder(x, c, client);
   else {
     order = x.store.latestOrderByClientId(c.merchant.login, client.value);
     if (!order)
@@ -18,7 +26,6 @@ export function status(x: EngineContext, c: OperationCall): ApiReply {
         'ORDER_NOT_FOUND',
       );
   }
-  const sn = param(c, 'by-request-sn');
   const requests = x.store.requestsOf(order.id);
   const request = sn === undefined ? requests[requests.length - 1]! : x.store.requestBySerial(order.id, sn);
   if (!request) refuse(`by-request-sn ${sn} is not a request of order ${order.id}.`, 'ORDER_NOT_FOUND');
@@ -26,7 +33,11 @@ export function status(x: EngineContext, c: OperationCall): ApiReply {
 }
 
 /** The `status-response` of one request, with the sandbox's additions (transaction type, 3-D Secure stage). */
-export function statusBody(order: OrderRow, request: RequestRow, pageBase: string): Record<string, unknown> {
+export function statusBody(
+  order: StatusOrder,
+  request: StatusRequest,
+  pageBase: string,
+): Record<string, unknown> {
   const body: Record<string, unknown> = {
     type: 'status-response',
     status: request.status,

@@ -40,7 +40,7 @@ export function requestSchema(op: Pick<Operation, 'fields'>, now: () => Date = (
 
 function fieldSchema(spec: FieldSpec, now: () => Date): z.ZodMiniType<string | undefined> {
   const check = (value: string | undefined, ctx: z.core.$RefinementCtx<string | undefined>) => {
-    const problem = checkField(spec, value, now());
+    const problem = checkField(spec, value, spec.type === 'year' ? now() : undefined);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   };
   // zod skips an absent optional key entirely, so a required field must not be optional:

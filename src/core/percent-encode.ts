@@ -14,7 +14,8 @@ export function percentEncode(value: string): string {
 
 /** Inverse of {@link percentEncode}; also accepts `+` as a space, as form bodies may carry it. */
 export function percentDecode(value: string, plusIsSpace = true): string {
-  const v = plusIsSpace ? value.replace(/\+/g, ' ') : value;
+  const v = plusIsSpace && value.includes('+') ? value.replace(/\+/g, ' ') : value;
+  if (!v.includes('%')) return v;
   try {
     return decodeURIComponent(v);
   } catch {

@@ -27,6 +27,8 @@ export interface VerifyInput {
   publicKey?: CryptoKey;
   crypto: CryptoPort;
   formulaOverride?: readonly ControlTerm[];
+  /** `request.body` already split and decoded (a server that has parsed it); decoded here otherwise. */
+  bodyPairs?: ReadonlyArray<{ name: string; value: string }>;
 }
 
 export interface ControlVerification {
@@ -59,7 +61,7 @@ export type Verification = ControlVerification | OAuthVerification;
  * one it carries, in constant time. Never returns the key or (for `control`) the full signing input.
  */
 export async function verifySignature(input: VerifyInput): Promise<Verification> {
-  const body = decodeFormBody(input.request.body);
+  const body = input.bodyPairs ?? decodeFormBody(input.request.body);
   const { operation, crypto } = input;
   if (operation.scheme === 'control') {
     const received = body.find((p) => p.name === 'control')?.value ?? null;
