@@ -1,20 +1,7 @@
 import { encodeFormBody, shellQuote } from '../../core/index.ts';
 import { exchangesToHar, type Har } from '../../exports/index.ts';
-import type { Exchange } from '../../shared/contracts/contracts.ts';
+import { exchangeOfEntry } from './exchange-of-entry.ts';
 import type { HistoryEntry } from './history-schema.ts';
-
-/** The stored exchange of an entry (already masked when it was stored). */
-export function exchangeOfEntry(e: HistoryEntry): Exchange {
-  return {
-    operationPath: e.operationPath,
-    profileName: e.profileName,
-    targetName: e.targetName,
-    sentAt: e.sentAt,
-    request: e.request,
-    ...(e.response ? { response: e.response } : {}),
-    ...(e.error ? { error: e.error } : {}),
-  };
-}
 
 /**
  * The stored request as a curl command: the headers and form body as they were sent, card numbers

@@ -1,4 +1,5 @@
 import type { Exchange } from '../../shared/contracts/contracts.ts';
+import { exchangeOfEntry } from './exchange-of-entry.ts';
 
 export { recordExchange } from './record-exchange.ts';
 // HistoryPage is not re-exported: the app imports history-page.tsx lazily, with its route.
@@ -7,13 +8,5 @@ export { recordExchange } from './record-exchange.ts';
 export async function listExchanges(): Promise<Exchange[]> {
   const { listEntries } = await import('./history-db.ts');
   const { entries } = await listEntries();
-  return entries.reverse().map((e) => ({
-    operationPath: e.operationPath,
-    profileName: e.profileName,
-    targetName: e.targetName,
-    sentAt: e.sentAt,
-    request: e.request,
-    ...(e.response ? { response: e.response } : {}),
-    ...(e.error ? { error: e.error } : {}),
-  }));
+  return entries.reverse().map(exchangeOfEntry);
 }
