@@ -183,6 +183,18 @@ test('secrets stay out of storage by default, and once remembered are stored onl
     expectNoSecrets(text, secrets);
   });
 
+  await test.step('a record without the fast-start hint (an older version wrote it) is still found and locked', async () => {
+    await page.evaluate(() => localStorage.removeItem('pay-console.vault'));
+    await page.reload();
+    await expect(page.getByText('The remembered secrets are locked. Unlock to sign.')).toBeVisible();
+    await page.getByLabel('Profile', { exact: true }).selectOption({ label: 'Local sandbox (demo)' });
+    // Locked means no profile has secrets, the demo's included, whatever the first render took.
+    await expect(page.getByLabel('Control key', { exact: true })).toHaveValue('');
+    await expect(page.getByLabel('Control key', { exact: true })).toBeDisabled();
+    expect(await page.evaluate(() => localStorage.getItem('pay-console.vault'))).toBe('present');
+    await page.getByLabel('Profile', { exact: true }).selectOption({ label: 'New profile' });
+  });
+
   const before = await readVaultRecord(page);
   await test.step('a wrong passphrase is refused clearly and nothing is lost', async () => {
     await page.getByRole('button', { name: 'Unlock', exact: true }).click();

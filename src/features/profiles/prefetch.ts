@@ -1,16 +1,26 @@
 import { ProxyTargetsSchema, type ProxyTarget } from '../../shared/contracts/contracts.ts';
 import { fetchJson } from './fetch-json.ts';
 import { DemoMerchantSchema, type DemoMerchant } from './profile-schema.ts';
-import { loadStoredProfiles } from './profile-storage.ts';
-import { readVault, type StoredVault } from './vault-store.ts';
+import { readVault, vaultHintSaysNone, type StoredVault } from './vault-store.ts';
 
 /** What the profiles need from the server and the device, asked for before React mounts. */
 export interface ProfilesPrefetch {
   targets?: Promise<ProxyTarget[]>;
   demo?: Promise<DemoMerchant>;
   vault?: Promise<StoredVault>;
+  /** The answers that were already in when React mounted: the first render uses them as they are. */
+  settled?: SettledPrefetch;
 }
 
+export interface SettledPrefetch {
+  targets?: ProxyTarget[];
+  demo?: DemoMerchant;
+  vault?: StoredVault;
+  /** `vault` is the hint's "nothing remembered", not yet the read's answer (which is still to come). */
+  vaultFromHint?: boolean;
+}
+
+// index.html preloads both (rel=preload as=fetch), so their answers are usually in before this runs.
 export const TARGETS_URL = '/proxy/targets';
 export const DEMO_MERCHANT_URL = '/sandbox/demo-merchant';
 
@@ -25,23 +35,59 @@ function quiet<T>(p: Promise<T>): Promise<T> {
 }
 
 /**
- * Starts the targets list, the demo merchant (when a demo profile may need it) and the vault read
- * at once, so the profile bar and the signature do not wait for the first render to ask.
+ * Starts the targets list, the demo merchant and the vault read at once, so the profile bar and
+ * the signature do not wait for the first render to ask. The demo merchant is asked for even when
+ * the stored profiles need none: index.html has preloaded it, and an unused preload is a warning.
  */
 export function startProfilesPrefetch(): ProfilesPrefetch {
-  const stored = loadStoredProfiles();
-  const mayNeedDemo = !stored || stored.profiles.some((p) => p.origin === 'sandbox-demo');
   return {
     targets: quiet(fetchTargets()),
-    ...(mayNeedDemo ? { demo: quiet(fetchDemoMerchant()) } : {}),
+    demo: quiet(fetchDemoMerchant()),
     vault: quiet(readVault()),
   };
 }
 
+/**
+ * Waits up to `capMs` for the prefetched answers and records those that arrived, so the first
+ * render can show the profile (and so the signature) instead of a "waiting" state and a second
+ * render. What is late or failed is left to the promises: the provider reports it as before.
+ */
+export async function settleProfilesPrefetch(
+  prefetch: ProfilesPrefetch,
+  capMs: number,
+): Promise<ProfilesPrefetch> {
+  const settled: SettledPrefetch = {};
+  // With the hint saying "nothing remembered", the first render does not wait for IndexedDB.
+  const hinted = vaultHintSaysNone();
+  const record = <K extends keyof SettledPrefetch>(name: K, p: Promise<SettledPrefetch[K]> | undefined) =>
+    p?.then(
+      (v) => {
+        settled[name] = v;
+      },
+      () => undefined,
+    );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    Promise.all([
+      record('targets', prefetch.targets),
+      record('demo', prefetch.demo),
+      hinted ? undefined : record('vault', prefetch.vault),
+    ]),
+    new Promise<void>((done) => (timer = setTimeout(done, capMs))),
+  ]);
+  clearTimeout(timer);
+  // A copy: answers that arrive after the cap must not change what the first render was given.
+  if (hinted && !settled.vault) {
+    settled.vault = { state: 'none' };
+    settled.vaultFromHint = true;
+  }
+  return { ...prefetch, settled: { ...settled } };
+}
+
 /** Hands each prefetched promise out once; later calls (retries, refetches) ask again. */
 export function takeOnce(prefetch: ProfilesPrefetch | undefined) {
-  const left: ProfilesPrefetch = { ...prefetch };
-  return <K extends keyof ProfilesPrefetch>(name: K): ProfilesPrefetch[K] => {
+  const left: Omit<ProfilesPrefetch, 'settled'> = { ...prefetch };
+  return <K extends keyof typeof left>(name: K): ProfilesPrefetch[K] => {
     const p = left[name];
     delete left[name];
     return p;

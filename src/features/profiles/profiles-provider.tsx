@@ -24,6 +24,7 @@ import {
   type DemoMerchant,
   type Profile,
 } from './profile-schema.ts';
+import { initialProfilesState, preferredTarget, vaultStatusOf, type VaultStatus } from './initial-state.ts';
 import { loadStoredProfiles, saveStoredProfiles } from './profile-storage.ts';
 import {
   deriveVaultKey,
@@ -39,13 +40,7 @@ const PassphraseDialog = lazy(() =>
 );
 import { deleteVault, readVault, writeVault } from './vault-store.ts';
 
-export type VaultStatus =
-  | { kind: 'checking' }
-  | { kind: 'off' }
-  | { kind: 'locked' }
-  | { kind: 'unlocked'; updatedAt: string }
-  | { kind: 'damaged'; message: string }
-  | { kind: 'unavailable'; message: string };
+export type { VaultStatus };
 
 export type KeyState = { status: 'none' } | { status: 'importing' } | ({ status: 'done' } & KeyImport);
 
@@ -93,10 +88,6 @@ function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-function preferredTarget(targets: readonly ProxyTarget[]): string {
-  return (targets.find((t) => t.kind === 'local') ?? targets[0])?.name ?? '';
-}
-
 /** `prefetch`: the requests src/main.tsx started before React mounted (see startProfilesPrefetch). */
 export function ProfilesProvider({
   children,
@@ -116,32 +107,31 @@ function ProfilesState({
   prefetch: ProfilesPrefetch | undefined;
 }) {
   const [take] = useState(() => takeOnce(prefetch));
-  const stored = useState(() => loadStoredProfiles())[0];
-  const [profiles, setProfiles] = useState<Profile[]>(() => stored?.profiles ?? []);
-  const [activeId, setActiveId] = useState<string | null>(
-    () => stored?.activeId ?? stored?.profiles[0]?.id ?? null,
-  );
-  const [secretsById, setSecretsById] = useState<Record<string, ProfileSecrets>>({});
-  const [vault, setVault] = useState<VaultStatus>({ kind: 'checking' });
+  const settled = prefetch?.settled;
+  const [initial] = useState(() => initialProfilesState(loadStoredProfiles(), settled));
+  const [profiles, setProfiles] = useState<Profile[]>(initial.profiles);
+  const [activeId, setActiveId] = useState<string | null>(initial.activeId);
+  const [secretsById, setSecretsById] = useState<Record<string, ProfileSecrets>>(initial.secretsById);
+  const [vault, setVault] = useState<VaultStatus>(initial.vault);
   const [vaultWriteError, setVaultWriteError] = useState<string | null>(null);
   const [setupError, setSetupError] = useState<string | null>(null);
-  const [demoKeyLost, setDemoKeyLost] = useState(false);
+  const [demoKeyLost, setDemoKeyLost] = useState(initial.demoKeyLost);
   const [rememberPrompt, setRememberPrompt] = useState<((done: boolean) => void) | null>(null);
   const [importer] = useState(() => createKeyImporter());
   const vaultKey = useRef<VaultKey | null>(null);
   const writeChain = useRef<Promise<void>>(Promise.resolve());
-  const demoFilled = useRef(new Set<string>());
+  const demoFilled = useRef(new Set<string>(initial.demoFilled));
   const secretsRef = useRef(secretsById);
   secretsRef.current = secretsById;
 
-  const targetsQuery = useResource(() => take('targets') ?? fetchTargets());
+  const targetsQuery = useResource(() => take('targets') ?? fetchTargets(), true, settled?.targets);
   const targets = targetsQuery.data;
 
   const secretsWritable = vault.kind !== 'checking' && vault.kind !== 'locked';
   const needsDemo =
     profiles.length === 0 ||
     (secretsWritable && profiles.some((p) => p.origin === 'sandbox-demo' && !demoFilled.current.has(p.id)));
-  const demoQuery = useResource(() => take('demo') ?? fetchDemoMerchant(), needsDemo);
+  const demoQuery = useResource(() => take('demo') ?? fetchDemoMerchant(), needsDemo, settled?.demo);
   const resetDemo = demoQuery.reset;
 
   // Classroom mode: the merchant this browser joined with becomes (and stays) a profile, with its secrets.
@@ -169,20 +159,31 @@ function ProfilesState({
   }, [classroomQuery.data, targets, profiles, secretsWritable]);
 
   useEffect(() => {
+    if (initial.vault.kind !== 'checking' && !settled?.vaultFromHint) return;
     let cancelled = false;
     (take('vault') ?? readVault()).then(
       (v) => {
         if (cancelled) return;
-        if (v.state === 'none') setVault({ kind: 'off' });
-        else if (v.state === 'present') setVault({ kind: 'locked' });
-        else setVault({ kind: 'damaged', message: v.message });
+        if (!settled?.vaultFromHint) return setVault(vaultStatusOf(v));
+        // The hint said "nothing remembered" but a record is there: as if it had been read first,
+        // the vault is locked (or damaged) and the demo secrets filled meanwhile are dropped. Not
+        // once the user has acted on the vault (it is then theirs, just written).
+        if (v.state === 'none' || vaultRef.current.kind !== 'off') return;
+        const filled = [...demoFilled.current];
+        demoFilled.current.clear();
+        setSecretsById((prev) => {
+          const next = { ...prev };
+          for (const id of filled) delete next[id];
+          return next;
+        });
+        setVault(vaultStatusOf(v));
       },
       (e: unknown) => !cancelled && setVault({ kind: 'unavailable', message: errorText(e) }),
     );
     return () => {
       cancelled = true;
     };
-  }, [take]);
+  }, [take, initial, settled]);
 
   useEffect(() => {
     if (profiles.length > 0 || !targets) return;

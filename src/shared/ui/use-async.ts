@@ -62,15 +62,19 @@ export interface Resource<T> {
 
 /**
  * Data fetched once while `enabled` and kept (TanStack's useQuery with `staleTime: Infinity`); a
- * failed fetch is retried once after a second, as the rest of the app's queries are.
+ * failed fetch is retried once after a second, as the rest of the app's queries are. `initial`:
+ * an answer already in hand (the first render shows it, nothing is fetched until a reset).
  */
-export function useResource<T>(fn: () => Promise<T>, enabled = true): Resource<T> {
-  const [state, setState] = useState<AsyncState<T>>(IDLE);
+export function useResource<T>(fn: () => Promise<T>, enabled = true, initial?: T): Resource<T> {
+  const [state, setState] = useState<AsyncState<T>>(() =>
+    initial === undefined ? IDLE : { status: 'success', data: initial, error: null },
+  );
   const [generation, setGeneration] = useState(0);
   const latest = useRef(fn);
   latest.current = fn;
-  // The generation whose fetch has started; a reset starts a new one, and answers to an old one are dropped.
-  const started = useRef(-1);
+  // The generation whose fetch has started; a reset starts a new one, and answers to an old one are
+  // dropped. An initial answer (already fetched) counts as generation 0's.
+  const started = useRef(initial === undefined ? -1 : 0);
   const current = useRef(0);
 
   useEffect(() => {

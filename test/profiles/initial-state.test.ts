@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { initialProfilesState } from '../../src/features/profiles/initial-state.ts';
+import { settleProfilesPrefetch } from '../../src/features/profiles/prefetch.ts';
+import type { DemoMerchant, StoredProfiles } from '../../src/features/profiles/profile-schema.ts';
+import type { ProxyTarget } from '../../src/shared/contracts/contracts.ts';
+
+const targets = [
+  { name: 'real', kind: 'remote', baseUrl: 'https://gate.example/paynet' },
+  { name: 'local', kind: 'local', baseUrl: 'http://127.0.0.1:4173/sandbox/paynet' },
+] as unknown as ProxyTarget[];
+const demo: DemoMerchant = {
+  login: 'demo-merchant',
+  controlKey: 'CK',
+  endpointIds: ['1111'],
+  endpointGroupIds: ['2222'],
+  privateKeyPkcs8Pem: '-----BEGIN PRIVATE KEY-----\nAA==\n-----END PRIVATE KEY-----',
+};
+const stored: StoredProfiles = {
+  version: 1,
+  activeId: 'u1',
+  profiles: [
+    {
+      id: 'u1',
+      name: 'Mine',
+      targetName: 'real',
+      endpointKind: 'endpoint',
+      endpointId: '7',
+      endpointGroupId: '',
+      login: 'me',
+      origin: 'user',
+    },
+    {
+      id: 'd1',
+      name: 'Local sandbox (demo)',
+      targetName: 'local',
+      endpointKind: 'endpoint',
+      endpointId: '1111',
+      endpointGroupId: '',
+      login: 'demo-merchant',
+      origin: 'sandbox-demo',
+    },
+  ],
+};
+
+describe('the profiles’ first state', () => {
+  it('a first start with everything in hand: the demo profile on the local target, its secrets filled', () => {
+    const s = initialProfilesState(null, { targets, demo, vault: { state: 'none' } });
+    expect(s.profiles).toHaveLength(1);
+    expect(s.profiles[0]).toMatchObject({ origin: 'sandbox-demo', targetName: 'local', endpointId: '1111' });
+    expect(s.activeId).toBe(s.profiles[0]!.id);
+    expect(s.vault).toEqual({ kind: 'off' });
+    expect(s.secretsById[s.activeId!]).toEqual({ controlKey: 'CK', privateKeyPem: demo.privateKeyPkcs8Pem });
+    expect(s.demoFilled).toEqual([s.activeId]);
+    expect(s.demoKeyLost).toBe(false);
+  });
+
+  it('nothing in hand: the stored state as it is, the vault still being checked, no secret', () => {
+    expect(initialProfilesState(stored)).toEqual({
+      profiles: stored.profiles,
+      activeId: 'u1',
+      vault: { kind: 'checking' },
+      secretsById: {},
+      demoFilled: [],
+      demoKeyLost: false,
+    });
+    expect(initialProfilesState(null).profiles).toEqual([]);
+  });
+
+  it('a locked vault fills no secret, not even the demo’s', () => {
+    const s = initialProfilesState(stored, {
+      targets,
+      demo,
+      vault: { state: 'present', record: {} as never },
+    });
+    expect(s.vault).toEqual({ kind: 'locked' });
+    expect(s.secretsById).toEqual({});
+    expect(s.demoFilled).toEqual([]);
+  });
+
+  it('stored profiles are kept; only the demo ones get the demo secrets', () => {
+    const s = initialProfilesState(stored, { targets, demo, vault: { state: 'none' } });
+    expect(s.profiles).toBe(stored.profiles);
+    expect(Object.keys(s.secretsById)).toEqual(['d1']);
+  });
+
+  it('a demo merchant whose key was replaced says so', () => {
+    const s = initialProfilesState(null, {
+      targets,
+      demo: { ...demo, privateKeyPkcs8Pem: null },
+      vault: { state: 'none' },
+    });
+    expect(s.demoKeyLost).toBe(true);
+    expect(s.secretsById[s.activeId!]?.privateKeyPem).toBe('');
+  });
+});
+
+describe('settleProfilesPrefetch', () => {
+  it('keeps what arrived within the cap and leaves the rest to the promises', async () => {
+    let lateDone!: (d: DemoMerchant) => void;
+    const late = new Promise<DemoMerchant>((r) => (lateDone = r));
+    const p = await settleProfilesPrefetch(
+      {
+        targets: Promise.resolve(targets),
+        demo: late,
+        vault: Promise.resolve({ state: 'none' }),
+      },
+      20,
+    );
+    expect(p.settled?.targets).toBe(targets);
+    expect(p.settled?.demo).toBeUndefined();
+    expect(p.demo).toBe(late);
+    lateDone(demo);
+    await late;
+    // What arrives after the cap does not change what the first render was given.
+    expect(p.settled?.demo).toBeUndefined();
+  });
+
+  it('a failed answer is not settled (the provider reports it)', async () => {
+    const failed = Promise.reject(new Error('down'));
+    failed.catch(() => undefined);
+    const p = await settleProfilesPrefetch({ targets: failed }, 1000);
+    expect(p.settled?.targets).toBeUndefined();
+  });
+});
