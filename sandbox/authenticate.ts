@@ -231,6 +231,7 @@ async function checkOAuth(
         body: req.bodyText,
       },
       bodyPairs: req.pairs,
+      authorizationPairs: header,
       operation: { path: req.op.path, scheme },
       endpoint: req.endpoint,
       login: req.merchant.login,

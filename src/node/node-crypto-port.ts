@@ -1,5 +1,5 @@
 import { createHash, createHmac, KeyObject, sign, verify, webcrypto } from 'node:crypto';
-import { fromBase64 } from '../core/bytes.ts';
+
 import type { CryptoPort } from '../core/crypto-port.ts';
 
 /**
@@ -41,7 +41,7 @@ export function nodeCryptoPort(subtle: SubtleCrypto = webcrypto.subtle as Subtle
       return sign('sha256', Buffer.from(text, 'utf8'), keyObject(key)).toString('base64');
     },
     async rsaSha256Verify(key, signatureBase64, text) {
-      const sig = fromBase64(signatureBase64);
+      const sig = base64Bytes(signatureBase64);
       if (!sig) return false;
       rsa(key);
       if (!key.usages.includes('verify'))
@@ -52,4 +52,11 @@ export function nodeCryptoPort(subtle: SubtleCrypto = webcrypto.subtle as Subtle
       return createHash('sha256').update(bytes).digest('hex');
     },
   };
+}
+
+/** The core's `fromBase64` (the same text accepted), decoded natively rather than through atob. */
+function base64Bytes(text: string): Buffer | undefined {
+  const clean = text.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean) || clean.length % 4 !== 0) return undefined;
+  return Buffer.from(clean, 'base64');
 }

@@ -52,15 +52,16 @@ export function collectSignatureParameters(
     (p: { name: string; value: string }): SignatureParameter => {
       // RFC 5849 §3.4.1.3.1: oauth_signature is excluded from every source; realm only from the header.
       const reason = source === 'oauth' || p.name === 'oauth_signature' ? EXCLUDED[p.name] : undefined;
-      return {
+      const param: SignatureParameter = {
         name: p.name,
         value: p.value,
         encodedName: percentEncode(p.name),
         encodedValue: percentEncode(p.value),
         source,
         included: reason === undefined,
-        ...(reason === undefined ? {} : { excludedBecause: reason }),
       };
+      if (reason !== undefined) param.excludedBecause = reason;
+      return param;
     };
   return [...body.map(tag('body')), ...oauth.map(tag('oauth'))];
 }

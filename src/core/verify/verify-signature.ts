@@ -29,6 +29,8 @@ export interface VerifyInput {
   formulaOverride?: readonly ControlTerm[];
   /** `request.body` already split and decoded (a server that has parsed it); decoded here otherwise. */
   bodyPairs?: ReadonlyArray<{ name: string; value: string }>;
+  /** The Authorization header's pairs (parseAuthorizationHeader of it), when the caller has parsed it already. */
+  authorizationPairs?: ReadonlyArray<{ name: string; value: string }>;
 }
 
 export interface ControlVerification {
@@ -90,7 +92,7 @@ export async function verifySignature(input: VerifyInput): Promise<Verification>
 
   const problems: PayError[] = [];
   const auth = input.request.headers.authorization;
-  let headerParams: Array<{ name: string; value: string }> = [];
+  let headerParams: ReadonlyArray<{ name: string; value: string }> = [];
   if (!auth)
     problems.push(
       new PayError(
@@ -98,6 +100,7 @@ export async function verifySignature(input: VerifyInput): Promise<Verification>
         'The request has no Authorization header: OAuth parameters travel there.',
       ),
     );
+  else if (input.authorizationPairs) headerParams = input.authorizationPairs;
   else {
     try {
       headerParams = parseAuthorizationHeader(auth);
