@@ -3,8 +3,10 @@
  * JavaScript (gzip) loaded before it, side by side with Swagger UI and Scalar rendering the
  * console's own OpenAPI export (bench/lib/peers.ts); then, per signing scheme (control,
  * HMAC-SHA1, RSA-2048, RSA-4096), keystroke → updated signature on screen and the main thread's
- * work per key. The server (console, proxy, local sandbox) runs in-process on a free port; the
- * console is built into .data/bench-console-dist first. BENCH_LOADS (default 15; 0 skips the race)
+ * work per key. The console's server (console, proxy, local sandbox, as `npm start` runs it) and the
+ * peers' file server each run in a process of their own, so the bench's own work (Playwright's
+ * client, the script bodies it reads) never delays an answer; the console is built into
+ * .data/bench-console-dist first. BENCH_LOADS (default 15; 0 skips the race)
  * cold loads per contestant, BENCH_KEYSTROKES (default 40) keys per scheme.
  */
 import { generateKeyPairSync } from 'node:crypto';
@@ -13,10 +15,9 @@ import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { build as ViteBuild } from 'vite';
-import { loadConfig } from '../proxy/config.ts';
-import { buildServer, type ConsoleServer } from '../proxy/server.ts';
 import { CHROMIUM_ARGS, findChromium } from '../scripts/browser-path.ts';
-import { PEERS, startPeerServer } from './lib/peers.ts';
+import { startChild } from './lib/child-process.ts';
+import { PEERS } from './lib/peers.ts';
 
 export const title =
   'Console in headless Chromium: time to a usable form and initial JS beside Swagger UI and Scalar, typing cost';
@@ -38,22 +39,6 @@ function table(head: string[], rows: string[][]): string {
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
-
-async function startServer(): Promise<{ app: ConsoleServer; origin: string }> {
-  const env = {
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    DIST_DIR: DIST,
-    SANDBOX_DB: ':memory:',
-    SANDBOX_FINALIZE_DELAY_MS: '300',
-  };
-  const app = await buildServer(loadConfig(env, ROOT), { env });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const addr = app.server.address();
-  if (!addr || typeof addr !== 'object') throw new Error('The bench server did not report its port.');
-  return { app, origin: `http://127.0.0.1:${addr.port}` };
 }
 
 const SIGNATURE = '[aria-label="Signature"]';
@@ -301,7 +286,11 @@ export async function run(): Promise<void> {
       build: { outDir: DIST, emptyOutDir: true, sourcemap: false },
     });
   }
-  const { app, origin } = await startServer();
+  const server = await startChild(resolve(import.meta.dirname, 'lib/console-server-child.ts'), [
+    'in-process',
+    DIST,
+  ]);
+  const origin = `http://127.0.0.1:${server.port}`;
   const executablePath = findChromium();
   const browser = await chromium.launch({
     headless: true,
@@ -310,9 +299,9 @@ export async function run(): Promise<void> {
   });
   try {
     if (LOADS > 0) {
-      const peers = await startPeerServer();
+      const peers = await startChild(resolve(import.meta.dirname, 'lib/peer-server-child.ts'));
       try {
-        await navigationRace(browser, origin, peers.origin);
+        await navigationRace(browser, origin, `http://127.0.0.1:${peers.port}`);
       } finally {
         await peers.close();
       }
@@ -390,6 +379,6 @@ export async function run(): Promise<void> {
     );
   } finally {
     await browser.close();
-    await app.close();
+    await server.close();
   }
 }
