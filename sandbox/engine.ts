@@ -50,13 +50,14 @@ export class Engine implements EngineContext {
    * and the operation runs in a savepoint, so a refused one undoes only its own writes. The answer
    * comes once the batch is committed. A backlog of due rows larger than a batch is left to the timer,
    * except the order the request names. An operation that only reads, with nothing to claim or
-   * finalise and no batch open, runs in a read transaction without the write lock.
+   * finalise and no batch open, runs without the write lock: a single read is its own snapshot, and
+   * a read-only handler that reads more than once takes a read transaction itself (status).
    */
   run(call: OperationCall, nonce?: NonceClaim): Promise<ApiReply> {
     const store = this.store;
     const handle = () => HANDLERS[call.op.id](this, call);
     if (!nonce && READ_ONLY.has(call.op.id) && !store.batchOpen && !store.mayBeDue(call.now))
-      return Promise.resolve(refusedAs(() => store.read(handle)));
+      return Promise.resolve(refusedAs(handle));
     return store.batched(
       () => {
         if (nonce && !store.useNonce(nonce.consumer, nonce.nonce, call.now, nonce.expiresAt))

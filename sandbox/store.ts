@@ -127,6 +127,41 @@ const STATUS_COLUMNS = [
 const STATUS_LATEST = `SELECT ${STATUS_COLUMNS} FROM orders o JOIN requests r ON r.order_id = o.id WHERE o.id = ? ORDER BY r.id DESC LIMIT 1`;
 const STATUS_BY_SERIAL = `SELECT ${STATUS_COLUMNS} FROM orders o JOIN requests r ON r.order_id = o.id WHERE o.id = ? AND r.serial = ?`;
 
+/**
+ * A status row read as an array (STATUS_COLUMNS' order) into two objects of fixed shape: the
+ * driver's own row objects intern every column name on every row, 23 of them here (~4 µs a read).
+ */
+function statusRow(v: unknown[]): { order: StatusOrder; request: StatusRequest } {
+  const order = {
+    id: v[0],
+    merchant: v[1],
+    client_orderid: v[2],
+    end_point_id: v[3],
+    card_bin: v[4],
+    card_last4: v[5],
+    card_brand: v[6],
+    card_ref_id: v[7],
+    tds_version: v[8],
+    tds_comp_ind: v[9],
+    tds_stage: v[10],
+    tds_trans_id: v[11],
+    form_state: v[12],
+    page_token: v[13],
+  } as StatusOrder;
+  const request = {
+    serial: v[14],
+    kind: v[15],
+    amount_minor: v[16],
+    currency: v[17],
+    status: v[18],
+    approval_code: v[19],
+    rrn: v[20],
+    error_message: v[21],
+    error_code: v[22],
+  } as StatusRequest;
+  return { order, request };
+}
+
 export interface CardRefRow {
   id: number;
   merchant: string;
@@ -554,10 +589,10 @@ export class SandboxStore {
   statusOf(orderId: number, serial?: string): { order: StatusOrder; request: StatusRequest } | undefined {
     const row = (
       serial === undefined
-        ? this.stmt(STATUS_LATEST).expand(true).get(orderId)
-        : this.stmt(STATUS_BY_SERIAL).expand(true).get(orderId, serial)
-    ) as { orders: StatusOrder; requests: StatusRequest } | undefined;
-    return row && { order: row.orders, request: row.requests };
+        ? this.stmt(STATUS_LATEST).raw(true).get(orderId)
+        : this.stmt(STATUS_BY_SERIAL).raw(true).get(orderId, serial)
+    ) as unknown[] | undefined;
+    return row && statusRow(row);
   }
 
   requestsOf(orderId: number): RequestRow[] {

@@ -49,5 +49,5 @@ export const HANDLERS: { readonly [K in OperationId]: Handler } = {
   TDS_UPLOAD_PARES_RESULT: (x, c) => uploadChallengeResult(x, c, 'pares'),
 };
 
-/** Operations that only read: they run in a read transaction, without the write lock. */
+/** Operations that only read: they run without the write lock (status's longer path in a read transaction). */
 export const READ_ONLY: ReadonlySet<OperationId> = new Set<OperationId>(['STATUS', 'CARDINFO']);

@@ -3,19 +3,31 @@ import { refuse, type ApiReply } from '../replies.ts';
 import type { OrderRow, StatusOrder, StatusRequest } from '../store.ts';
 import type { EngineContext, OperationCall } from './context.ts';
 import { ORDER_ID, ownOrder } from './orders.ts';
-import { clientOrderId, param } from './params.ts';
+import { clientOrderId, param, type ClientOrderId } from './params.ts';
 
 /** `status`: by `orderid` (preferred) or the latest order with the `client_orderid`; the latest request or `by-request-sn`. */
 export function status(x: EngineContext, c: OperationCall): ApiReply {
   const client = clientOrderId(c);
   const raw = param(c, 'orderid');
   const sn = param(c, 'by-request-sn');
-  // The common case in one statement; anything it does not find takes the path below, which says why.
+  // The common case in one statement (its own snapshot); anything it does not find takes the path
+  // below, which says why, in one read transaction.
   if (raw !== undefined && ORDER_ID.test(raw)) {
     const found = x.store.statusOf(Number(raw), sn);
     if (found && found.order.merchant === c.merchant.login && found.order.client_orderid === client.value)
       return { code: 200, body: statusBody(found.order, found.request, c.pageBase) };
   }
+  return x.store.read(() => statusByLookup(x, c, client, raw, sn));
+}
+
+/** `status` the long way: the order by `orderid` or the latest by client id, refused with the reason. */
+function statusByLookup(
+  x: EngineContext,
+  c: OperationCall,
+  client: ClientOrderId,
+  raw: string | undefined,
+  sn: string | undefined,
+): ApiReply {
   let order: OrderRow | undefined;
   if (raw !== undefined) order = ownOrder(x, c, client);
   else {
