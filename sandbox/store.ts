@@ -519,6 +519,13 @@ export class SandboxStore {
     this.update('orders', id, patch);
   }
 
+  /** An order's `server_callback_url` (undefined: no such order). */
+  callbackUrlOf(id: number): string | null | undefined {
+    const row = this.stmt('SELECT callback_url FROM orders WHERE id = ?').raw(true).get(id) as
+      [string | null] | undefined;
+    return row?.[0];
+  }
+
   getOrder(id: number): OrderRow | undefined {
     return this.stmt('SELECT * FROM orders WHERE id = ?').get(id) as OrderRow | undefined;
   }

@@ -3,7 +3,7 @@ import type { CvvOutcome } from '../outcomes.ts';
 import { FINAL, type RequestRow } from '../store.ts';
 import type { EngineContext, OperationCall } from './context.ts';
 import { ORDER_ID, schedule } from './orders.ts';
-import { applyLedger } from './settlement.ts';
+import { applyLedger, movesLedger } from './settlement.ts';
 
 /** Makes a request final now (hosted pages decide while the customer waits). */
 export function finalizeNow(x: EngineContext, request: RequestRow, outcome: CvvOutcome, now: number): void {
@@ -79,8 +79,12 @@ function applyFinal(x: EngineContext, r: RequestRow, now: number): void {
       ? String(randomInt(100_000, 1_000_000)) + String(randomInt(0, 1_000_000)).padStart(6, '0')
       : null,
   });
-  const order = x.store.getOrder(r.order_id)!;
-  if (approved) applyLedger(x.store, order, r);
-  if ((FINAL as readonly string[]).includes(status) && order.callback_url)
-    x.store.insertCallback(r.id, order.callback_url, now);
+  // The whole order only when the settlement table moves its ledger; otherwise one column of it.
+  let callback: string | null | undefined;
+  if (approved && movesLedger(r.kind)) {
+    const order = x.store.getOrder(r.order_id)!;
+    applyLedger(x.store, order, r);
+    callback = order.callback_url;
+  } else callback = x.store.callbackUrlOf(r.order_id);
+  if ((FINAL as readonly string[]).includes(status) && callback) x.store.insertCallback(r.id, callback, now);
 }

@@ -273,6 +273,11 @@ export function settlementHandler(operation: OperationId): Handler {
 }
 
 /** Moves the ledger column of an approved settlement request (finalisation). */
+/** Whether an approved request of this kind moves a ledger column (capture, void, return, payout-pay). */
+export function movesLedger(kind: RequestRow['kind']): boolean {
+  return SETTLEMENT_RULES.some((r) => r.requestKind === kind);
+}
+
 export function applyLedger(store: SandboxStore, order: OrderRow, request: RequestRow): void {
   const rule = SETTLEMENT_RULES.find((r) => r.requestKind === request.kind);
   if (!rule) return;

@@ -49,6 +49,9 @@ export function parseRawHttp(text: string, scheme: 'http' | 'https' = 'https'): 
   return { method: rl[1]!, url, headers, body: body.replace(/\r?\n$/, '') };
 }
 
+/** Each list of known paths sorted once (a server matches every request against the same list). */
+const longestFirst = new WeakMap<readonly string[], readonly string[]>();
+
 /**
  * Finds the operation and endpoint in a request path: `…/api/<operation>/{id}` or
  * `…/api/<operation>/group/{id}`; `known` are the catalog's operation paths. The prefix may itself
@@ -58,7 +61,11 @@ export function matchOperationPath(
   pathname: string,
   known: readonly string[],
 ): { path: string; endpoint: { kind: 'endpoint' | 'group'; id: string }; prefix: string } | undefined {
-  const byLength = [...known].sort((a, b) => b.length - a.length);
+  let byLength = longestFirst.get(known);
+  if (!byLength) {
+    byLength = [...known].sort((a, b) => b.length - a.length);
+    longestFirst.set(known, byLength);
+  }
   for (let at = pathname.indexOf('/api/'); at !== -1; at = pathname.indexOf('/api/', at + 1)) {
     const rest = pathname.slice(at + '/api/'.length).replace(/\/$/, '');
     for (const path of byLength) {
