@@ -4,6 +4,7 @@ export const MAX_PARAMETERS = 500;
 
 /** True when one of the media ranges of an `Accept` header is exactly `application/vnd.pay+json`. */
 export function acceptsPayJson(accept: string | string[] | undefined): boolean {
+  if (accept === PAY_JSON) return true;
   const text = Array.isArray(accept) ? accept.join(',') : (accept ?? '');
   return text.split(',').some((range) => range.split(';')[0]!.trim().toLowerCase() === PAY_JSON);
 }

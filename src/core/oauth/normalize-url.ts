@@ -6,6 +6,20 @@ import { PayError } from '../errors.ts';
  * @see api-description.md, Authentication, Scheme O1 step 2 ("The URL has no default port"); RFC 5849 §3.4.1.2.
  */
 export function normalizeUrl(url: string): string {
+  // A server checks many requests to the same few URLs: parsing one costs more than the rest of
+  // the base string. Only results are kept (a URL that throws is parsed again, and throws again).
+  const known = normalized.get(url);
+  if (known !== undefined) return known;
+  const result = normalizeUncached(url);
+  if (normalized.size >= NORMALIZED_MAX) normalized.clear();
+  normalized.set(url, result);
+  return result;
+}
+
+const NORMALIZED_MAX = 256;
+const normalized = new Map<string, string>();
+
+function normalizeUncached(url: string): string {
   let u: URL;
   try {
     u = new URL(url);
