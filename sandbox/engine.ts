@@ -51,13 +51,18 @@ export class Engine implements EngineContext {
    * comes once the batch is committed. A backlog of due rows larger than a batch is left to the timer,
    * except the order the request names. An operation that only reads, with nothing to claim or
    * finalise and no batch open, runs without the write lock: a single read is its own snapshot, and
-   * a read-only handler that reads more than once takes a read transaction itself (status).
+   * a read-only handler that reads more than once takes a read transaction itself (status). Its
+   * answer, like a batch's, is released at the end of the turn (setImmediate): the answers of one
+   * turn are then written back to back, and the client's side is woken once per turn rather than
+   * once per answer (under load that kernel work cost a status read ~15 µs of its ~60 µs).
    */
   run(call: OperationCall, nonce?: NonceClaim): Promise<ApiReply> {
     const store = this.store;
     const handle = () => HANDLERS[call.op.id](this, call);
-    if (!nonce && READ_ONLY.has(call.op.id) && !store.batchOpen && !store.mayBeDue(call.now))
-      return Promise.resolve(refusedAs(handle));
+    if (!nonce && READ_ONLY.has(call.op.id) && !store.batchOpen && !store.mayBeDue(call.now)) {
+      const reply = refusedAs(handle);
+      return new Promise((resolve) => setImmediate(resolve, reply));
+    }
     return store.batched(
       () => {
         if (nonce && !store.useNonce(nonce.consumer, nonce.nonce, call.now, nonce.expiresAt))
