@@ -327,7 +327,7 @@ const ORDER_COLUMNS = [
 ];
 // Positional parameters throughout: better-sqlite3 binds a named one by looking the name up on the
 // object, which cost a 36-column order insert ~28 µs against ~1 µs for the values in order.
-const INSERT_ORDER = `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) VALUES (${ORDER_COLUMNS.map(() => '?').join(', ')}) RETURNING id`;
+const INSERT_ORDER = `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) VALUES (${ORDER_COLUMNS.map(() => '?').join(', ')})`;
 
 /** Columns added after schema version 1 (a v1 file is upgraded in place). */
 const ADDED_COLUMNS: ReadonlyArray<readonly [table: string, column: string, definition: string]> = [
@@ -510,7 +510,8 @@ export class SandboxStore {
     const given = o as Record<string, unknown>;
     const defaults = ORDER_DEFAULTS as Record<string, unknown>;
     const values = ORDER_COLUMNS.map((c) => (given[c] === undefined ? defaults[c] : given[c]));
-    const row: Record<string, unknown> = { id: (this.stmt(INSERT_ORDER).get(values) as { id: number }).id };
+    // run() and the rowid rather than RETURNING, which SQLite serves through a temporary table.
+    const row: Record<string, unknown> = { id: Number(this.stmt(INSERT_ORDER).run(values).lastInsertRowid) };
     for (let i = 0; i < ORDER_COLUMNS.length; i++) row[ORDER_COLUMNS[i]!] = values[i];
     return row as unknown as OrderRow;
   }
