@@ -24,13 +24,12 @@ export function cardFields(x: EngineContext, card: CardData): Partial<OrderRow> 
 
 /** Identifies a retry: everything but `control` (OAuth parameters are in the header). */
 export function paramsHash(c: Pick<OperationCall, 'op' | 'params'>): string {
-  // The hash of JSON.stringify([path, [[name, value], …]]) with the pairs sorted by name (as stored
-  // orders were hashed), the text written directly: the pair arrays cost more than the hash.
-  const names = [...c.params.keys()].filter((n) => n !== 'control').sort();
-  let text = `[${JSON.stringify(c.op.path)},[`;
-  for (let i = 0; i < names.length; i++)
-    text += `${i === 0 ? '' : ','}[${JSON.stringify(names[i])},${JSON.stringify(c.params.get(names[i]!))}]`;
-  return createHash('sha256').update(`${text}]]`).digest('hex');
+  const pairs = [...c.params.entries()]
+    .filter(([n]) => n !== 'control')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256')
+    .update(JSON.stringify([c.op.path, pairs]))
+    .digest('hex');
 }
 
 /** An order id as the sandbox issues them: digits, at most 15 (within a double's exact range). */
