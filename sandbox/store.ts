@@ -162,6 +162,33 @@ function statusRow(v: unknown[]): { order: StatusOrder; request: StatusRequest }
   return { order, request };
 }
 
+/** A request's columns, in the order {@link requestRow} reads them. */
+const REQUEST_COLUMNS =
+  'id, serial, order_id, kind, amount_minor, currency, status, pending_status, pending_error_message, pending_error_code, finalize_at, error_message, error_code, approval_code, rrn, refund_mode, created_at';
+
+/** A request read as an array (REQUEST_COLUMNS' order), as statusRow does and for the same reason. */
+function requestRow(v: unknown[]): RequestRow {
+  return {
+    id: v[0],
+    serial: v[1],
+    order_id: v[2],
+    kind: v[3],
+    amount_minor: v[4],
+    currency: v[5],
+    status: v[6],
+    pending_status: v[7],
+    pending_error_message: v[8],
+    pending_error_code: v[9],
+    finalize_at: v[10],
+    error_message: v[11],
+    error_code: v[12],
+    approval_code: v[13],
+    rrn: v[14],
+    refund_mode: v[15],
+    created_at: v[16],
+  } as RequestRow;
+}
+
 export interface CardRefRow {
   id: number;
   merchant: string;
@@ -614,15 +641,24 @@ export class SandboxStore {
 
   /** One order's requests whose delay has passed. */
   dueRequestsOf(orderId: number, now: number): RequestRow[] {
-    return this.stmt(
-      'SELECT * FROM requests WHERE order_id = ? AND finalize_at IS NOT NULL AND finalize_at <= ? ORDER BY finalize_at, id',
-    ).all(orderId, now) as RequestRow[];
+    return (
+      this.stmt(
+        `SELECT ${REQUEST_COLUMNS} FROM requests WHERE order_id = ? AND finalize_at IS NOT NULL AND finalize_at <= ? ORDER BY finalize_at, id`,
+      )
+        .raw(true)
+        .all(orderId, now) as unknown[][]
+    ).map(requestRow);
   }
 
   dueRequests(now: number, limit = 200): RequestRow[] {
-    return this.stmt(
-      'SELECT * FROM requests WHERE finalize_at IS NOT NULL AND finalize_at <= ? ORDER BY finalize_at, id LIMIT ?',
-    ).all(now, limit) as RequestRow[];
+    // Read as arrays: the timer and each group commit read up to a batch of these.
+    return (
+      this.stmt(
+        `SELECT ${REQUEST_COLUMNS} FROM requests WHERE finalize_at IS NOT NULL AND finalize_at <= ? ORDER BY finalize_at, id LIMIT ?`,
+      )
+        .raw(true)
+        .all(now, limit) as unknown[][]
+    ).map(requestRow);
   }
 
   // Card references and subscriptions
