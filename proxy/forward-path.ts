@@ -11,6 +11,18 @@ function hasControlCharacter(value: string): boolean {
   return false;
 }
 
+/** Each target's base URL parsed once (the base URLs are the configured targets': a handful). */
+const bases = new Map<string, { origin: string; pathPrefix: string }>();
+function baseOf(baseUrl: string): { origin: string; pathPrefix: string } {
+  let b = bases.get(baseUrl);
+  if (!b) {
+    const u = new URL(baseUrl);
+    b = { origin: u.origin, pathPrefix: `${u.pathname.replace(/\/+$/, '')}/` };
+    bases.set(baseUrl, b);
+  }
+  return b;
+}
+
 /**
  * Checks the path the console asked the proxy to forward (the part after `/proxy/<target>/`, as
  * it was sent, still percent-encoded) and joins it to the target's base URL. Refuses query
@@ -85,10 +97,9 @@ export function upstreamUrl(baseUrl: string, rawPath: string): URL {
       );
     }
   }
-  const base = new URL(baseUrl);
+  const base = baseOf(baseUrl);
   const url = new URL(`${baseUrl}/${rawPath}`);
-  const basePath = base.pathname.replace(/\/+$/, '');
-  if (url.origin !== base.origin || !url.pathname.startsWith(`${basePath}/`) || url.search !== '') {
+  if (url.origin !== base.origin || !url.pathname.startsWith(base.pathPrefix) || url.search !== '') {
     throw new ProxyError(
       400,
       'PATH_TRAVERSAL',

@@ -3,9 +3,20 @@ import { urlHost, type ServerConfig } from './config.ts';
 import { errorBody } from './upstream-errors.ts';
 
 /** The port the server really listens on (differs from the configured one when that is 0). */
+const ports = new WeakMap<FastifyInstance, number>();
+
+/**
+ * The port the server listens on (config.port until it listens). Read from the socket once:
+ * `server.address()` is a system call, and the guards and the proxy's targets ask on every request.
+ */
 export function listeningPort(app: FastifyInstance, config: ServerConfig): number {
+  const known = ports.get(app);
+  if (known !== undefined) return known;
   const addr = app.server.address();
-  return addr && typeof addr === 'object' ? addr.port : config.port;
+  if (!addr || typeof addr !== 'object') return config.port;
+  ports.set(app, addr.port);
+  app.server.once('close', () => ports.delete(app));
+  return addr.port;
 }
 
 function loopbackNames(config: ServerConfig): string[] {
@@ -44,10 +55,16 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * callbacks, server-to-server calls) pass.
  */
 export function installGuards(app: FastifyInstance, config: ServerConfig): void {
+  // The allowed sets depend only on the port: made once per port, not per request.
+  let sets: { port: number; hosts: Set<string>; origins: Set<string> } | undefined;
+  const setsFor = (port: number) =>
+    sets?.port === port
+      ? sets
+      : (sets = { port, hosts: allowedHosts(config, port), origins: allowedOrigins(config, port) });
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const port = listeningPort(app, config);
     const host = (request.headers.host ?? '').toLowerCase();
-    const hosts = allowedHosts(config, port);
+    const { hosts, origins } = setsFor(port);
     if (!hosts.has(host)) {
       return reply
         .code(421)
@@ -72,7 +89,7 @@ export function installGuards(app: FastifyInstance, config: ServerConfig): void 
       path === '/callbacks' ||
       path.startsWith('/callbacks/') ||
       path.startsWith('/callbacks?');
-    if (checked && origin !== undefined && !allowedOrigins(config, port).has(origin)) {
+    if (checked && origin !== undefined && !origins.has(origin)) {
       return reply
         .code(403)
         .type('application/json; charset=utf-8')

@@ -46,6 +46,8 @@ export type LocalTransport = (request: {
   cookie?: string;
 }) => Promise<UpstreamAnswer>;
 
+const UTF8 = new TextDecoder('utf-8');
+
 /** Largest upstream answer the proxy reads (a gateway reply is a few kilobytes). */
 export const RESPONSE_LIMIT = 16 * 1024 * 1024;
 
@@ -257,7 +259,7 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
       status: answer.status,
       statusText: answer.statusText,
       headers: outHeaders,
-      body: new TextDecoder('utf-8').decode(answer.body),
+      body: UTF8.decode(answer.body),
       elapsedMs,
       url: url.href,
     };

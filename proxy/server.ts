@@ -84,10 +84,13 @@ export async function buildServer(
 
   applyConnectionCap(app, config.limits);
 
-  const proxyTargets = (): ProxyTarget[] => [
-    localTarget(config.host, listeningPort(app, config)),
-    ...config.targets,
-  ];
+  // Made again only when the port changes (it is known once the server listens).
+  let targets: { port: number; list: ProxyTarget[] } | undefined;
+  const proxyTargets = (): ProxyTarget[] => {
+    const port = listeningPort(app, config);
+    if (targets?.port !== port) targets = { port, list: [localTarget(config.host, port), ...config.targets] };
+    return targets.list;
+  };
   const callbackStore = new CallbackStore();
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
