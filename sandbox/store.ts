@@ -232,10 +232,15 @@ const SCHEMA_VERSION = 2;
 /** How long a statement waits for another process's write lock before SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5_000;
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS orders (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
+/**
+ * The orders table. `page_token` (hosted pages and 3-D Secure orders only) is unique through the
+ * partial index `orders_page_token`, not a column constraint: the constraint's index took an entry,
+ * NULL, for every other order too. Ids are the largest plus one (see INSERT_ORDER), not
+ * AUTOINCREMENT, whose `sqlite_sequence` row every insert read and rewrote: nothing deletes an
+ * order, so an id is never handed out twice.
+ */
+const ORDERS_COLUMNS = `(
+  id INTEGER PRIMARY KEY,
   merchant TEXT NOT NULL, endpoint_kind TEXT NOT NULL, endpoint_ref TEXT NOT NULL, end_point_id TEXT NOT NULL,
   op_path TEXT NOT NULL, kind TEXT NOT NULL, client_orderid TEXT NOT NULL, params_hash TEXT NOT NULL, ack_json TEXT NOT NULL,
   amount_minor INTEGER NOT NULL DEFAULT 0, currency TEXT,
@@ -245,18 +250,27 @@ CREATE TABLE IF NOT EXISTS orders (
   card_ref_id INTEGER,
   redirect_url TEXT, callback_url TEXT,
   tds_version TEXT, tds_stage TEXT, tds_trans_id TEXT, tds_started_at INTEGER, tds_comp_ind TEXT, tds_method_loaded_at INTEGER,
-  form_state TEXT, page_token TEXT UNIQUE, extra_json TEXT,
+  form_state TEXT, page_token TEXT, extra_json TEXT,
   created_at INTEGER NOT NULL
-);
-CREATE UNIQUE INDEX IF NOT EXISTS orders_key ON orders (merchant, client_orderid, endpoint_kind, endpoint_ref, op_path);
-CREATE TABLE IF NOT EXISTS requests (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
+)`;
+/** Requests have the plain rowid too (the largest id plus one): nothing deletes a request either. */
+const REQUESTS_COLUMNS = `(
+  id INTEGER PRIMARY KEY,
   serial TEXT NOT NULL UNIQUE, order_id INTEGER NOT NULL REFERENCES orders(id), kind TEXT NOT NULL,
   amount_minor INTEGER NOT NULL DEFAULT 0, currency TEXT,
   status TEXT NOT NULL, pending_status TEXT, pending_error_message TEXT, pending_error_code TEXT, finalize_at INTEGER,
   error_message TEXT, error_code TEXT, approval_code TEXT, rrn TEXT, refund_mode TEXT,
   created_at INTEGER NOT NULL
-);
+)`;
+const ORDERS_TABLE = `CREATE TABLE IF NOT EXISTS orders ${ORDERS_COLUMNS};`;
+const REQUESTS_TABLE = `CREATE TABLE IF NOT EXISTS requests ${REQUESTS_COLUMNS};`;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+${ORDERS_TABLE}
+CREATE UNIQUE INDEX IF NOT EXISTS orders_page_token ON orders (page_token) WHERE page_token IS NOT NULL;
+CREATE UNIQUE INDEX IF NOT EXISTS orders_key ON orders (merchant, client_orderid, endpoint_kind, endpoint_ref, op_path);
+${REQUESTS_TABLE}
 CREATE INDEX IF NOT EXISTS requests_order ON requests (order_id);
 CREATE INDEX IF NOT EXISTS requests_due ON requests (finalize_at) WHERE finalize_at IS NOT NULL;
 CREATE TABLE IF NOT EXISTS card_refs (
@@ -295,6 +309,16 @@ CREATE TABLE IF NOT EXISTS added_merchants (
  * fewer is a page fewer for every order-creating commit to write.
  */
 const DROPPED_INDEXES = ['orders_idempotency', 'orders_client', 'orders_merchant'];
+
+/**
+ * Tables an older file has in an older shape, rebuilt when it is opened (SQLite cannot drop a
+ * column constraint's index or AUTOINCREMENT in place): copied row for row, ids included, into the
+ * new shape. `old` recognises the older shape from the table's stored SQL.
+ */
+const REBUILT_TABLES: ReadonlyArray<{ table: string; columns: string; old: RegExp }> = [
+  { table: 'orders', columns: ORDERS_COLUMNS, old: /page_token TEXT UNIQUE|AUTOINCREMENT/i },
+  { table: 'requests', columns: REQUESTS_COLUMNS, old: /AUTOINCREMENT/i },
+];
 
 /** The schema's defaults for an order's columns (what an INSERT that leaves them out stores). */
 const ORDER_DEFAULTS: Omit<
@@ -354,7 +378,13 @@ const ORDER_COLUMNS = [
 ];
 // Positional parameters throughout: better-sqlite3 binds a named one by looking the name up on the
 // object, which cost a 36-column order insert ~28 µs against ~1 µs for the values in order.
-const INSERT_ORDER = `INSERT INTO orders (${ORDER_COLUMNS.join(', ')}) VALUES (${ORDER_COLUMNS.map(() => '?').join(', ')})`;
+// The id: one past the largest, and past the floor (5000000, or what AUTOINCREMENT had handed out in a
+// file rebuilt from that shape), which counts while the table is empty. The subquery is one seek to
+// the last row.
+const INSERT_ORDER = `INSERT INTO orders (id, ${ORDER_COLUMNS.join(', ')}) VALUES ((SELECT max(coalesce(max(id), 0), ?) FROM orders) + 1, ${ORDER_COLUMNS.map(() => '?').join(', ')})`;
+
+/** The first order id less one (meta `orders_id_floor` may raise it). */
+const ORDER_ID_FLOOR = 5_000_000;
 
 /** Columns added after schema version 1 (a v1 file is upgraded in place). */
 const ADDED_COLUMNS: ReadonlyArray<readonly [table: string, column: string, definition: string]> = [
@@ -393,17 +423,21 @@ export class SandboxStore {
   private batch: Array<{ resolve: () => void; reject: (e: unknown) => void }> | undefined;
   /** True while a batched call runs (its own `tx` calls are savepoints of the batch). */
   private inBatchedCall = false;
+  /** No order gets an id at or under this (see INSERT_ORDER). */
+  private orderIdFloor = ORDER_ID_FLOOR;
 
   constructor(dbPath: string) {
     this.db = openDatabase(dbPath);
     this.stmt = statementCache(this.db);
     this.wrap = this.db.transaction((fn: () => unknown) => fn());
     try {
-      this.db.pragma('foreign_keys = ON');
+      // Off while the schema is brought up to date: a rebuilt table is dropped while others refer to it.
+      this.db.pragma('foreign_keys = OFF');
       // Another process (npm start beside npm run sandbox) may hold the write lock for a moment.
       this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       this.tx(() => {
         this.db.exec(SCHEMA);
+        if (this.rebuildOlderTables()) this.db.exec(SCHEMA); // the rebuilt tables' indexes
         const version = this.getMeta('schema_version');
         if (version !== undefined && Number(version) > SCHEMA_VERSION) {
           throw new Error(
@@ -419,13 +453,14 @@ export class SandboxStore {
         if (version === undefined || Number(version) < SCHEMA_VERSION)
           this.setMeta('schema_version', String(SCHEMA_VERSION));
       });
-      // Readable, gateway-like ids: orders from 5000001, card references from 1000001, subscriptions from 700001.
+      this.db.pragma('foreign_keys = ON');
+      this.orderIdFloor = Number(this.getMeta('orders_id_floor') ?? ORDER_ID_FLOOR);
+      // Readable, gateway-like ids: orders from 5000001 (INSERT_ORDER), card references from 1000001, subscriptions from 700001.
       const seed = this.db.prepare(
         `INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)`,
       );
       this.tx(() => {
         for (const [table, start] of [
-          ['orders', 5_000_000],
           ['card_refs', 1_000_000],
           ['recurring_payments', 700_000],
         ] as const) {
@@ -440,6 +475,35 @@ export class SandboxStore {
       this.db.close();
       throw e;
     }
+  }
+
+  /**
+   * Rebuilds the tables of {@link REBUILT_TABLES} that have their older shape (SQLite's own
+   * procedure: a new table, the rows copied, the old one dropped, the new one renamed); returns
+   * whether any was. What AUTOINCREMENT had handed out in orders becomes their id floor, so no id is
+   * handed out twice. Runs in the opening transaction, with foreign keys off.
+   */
+  private rebuildOlderTables(): boolean {
+    let rebuilt = false;
+    for (const { table, columns, old } of REBUILT_TABLES) {
+      const row = this.db
+        .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
+        .get(table) as { sql: string } | undefined;
+      if (!row || !old.test(row.sql)) continue;
+      const seq = this.db.prepare('SELECT seq FROM sqlite_sequence WHERE name = ?').get(table) as
+        { seq: number } | undefined;
+      const names = (this.db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>)
+        .map((c) => c.name)
+        .join(', ');
+      this.db.exec(`CREATE TABLE ${table}_rebuilt ${columns};
+        INSERT INTO ${table}_rebuilt (${names}) SELECT ${names} FROM ${table};
+        DROP TABLE ${table};
+        ALTER TABLE ${table}_rebuilt RENAME TO ${table};`);
+      if (table === 'orders' && seq && seq.seq > ORDER_ID_FLOOR)
+        this.setMeta('orders_id_floor', String(seq.seq));
+      rebuilt = true;
+    }
+    return rebuilt;
   }
 
   get isClosed(): boolean {
@@ -538,7 +602,9 @@ export class SandboxStore {
     const defaults = ORDER_DEFAULTS as Record<string, unknown>;
     const values = ORDER_COLUMNS.map((c) => (given[c] === undefined ? defaults[c] : given[c]));
     // run() and the rowid rather than RETURNING, which SQLite serves through a temporary table.
-    const row: Record<string, unknown> = { id: Number(this.stmt(INSERT_ORDER).run(values).lastInsertRowid) };
+    const row: Record<string, unknown> = {
+      id: Number(this.stmt(INSERT_ORDER).run(this.orderIdFloor, values).lastInsertRowid),
+    };
     for (let i = 0; i < ORDER_COLUMNS.length; i++) row[ORDER_COLUMNS[i]!] = values[i];
     return row as unknown as OrderRow;
   }

@@ -1,0 +1,196 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SandboxStore } from '../../sandbox/store.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** The orders and requests tables as files written before the rebuild have them. */
+const OLD_TABLES = `
+CREATE TABLE orders (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  merchant TEXT NOT NULL, endpoint_kind TEXT NOT NULL, endpoint_ref TEXT NOT NULL, end_point_id TEXT NOT NULL,
+  op_path TEXT NOT NULL, kind TEXT NOT NULL, client_orderid TEXT NOT NULL, params_hash TEXT NOT NULL, ack_json TEXT NOT NULL,
+  amount_minor INTEGER NOT NULL DEFAULT 0, currency TEXT,
+  captured_minor INTEGER NOT NULL DEFAULT 0, refunded_minor INTEGER NOT NULL DEFAULT 0,
+  cancelled_minor INTEGER NOT NULL DEFAULT 0, voided INTEGER NOT NULL DEFAULT 0,
+  card_bin TEXT, card_last4 TEXT, card_exp_month TEXT, card_exp_year TEXT, card_name TEXT, card_brand TEXT, card_hash TEXT,
+  card_ref_id INTEGER,
+  redirect_url TEXT, callback_url TEXT,
+  tds_version TEXT, tds_stage TEXT, tds_trans_id TEXT, tds_started_at INTEGER, tds_comp_ind TEXT, tds_method_loaded_at INTEGER,
+  form_state TEXT, page_token TEXT UNIQUE, extra_json TEXT,
+  created_at INTEGER NOT NULL
+, paid_minor INTEGER NOT NULL DEFAULT 0);
+CREATE UNIQUE INDEX orders_key ON orders (merchant, client_orderid, endpoint_kind, endpoint_ref, op_path);
+CREATE TABLE requests (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  serial TEXT NOT NULL UNIQUE, order_id INTEGER NOT NULL REFERENCES orders(id), kind TEXT NOT NULL,
+  amount_minor INTEGER NOT NULL DEFAULT 0, currency TEXT,
+  status TEXT NOT NULL, pending_status TEXT, pending_error_message TEXT, pending_error_code TEXT, finalize_at INTEGER,
+  error_message TEXT, error_code TEXT, approval_code TEXT, rrn TEXT, refund_mode TEXT,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX requests_order ON requests (order_id);
+CREATE INDEX requests_due ON requests (finalize_at) WHERE finalize_at IS NOT NULL;
+INSERT INTO orders (id, merchant, endpoint_kind, endpoint_ref, end_point_id, op_path, kind, client_orderid, params_hash, ack_json, amount_minor, page_token, created_at, paid_minor)
+  VALUES (5000001, 'm', 'endpoint', '1111', '1111', 'v2/sale', 'sale', 'api-1', 'h', '{"a":1}', 1042, NULL, 1, 0),
+         (5000002, 'm', 'endpoint', '1111', '1111', 'v2/sale-form', 'sale', 'form-1', 'h', '{}', 500, 'tok-1', 2, 7);
+-- As AUTOINCREMENT left it: an order id taken by an insert that did not stay.
+UPDATE sqlite_sequence SET seq = 5000009 WHERE name = 'orders';
+INSERT INTO requests (id, serial, order_id, kind, amount_minor, status, finalize_at, created_at)
+  VALUES (1, 's-1', 5000001, 'sale', 1042, 'processing', 2001, 1), (2, 's-2', 5000002, 'sale', 500, 'approved', NULL, 2);
+`;
+
+const tableSql = (db: Database.Database, name: string) =>
+  (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) as { sql: string })
+    .sql;
+const indexes = (db: Database.Database, table: string) =>
+  (
+    db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? ORDER BY name")
+      .all(table) as Array<{
+      name: string;
+    }>
+  ).map((r) => r.name);
+
+describe('an older file', () => {
+  it('gets the partial page-token index and plain request ids, keeping its rows, ids and order sequence', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-rebuild-'));
+    dirs.push(dir);
+    const file = join(dir, 'sandbox.sqlite');
+    const old = new Database(file);
+    old.exec(OLD_TABLES);
+    old.close();
+
+    const store = new SandboxStore(file);
+    try {
+      const db = store.db;
+      expect(tableSql(db, 'orders')).not.toMatch(/page_token TEXT UNIQUE/);
+      expect(tableSql(db, 'requests')).not.toMatch(/AUTOINCREMENT/);
+      expect(tableSql(db, 'orders')).not.toMatch(/AUTOINCREMENT/);
+      expect(indexes(db, 'orders')).toEqual(['orders_key', 'orders_page_token']);
+      expect(indexes(db, 'requests')).toEqual([
+        'requests_due',
+        'requests_order',
+        'sqlite_autoindex_requests_1',
+      ]);
+      // The rows, their ids and every column, the one added in version 2 included.
+      expect(store.orderByToken('tok-1')).toMatchObject({
+        id: 5000002,
+        client_orderid: 'form-1',
+        paid_minor: 7,
+      });
+      expect(store.findOrderByKey('m', 'endpoint', '1111', 'v2/sale', 'api-1')).toMatchObject({
+        id: 5000001,
+        ack_json: '{"a":1}',
+        amount_minor: 1042,
+      });
+      expect(store.requestsOf(5000001).map((r) => [r.id, r.serial])).toEqual([[1, 's-1']]);
+      expect(store.dueRequests(5000).map((r) => r.id)).toEqual([1]);
+      const plan = db
+        .prepare('EXPLAIN QUERY PLAN SELECT * FROM orders WHERE page_token = ?')
+        .all('t') as Array<{
+        detail: string;
+      }>;
+      expect(plan.map((r) => r.detail).join(' ')).toContain('USING INDEX orders_page_token');
+      // No order id handed out twice, and the page token still unique.
+      const o = {
+        merchant: 'm',
+        client_orderid: 'api-2',
+        kind: 'sale' as const,
+        op_path: 'v2/sale',
+        params_hash: 'h',
+      };
+      const base = {
+        endpoint_kind: 'endpoint' as const,
+        endpoint_ref: '1111',
+        end_point_id: '1111',
+        ack_json: '{}',
+        created_at: 3,
+      };
+      expect(store.tx(() => store.insertOrder({ ...base, ...o })).id).toBe(5000010);
+      expect(() =>
+        store.tx(() => store.insertOrder({ ...base, ...o, client_orderid: 'form-2', page_token: 'tok-1' })),
+      ).toThrow(/UNIQUE/);
+      // Requests number on from the largest id; references are still enforced.
+      const r = {
+        serial: 's-3',
+        order_id: 5000010,
+        kind: 'sale' as const,
+        amount_minor: 1,
+        currency: null,
+        status: 'processing' as const,
+        pending_status: null,
+        pending_error_message: null,
+        pending_error_code: null,
+        finalize_at: null,
+        error_message: null,
+        error_code: null,
+        approval_code: null,
+        rrn: null,
+        refund_mode: null,
+        created_at: 3,
+      };
+      expect(store.tx(() => store.insertRequest(r)).id).toBe(3);
+      expect(() => store.tx(() => store.insertRequest({ ...r, serial: 's-4', order_id: 42 }))).toThrow(
+        /FOREIGN KEY/,
+      );
+    } finally {
+      store.close();
+    }
+    // Opened again, nothing is rebuilt twice.
+    const again = new SandboxStore(file);
+    try {
+      expect(again.orderByToken('tok-1')?.id).toBe(5000002);
+      const o = {
+        merchant: 'm',
+        client_orderid: 'api-3',
+        kind: 'sale' as const,
+        op_path: 'v2/sale',
+        params_hash: 'h',
+      };
+      const base = {
+        endpoint_kind: 'endpoint' as const,
+        endpoint_ref: '1111',
+        end_point_id: '1111',
+        ack_json: '{}',
+        created_at: 4,
+      };
+      expect(again.tx(() => again.insertOrder({ ...base, ...o })).id).toBe(5000011);
+    } finally {
+      again.close();
+    }
+  });
+});
+
+describe('a new file', () => {
+  it('numbers orders from 5000001 and requests from 1, without AUTOINCREMENT', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-new-'));
+    dirs.push(dir);
+    const store = new SandboxStore(join(dir, 'sandbox.sqlite'));
+    try {
+      expect(tableSql(store.db, 'orders')).not.toMatch(/AUTOINCREMENT/);
+      const order = (client: string) => ({
+        merchant: 'm',
+        endpoint_kind: 'endpoint' as const,
+        endpoint_ref: '1111',
+        end_point_id: '1111',
+        op_path: 'v2/sale',
+        kind: 'sale' as const,
+        client_orderid: client,
+        params_hash: 'h',
+        ack_json: '{}',
+        created_at: 1,
+      });
+      expect(store.tx(() => store.insertOrder(order('a'))).id).toBe(5000001);
+      expect(store.tx(() => store.insertOrder(order('b'))).id).toBe(5000002);
+    } finally {
+      store.close();
+    }
+  });
+});
