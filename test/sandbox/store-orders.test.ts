@@ -1,39 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SandboxStore } from '../../sandbox/store.ts';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-const indexes = (db: Database.Database) =>
-  (
-    db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'orders'").all() as Array<{
-      name: string;
-    }>
-  ).map((r) => r.name);
-
-const order = (client: string) => ({
-  merchant: 'm',
-  endpoint_kind: 'endpoint' as const,
-  endpoint_ref: '1111',
-  end_point_id: '1111',
-  op_path: 'v2/sale',
-  kind: 'sale' as const,
-  client_orderid: client,
-  params_hash: 'h',
-  ack_json: '{}',
-  created_at: 1,
-});
+import { indexes, order, tempDir } from './store-fixtures.ts';
 
 describe('the orders indexes', () => {
   it('upgrade a file with the earlier three indexes to the one key, keeping its orders and their uniqueness', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'store-indexes-'));
-    dirs.push(dir);
+    const dir = tempDir('store-indexes-');
     const file = join(dir, 'sandbox.sqlite');
     const first = new SandboxStore(file);
     const kept = first.tx(() => first.insertOrder(order('inv-1')));
@@ -48,7 +21,7 @@ describe('the orders indexes', () => {
 
     const store = new SandboxStore(file);
     try {
-      expect(indexes(store.db).sort()).toEqual(['orders_key', 'orders_page_token']);
+      expect(indexes(store.db, 'orders')).toEqual(['orders_key', 'orders_page_token']);
       expect(store.findOrderByKey('m', 'endpoint', '1111', 'v2/sale', 'inv-1')?.id).toBe(kept.id);
       expect(store.latestOrderByClientId('m', 'inv-1')?.id).toBe(kept.id);
       expect(() => store.tx(() => store.insertOrder(order('inv-1')))).toThrow(/UNIQUE/);

@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { newRequest } from '../../sandbox/engine/orders.ts';
 import { SandboxStore } from '../../sandbox/store.ts';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+import { indexes, order, tempDir } from './store-fixtures.ts';
 
 /** The orders and requests tables as files written before the rebuild have them. */
 const OLD_TABLES = `
@@ -49,19 +44,10 @@ INSERT INTO requests (id, serial, order_id, kind, amount_minor, status, finalize
 const tableSql = (db: Database.Database, name: string) =>
   (db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) as { sql: string })
     .sql;
-const indexes = (db: Database.Database, table: string) =>
-  (
-    db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? ORDER BY name")
-      .all(table) as Array<{
-      name: string;
-    }>
-  ).map((r) => r.name);
 
 describe('an older file', () => {
   it('gets the partial page-token index and plain request ids, keeping its rows, ids and order sequence', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'store-rebuild-'));
-    dirs.push(dir);
+    const dir = tempDir('store-rebuild-');
     const file = join(dir, 'sandbox.sqlite');
     const old = new Database(file);
     old.exec(OLD_TABLES);
@@ -99,43 +85,12 @@ describe('an older file', () => {
       }>;
       expect(plan.map((r) => r.detail).join(' ')).toContain('USING INDEX orders_page_token');
       // No order id handed out twice, and the page token still unique.
-      const o = {
-        merchant: 'm',
-        client_orderid: 'api-2',
-        kind: 'sale' as const,
-        op_path: 'v2/sale',
-        params_hash: 'h',
-      };
-      const base = {
-        endpoint_kind: 'endpoint' as const,
-        endpoint_ref: '1111',
-        end_point_id: '1111',
-        ack_json: '{}',
-        created_at: 3,
-      };
-      expect(store.tx(() => store.insertOrder({ ...base, ...o })).id).toBe(5000010);
-      expect(() =>
-        store.tx(() => store.insertOrder({ ...base, ...o, client_orderid: 'form-2', page_token: 'tok-1' })),
-      ).toThrow(/UNIQUE/);
+      expect(store.tx(() => store.insertOrder(order('api-2', 3))).id).toBe(5000010);
+      expect(() => store.tx(() => store.insertOrder({ ...order('form-2', 3), page_token: 'tok-1' }))).toThrow(
+        /UNIQUE/,
+      );
       // Requests number on from the largest id; references are still enforced.
-      const r = {
-        serial: 's-3',
-        order_id: 5000010,
-        kind: 'sale' as const,
-        amount_minor: 1,
-        currency: null,
-        status: 'processing' as const,
-        pending_status: null,
-        pending_error_message: null,
-        pending_error_code: null,
-        finalize_at: null,
-        error_message: null,
-        error_code: null,
-        approval_code: null,
-        rrn: null,
-        refund_mode: null,
-        created_at: 3,
-      };
+      const r = { ...newRequest(5000010, 'sale', 1, null, 3), serial: 's-3' };
       expect(store.tx(() => store.insertRequest(r)).id).toBe(3);
       expect(() => store.tx(() => store.insertRequest({ ...r, serial: 's-4', order_id: 42 }))).toThrow(
         /FOREIGN KEY/,
@@ -147,21 +102,7 @@ describe('an older file', () => {
     const again = new SandboxStore(file);
     try {
       expect(again.orderByToken('tok-1')?.id).toBe(5000002);
-      const o = {
-        merchant: 'm',
-        client_orderid: 'api-3',
-        kind: 'sale' as const,
-        op_path: 'v2/sale',
-        params_hash: 'h',
-      };
-      const base = {
-        endpoint_kind: 'endpoint' as const,
-        endpoint_ref: '1111',
-        end_point_id: '1111',
-        ack_json: '{}',
-        created_at: 4,
-      };
-      expect(again.tx(() => again.insertOrder({ ...base, ...o })).id).toBe(5000011);
+      expect(again.tx(() => again.insertOrder(order('api-3', 4))).id).toBe(5000011);
     } finally {
       again.close();
     }
@@ -170,23 +111,10 @@ describe('an older file', () => {
 
 describe('a new file', () => {
   it('numbers orders from 5000001 and requests from 1, without AUTOINCREMENT', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'store-new-'));
-    dirs.push(dir);
+    const dir = tempDir('store-new-');
     const store = new SandboxStore(join(dir, 'sandbox.sqlite'));
     try {
       expect(tableSql(store.db, 'orders')).not.toMatch(/AUTOINCREMENT/);
-      const order = (client: string) => ({
-        merchant: 'm',
-        endpoint_kind: 'endpoint' as const,
-        endpoint_ref: '1111',
-        end_point_id: '1111',
-        op_path: 'v2/sale',
-        kind: 'sale' as const,
-        client_orderid: client,
-        params_hash: 'h',
-        ack_json: '{}',
-        created_at: 1,
-      });
       expect(store.tx(() => store.insertOrder(order('a'))).id).toBe(5000001);
       expect(store.tx(() => store.insertOrder(order('b'))).id).toBe(5000002);
     } finally {
