@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { urlHost, type ServerConfig } from './config.ts';
 import { errorBody } from './upstream-errors.ts';
 
-/** The port the server really listens on (differs from the configured one when that is 0). */
 const ports = new WeakMap<FastifyInstance, number>();
 
 /**
- * The port the server listens on (config.port until it listens). Read from the socket once:
- * `server.address()` is a system call, and the guards and the proxy's targets ask on every request.
+ * The port the server really listens on (config.port until it listens; they differ when that is
+ * 0). Read from the socket once: `server.address()` is a system call, and the guards and the
+ * proxy's targets ask on every request.
  */
 export function listeningPort(app: FastifyInstance, config: ServerConfig): number {
   const known = ports.get(app);

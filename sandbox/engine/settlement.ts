@@ -272,12 +272,12 @@ export function settlementHandler(operation: OperationId): Handler {
   return (x, c) => settle(rule, x, c);
 }
 
-/** Moves the ledger column of an approved settlement request (finalisation). */
 /** Whether an approved request of this kind moves a ledger column (capture, void, return, payout-pay). */
 export function movesLedger(kind: RequestRow['kind']): boolean {
   return SETTLEMENT_RULES.some((r) => r.requestKind === kind);
 }
 
+/** Moves the ledger column of an approved settlement request (finalisation). */
 export function applyLedger(store: SandboxStore, order: OrderRow, request: RequestRow): void {
   const rule = SETTLEMENT_RULES.find((r) => r.requestKind === request.kind);
   if (!rule) return;

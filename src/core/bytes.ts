@@ -19,10 +19,16 @@ export function toBase64(bytes: Uint8Array): string {
   return btoa(bin);
 }
 
+/** Base64 text without its whitespace, or undefined when it is not padded standard Base64. */
+export function base64Text(text: string): string | undefined {
+  const clean = text.replace(/\s+/g, '');
+  return /^[A-Za-z0-9+/]*={0,2}$/.test(clean) && clean.length % 4 === 0 ? clean : undefined;
+}
+
 /** Decodes standard Base64 (whitespace ignored); returns undefined for anything else. */
 export function fromBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
-  const clean = text.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean) || clean.length % 4 !== 0) return undefined;
+  const clean = base64Text(text);
+  if (clean === undefined) return undefined;
   const bin = atob(clean);
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);

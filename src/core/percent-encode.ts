@@ -9,15 +9,13 @@ export function percentEncode(value: string): string {
   if (UNRESERVED_ONLY.test(value)) return value;
   // encodeURIComponent leaves !'()* alone, which RFC 3986 reserves. Lone surrogates cannot be UTF-8
   // encoded; they are replaced by U+FFFD rather than throwing in the middle of a keystroke.
-  const encoded = encodeURIComponent(value.toWellFormed());
-  return RESERVED_KEPT.test(encoded)
-    ? encoded.replace(RESERVED_KEPT_ALL, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())
-    : encoded;
+  return encodeURIComponent(value.toWellFormed()).replace(
+    /[!'()*]/g,
+    (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase(),
+  );
 }
 
 const UNRESERVED_ONLY = /^[A-Za-z0-9\-._~]*$/;
-const RESERVED_KEPT = /[!'()*]/;
-const RESERVED_KEPT_ALL = /[!'()*]/g;
 
 /** Inverse of {@link percentEncode}; also accepts `+` as a space, as form bodies may carry it. */
 export function percentDecode(value: string, plusIsSpace = true): string {

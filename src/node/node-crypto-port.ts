@@ -1,5 +1,5 @@
 import { createHash, createHmac, KeyObject, sign, verify, webcrypto } from 'node:crypto';
-
+import { base64Text } from '../core/bytes.ts';
 import type { CryptoPort } from '../core/crypto-port.ts';
 
 /**
@@ -54,9 +54,8 @@ export function nodeCryptoPort(subtle: SubtleCrypto = webcrypto.subtle as Subtle
   };
 }
 
-/** The core's `fromBase64` (the same text accepted), decoded natively rather than through atob. */
+/** The core's `fromBase64` (the same text accepted: `base64Text`), decoded natively rather than through atob. */
 function base64Bytes(text: string): Buffer | undefined {
-  const clean = text.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean) || clean.length % 4 !== 0) return undefined;
-  return Buffer.from(clean, 'base64');
+  const clean = base64Text(text);
+  return clean === undefined ? undefined : Buffer.from(clean, 'base64');
 }

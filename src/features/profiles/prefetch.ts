@@ -76,11 +76,11 @@ export async function settleProfilesPrefetch(
     new Promise<void>((done) => (timer = setTimeout(done, capMs))),
   ]);
   clearTimeout(timer);
-  // A copy: answers that arrive after the cap must not change what the first render was given.
   if (hinted && !settled.vault) {
     settled.vault = { state: 'none' };
     settled.vaultFromHint = true;
   }
+  // A copy: answers that arrive after the cap must not change what the first render was given.
   return { ...prefetch, settled: { ...settled } };
 }
 
