@@ -32,6 +32,12 @@ export const PROTECTIVE_HEADERS: Record<string, string> = {
   'cross-origin-opener-policy': 'same-origin',
 };
 
+/** What the sandbox's answers get: its pages keep their own policy and framing rules. */
+export const SANDBOX_PROTECTIVE_HEADERS: Record<string, string> = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
 /** True for the sandbox's own pages (issuer and hosted-form pages set their own policy). */
 export function isSandboxPath(url: string): boolean {
   return url === '/sandbox' || url.startsWith('/sandbox/') || url.startsWith('/sandbox?');
@@ -50,9 +56,7 @@ export function consoleHeaders(csp: string = CONSOLE_CSP): Record<string, string
 export function installSecurityHeaders(app: FastifyInstance, csp: string = CONSOLE_CSP): void {
   app.addHook('onSend', async (request, reply, payload) => {
     const sandbox = isSandboxPath(request.url);
-    const headers = sandbox
-      ? { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' }
-      : consoleHeaders(csp);
+    const headers = sandbox ? SANDBOX_PROTECTIVE_HEADERS : consoleHeaders(csp);
     for (const [name, value] of Object.entries(headers)) {
       if (!reply.hasHeader(name)) reply.header(name, value);
     }

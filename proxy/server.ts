@@ -1,14 +1,20 @@
-import type { Server } from 'node:http';
+import { STATUS_CODES, type Server } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { ViteDevServer } from 'vite';
 import { sandboxOptionsFromEnv, type SandboxOptions } from '../sandbox/options.ts';
+import type { SandboxHandle } from '../sandbox/hooks.ts';
 import { sandboxPlugin } from '../sandbox/plugin.ts';
 import { applyConnectionCap, serverLimitOptions } from '../sandbox/server-limits.ts';
 import { callbackInbox, CallbackStore } from './callback-inbox.ts';
 import { localTarget, type ProxyTarget, type ServerConfig } from './config.ts';
 import { installGuards, listeningPort } from './guards.ts';
 import { proxyRoutes, type LocalTransport, type ProxyRoutesOptions } from './proxy-routes.ts';
-import { CONSOLE_CSP, DEV_CSP, installSecurityHeaders } from './security-headers.ts';
+import {
+  CONSOLE_CSP,
+  DEV_CSP,
+  installSecurityHeaders,
+  SANDBOX_PROTECTIVE_HEADERS,
+} from './security-headers.ts';
 import { registerStaticConsole, registerViteConsole } from './static-console.ts';
 import { errorBody, ProxyError } from './upstream-errors.ts';
 import { UpstreamRoutes } from './upstream-network.ts';
@@ -127,9 +133,31 @@ export async function buildServer(
   // Before the routes: its hooks (classroom scoping) must run for every route below.
   if (options.extend) await options.extend(app);
 
-  // The request goes through this server's own hooks and routes (Host and Origin guards, body
-  // limits, the sandbox), with the Host an HTTP client would send, so signatures over the URL verify.
+  // An operation call goes straight to the sandbox (this server's guards would pass it: its Host is
+  // this server's and it carries no Origin), unless an extension added hooks that must see it (the
+  // classroom scopes the sandbox per trainee); anything else goes through this server's own hooks
+  // and routes. Either way with the Host an HTTP client would send, so signatures over the URL verify.
+  let sandbox: SandboxHandle | undefined;
   const local: LocalTransport = async ({ url, headers, body, cookie }) => {
+    if (sandbox && !options.extend && url.pathname.startsWith(sandbox.apiPath)) {
+      const answer = await sandbox.answer({
+        method: 'POST',
+        path: url.pathname,
+        headers: { ...headers, host: url.host },
+        body,
+      });
+      return {
+        status: answer.status,
+        statusText: STATUS_CODES[answer.status] ?? '',
+        headers: {
+          ...SANDBOX_PROTECTIVE_HEADERS,
+          ...answer.headers,
+          'content-length': String(answer.body.byteLength),
+          date: new Date().toUTCString(),
+        },
+        body: answer.body,
+      };
+    }
     const res = await app.inject({
       method: 'POST',
       url: url.pathname,
@@ -168,6 +196,10 @@ export async function buildServer(
     prefix: '/sandbox',
     ...sandboxOptionsFromEnv(options.env ?? process.env),
     ...options.sandbox,
+    onReady: (handle) => {
+      sandbox = handle;
+      options.sandbox?.onReady?.(handle);
+    },
   });
 
   if (options.vite) {

@@ -26,6 +26,28 @@ export interface SandboxAttempt {
   reply: ApiReply;
 }
 
+/** An operation call as the sandbox answers it: what it reads of an HTTP request. */
+export interface OperationCall {
+  method: string;
+  /** The path as sent (percent-escapes kept), without the query. */
+  path: string;
+  headers: {
+    accept?: string | undefined;
+    'content-type'?: string | undefined;
+    host?: string | undefined;
+    authorization?: string | undefined;
+  };
+  /** The raw body bytes; undefined when there was none. */
+  body: unknown;
+}
+
+/** A sandbox answer as bytes, with the headers the sandbox's own route would send. */
+export interface OperationAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
 /** What an embedder may use of a running sandbox plugin. */
 export interface SandboxHandle {
   store: SandboxStore;
@@ -37,6 +59,13 @@ export interface SandboxHandle {
   /** Applies every request whose delay has passed. */
   finalizeDue(): void;
   clock(): number;
+  /**
+   * Answers an operation call as `POST <prefix>/paynet/api/*` would, without HTTP: the same body
+   * limit, checks, engine and `onAttempt`. The console's proxy serves its `local` target with it.
+   */
+  answer(call: OperationCall): Promise<OperationAnswer>;
+  /** `<plugin prefix>/paynet/api/`: the paths {@link answer} serves. */
+  apiPath: string;
 }
 
 export interface SandboxHooks {

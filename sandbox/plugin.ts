@@ -42,19 +42,25 @@ import { registerPages } from './pages.ts';
 import { errorReply, PAY_JSON, validationError, type ApiReply } from './replies.ts';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
 import { Scheduler } from './scheduler.ts';
+import type { OperationCall } from './hooks.ts';
 import { SandboxStore } from './store.ts';
 
 export type { SandboxOptions } from './options.ts';
 
+/** The headers every sandbox answer carries, besides the reply's own. */
+function replyHeaders(r: ApiReply, type: string): Record<string, string> {
+  return {
+    ...(r.headers ?? {}),
+    'content-type': type,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  };
+}
+
 function sendJson(reply: FastifyReply, r: ApiReply, type = PAY_JSON): FastifyReply {
   return reply
     .code(r.code)
-    .headers({
-      ...(r.headers ?? {}),
-      'content-type': type,
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    })
+    .headers(replyHeaders(r, type))
     .send(Buffer.from(JSON.stringify(r.body)));
 }
 
@@ -125,7 +131,23 @@ interface Seen {
   authenticated: boolean;
 }
 
-async function answerOperation(request: FastifyRequest, ctx: Context, seen: Seen): Promise<ApiReply> {
+/** The parts of an HTTP request an operation call is answered from. */
+function callOf(request: FastifyRequest): OperationCall {
+  const h = request.headers;
+  return {
+    method: request.method,
+    path: (request.raw.url ?? request.url).split('?')[0]!,
+    headers: {
+      accept: h.accept,
+      'content-type': h['content-type'],
+      host: h.host,
+      authorization: h.authorization,
+    },
+    body: request.body,
+  };
+}
+
+async function answerOperation(request: OperationCall, ctx: Context, seen: Seen): Promise<ApiReply> {
   if (request.method !== 'POST') {
     return {
       ...errorReply(405, `Operations are called with POST (got ${request.method}).`, 'METHOD_NOT_ALLOWED'),
@@ -138,7 +160,7 @@ async function answerOperation(request: FastifyRequest, ctx: Context, seen: Seen
       'ACCEPT_REQUIRED',
     );
   }
-  const rawPath = (request.raw.url ?? request.url).split('?')[0]!;
+  const rawPath = request.path;
   let match: ReturnType<typeof matchOperationPath>;
   try {
     match = matchOperationPath(rawPath, OPERATION_PATHS);
@@ -301,18 +323,17 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     done(null, body),
   );
 
+  const internalError = () =>
+    errorReply(
+      500,
+      'The sandbox failed on this request. This is a bug in the sandbox: please report it with the operation name.',
+      'INTERNAL',
+    );
+  const tooLarge = () =>
+    errorReply(413, `The body is larger than ${options.bodyLimit} bytes: send less data.`, 'BODY_TOO_LARGE');
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const status = err.statusCode ?? 500;
-    if (status === 413) {
-      return sendJson(
-        reply,
-        errorReply(
-          413,
-          `The body is larger than ${options.bodyLimit} bytes: send less data.`,
-          'BODY_TOO_LARGE',
-        ),
-      );
-    }
+    if (status === 413) return sendJson(reply, tooLarge());
     if (status === 415 || err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return sendJson(
         reply,
@@ -328,14 +349,7 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
         errorReply(status, `The request could not be read: ${err.message}`, 'BODY_INVALID'),
       );
     request.log.error({ code: err.code }, `sandbox: ${err.message}`);
-    return sendJson(
-      reply,
-      errorReply(
-        500,
-        'The sandbox failed on this request. This is a bug in the sandbox: please report it with the operation name.',
-        'INTERNAL',
-      ),
-    );
+    return sendJson(reply, internalError());
   });
 
   app.setNotFoundHandler((request, reply) =>
@@ -350,9 +364,9 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
   );
 
   // Engine.run finalises what is due in the operation's own transaction, before it runs.
-  app.all('/paynet/api/*', async (request, reply) => {
+  const answerCall = async (call: OperationCall): Promise<ApiReply> => {
     const seen: Seen = { url: '', bodyText: '', authenticated: false };
-    const answer = await answerOperation(request, ctx, seen);
+    const answer = await answerOperation(call, ctx, seen);
     if (opts.onAttempt) {
       opts.onAttempt({
         at: options.clock(),
@@ -362,13 +376,14 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
         endpoint: seen.endpoint,
         url: seen.url,
         bodyText: seen.bodyText,
-        authorization: request.headers.authorization,
+        authorization: call.headers.authorization,
         authenticated: seen.authenticated,
         reply: answer,
       });
     }
-    return sendJson(reply, answer);
-  });
+    return answer;
+  };
+  app.all('/paynet/api/*', async (request, reply) => sendJson(reply, await answerCall(callOf(request))));
 
   registerPages(app, { engine, scheduler, merchants, crypto });
 
@@ -380,6 +395,22 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     createMerchant: (input) => createMerchant(store, merchants, crypto, { ...input, now: options.clock() }),
     finalizeDue: () => scheduler.finalizeDue(),
     clock: options.clock,
+    answer: async (call) => {
+      const body = Buffer.isBuffer(call.body) ? call.body : undefined;
+      let r: ApiReply;
+      try {
+        r = body && body.byteLength > options.bodyLimit ? tooLarge() : await answerCall(call);
+      } catch (e) {
+        app.log.error({ code: (e as FastifyError).code }, `sandbox: ${(e as Error).message}`);
+        r = internalError();
+      }
+      return {
+        status: r.code,
+        headers: replyHeaders(r, PAY_JSON),
+        body: Buffer.from(JSON.stringify(r.body)),
+      };
+    },
+    apiPath: `${ctx.basePath}/api/`,
   });
 
   app.get('/demo-merchant', async (request, reply) => {

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../proxy/config.ts';
 import { buildServer } from '../../proxy/server.ts';
 import { json, makeDist, send, type Running } from './helpers.ts';
@@ -17,6 +17,7 @@ import { generateKeyPairSync } from 'node:crypto';
 async function start(
   localTransport: 'in-process' | 'http',
   env: Record<string, string> = {},
+  sandbox: { bodyLimit?: number } = {},
 ): Promise<Running> {
   const fullEnv = {
     PORT: '0',
@@ -27,7 +28,7 @@ async function start(
     PROXY_BODY_LIMIT: '4096',
     ...env,
   };
-  const app = await buildServer(loadConfig(fullEnv), { env: fullEnv, localTransport });
+  const app = await buildServer(loadConfig(fullEnv), { env: fullEnv, localTransport, sandbox });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const port = (app.server.address() as AddressInfo).port;
   return { app, port, origin: `http://127.0.0.1:${port}`, close: () => app.close() };
@@ -149,6 +150,41 @@ describe('the local target in process', () => {
       const a = await viaProxy(inProcess, pathA, headersA, bodyA);
       const b = await viaProxy(overHttp, pathB, headersB, bodyB);
       expect(a, `${pathA} ${bodyA?.slice(0, 40)}`).toEqual(b);
+    }
+  });
+
+  it("hands operation calls straight to the sandbox, without a second pass through this server's router", async () => {
+    const inject = vi.spyOn(inProcess.app, 'inject');
+    try {
+      const a = await send(
+        inProcess.port,
+        'POST',
+        '/proxy/local/api/v2/status/1111',
+        FORM_HEADERS,
+        'login=x',
+      );
+      expect(a.status).toBe(200);
+      expect(inject).not.toHaveBeenCalled();
+      // Not an operation call: through the router, whose not-found answer it gets.
+      const b = await send(inProcess.port, 'POST', '/proxy/local/elsewhere', FORM_HEADERS, 'a=1');
+      expect(json<{ status: number }>(b).status).toBe(404);
+      expect(inject).toHaveBeenCalledTimes(1);
+    } finally {
+      inject.mockRestore();
+    }
+  });
+
+  it("keeps the sandbox's own body limit when it is below the proxy's", async () => {
+    const small = await start('in-process', {}, { bodyLimit: 1024 });
+    const big = await start('http', {}, { bodyLimit: 1024 });
+    try {
+      const body = `login=${'x'.repeat(2000)}`;
+      const a = await viaProxy(small, 'api/v2/status/1111', FORM_HEADERS, body);
+      expect(a.envelope?.status).toBe(413);
+      expect(a).toEqual(await viaProxy(big, 'api/v2/status/1111', FORM_HEADERS, body));
+    } finally {
+      await small.close();
+      await big.close();
     }
   });
 
