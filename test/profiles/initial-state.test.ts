@@ -1,4 +1,6 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { keyImporter } from '../../src/features/profiles/key-import.ts';
 import { initialProfilesState } from '../../src/features/profiles/initial-state.ts';
 import { settleProfilesPrefetch } from '../../src/features/profiles/prefetch.ts';
 import type { DemoMerchant, StoredProfiles } from '../../src/features/profiles/profile-schema.ts';
@@ -113,6 +115,38 @@ describe('settleProfilesPrefetch', () => {
     await late;
     // What arrives after the cap does not change what the first render was given.
     expect(p.settled?.demo).toBeUndefined();
+  });
+
+  it("imports the demo merchant's key before the first render, once, where the provider will use it", async () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const withKey: DemoMerchant = { ...demo, privateKeyPkcs8Pem: pem };
+    const p = await settleProfilesPrefetch(
+      {
+        targets: Promise.resolve(targets),
+        demo: Promise.resolve(withKey),
+        vault: Promise.resolve({ state: 'none' }),
+      },
+      5000,
+    );
+    expect(p.settled?.demoKey?.pem).toBe(pem);
+    const result = p.settled!.demoKey!.result;
+    expect(result.error).toBeUndefined();
+    expect(result.signingKey?.key.type).toBe('private');
+    // The provider asks the same importer: it gets this very result, so its state stays as it is.
+    expect(await keyImporter.get(pem)).toBe(result);
+
+    // A locked vault: the provider fills no demo secrets, so nothing is imported.
+    const locked = await settleProfilesPrefetch(
+      {
+        targets: Promise.resolve(targets),
+        demo: Promise.resolve(withKey),
+        vault: Promise.resolve({ state: 'present', record: {} as never }),
+      },
+      5000,
+    );
+    expect(locked.settled?.demo).toBe(withKey);
+    expect(locked.settled?.demoKey).toBeUndefined();
   });
 
   it('a failed answer is not settled (the provider reports it)', async () => {

@@ -52,6 +52,9 @@ export function createKeyImporter(limit = 8) {
   };
 }
 
+/** The page's one importer: the prefetch (before React mounts) and the provider share its cache. */
+export const keyImporter = createKeyImporter();
+
 export function shortKeyLabel(label: string): string {
   return label.replace(/\s*\(BEGIN [^)]*\)$/, '');
 }

@@ -1,5 +1,6 @@
 import { ProxyTargetsSchema, type ProxyTarget } from '../../shared/contracts/contracts.ts';
 import { fetchJson } from './fetch-json.ts';
+import { keyImporter, type KeyImport } from './key-import.ts';
 import { DemoMerchantSchema, type DemoMerchant } from './profile-schema.ts';
 import { readVault, vaultHintSaysNone, type StoredVault } from './vault-store.ts';
 
@@ -18,6 +19,8 @@ export interface SettledPrefetch {
   vault?: StoredVault;
   /** `vault` is the hint's "nothing remembered", not yet the read's answer (which is still to come). */
   vaultFromHint?: boolean;
+  /** The demo merchant's private key, imported: the first render signs with it, with no second pass. */
+  demoKey?: { pem: string; result: KeyImport };
 }
 
 // index.html preloads both (rel=preload as=fetch), so their answers are usually in before this runs.
@@ -66,13 +69,21 @@ export async function settleProfilesPrefetch(
       },
       () => undefined,
     );
+  // The demo key is imported only where the provider would use it: the vault known and not locked.
+  const importDemoKey = async () => {
+    const pem = settled.demo?.privateKeyPkcs8Pem;
+    const vault = settled.vault?.state ?? (hinted ? 'none' : undefined);
+    if (!pem || vault === undefined || vault === 'present') return;
+    const result = await keyImporter.get(pem);
+    settled.demoKey = { pem, result };
+  };
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([
     Promise.all([
       record('targets', prefetch.targets),
       record('demo', prefetch.demo),
       hinted ? undefined : record('vault', prefetch.vault),
-    ]),
+    ]).then(importDemoKey),
     new Promise<void>((done) => (timer = setTimeout(done, capMs))),
   ]);
   clearTimeout(timer);

@@ -14,7 +14,7 @@ import { checkEndpointId } from '../../core/index.ts';
 import type { ProxyTarget, SigningContext } from '../../shared/contracts/contracts.ts';
 import { loadClassroomCredentials } from '../../shared/browser/classroom-credentials.ts';
 import { useResource } from '../../shared/ui/use-async.ts';
-import { createKeyImporter, type KeyImport } from './key-import.ts';
+import { keyImporter, type KeyImport } from './key-import.ts';
 import { fetchDemoMerchant, fetchTargets, takeOnce, type ProfilesPrefetch } from './prefetch.ts';
 import {
   blankProfile,
@@ -117,7 +117,6 @@ function ProfilesState({
   const [setupError, setSetupError] = useState<string | null>(null);
   const [demoKeyLost, setDemoKeyLost] = useState(initial.demoKeyLost);
   const [rememberPrompt, setRememberPrompt] = useState<((done: boolean) => void) | null>(null);
-  const [importer] = useState(() => createKeyImporter());
   const vaultKey = useRef<VaultKey | null>(null);
   const writeChain = useRef<Promise<void>>(Promise.resolve());
   const demoFilled = useRef(new Set<string>(initial.demoFilled));
@@ -259,15 +258,24 @@ function ProfilesState({
   const secrets = (active && secretsById[active.id]) || EMPTY_SECRETS;
   const pem = secrets.privateKeyPem.trim() === '' ? '' : secrets.privateKeyPem;
 
-  const [loadedKey, setLoadedKey] = useState<{ pem: string; result: KeyImport } | null>(null);
+  const [loadedKey, setLoadedKey] = useState<{ pem: string; result: KeyImport } | null>(
+    () => settled?.demoKey ?? null,
+  );
   useEffect(() => {
     if (pem === '') return;
     let current = true;
-    void importer.get(pem).then((result) => current && setLoadedKey({ pem, result }));
+    // The same import as the prefetch's (one cache): keeping the state as it is spares a render.
+    void keyImporter
+      .get(pem)
+      .then(
+        (result) =>
+          current &&
+          setLoadedKey((prev) => (prev?.pem === pem && prev.result === result ? prev : { pem, result })),
+      );
     return () => {
       current = false;
     };
-  }, [pem, importer]);
+  }, [pem]);
   const key = useMemo<KeyState>(
     () =>
       pem === ''
@@ -303,24 +311,21 @@ function ProfilesState({
   const activeRef = useRef(active);
   activeRef.current = active;
 
-  const setPrivateKeyPem = useCallback(
-    async (text: string) => {
-      const target = activeRef.current;
-      if (!target) throw new Error('There is no active profile yet: wait for the profile bar to load.');
-      if (lockedRef.current)
-        throw new Error(
-          'The remembered secrets are locked: unlock them (or forget them on this device) before setting a key.',
-        );
-      setSecretsById((prev) => ({
-        ...prev,
-        [target.id]: { ...(prev[target.id] ?? EMPTY_SECRETS), privateKeyPem: text },
-      }));
-      const result = await importer.get(text);
-      if (result.error) throw new Error(result.error);
-      setDemoKeyLost(false);
-    },
-    [importer],
-  );
+  const setPrivateKeyPem = useCallback(async (text: string) => {
+    const target = activeRef.current;
+    if (!target) throw new Error('There is no active profile yet: wait for the profile bar to load.');
+    if (lockedRef.current)
+      throw new Error(
+        'The remembered secrets are locked: unlock them (or forget them on this device) before setting a key.',
+      );
+    setSecretsById((prev) => ({
+      ...prev,
+      [target.id]: { ...(prev[target.id] ?? EMPTY_SECRETS), privateKeyPem: text },
+    }));
+    const result = await keyImporter.get(text);
+    if (result.error) throw new Error(result.error);
+    setDemoKeyLost(false);
+  }, []);
 
   const selectProfile = useCallback((id: string) => setActiveId(id), []);
 
@@ -394,12 +399,12 @@ function ProfilesState({
   const lock = useCallback(async () => {
     await persistSecrets(secretsRef.current, profileIds);
     vaultKey.current = null;
-    importer.clear();
+    keyImporter.clear();
     resetDemo();
     setLoadedKey(null);
     setSecretsById({});
     setVault({ kind: 'locked' });
-  }, [persistSecrets, profileIds, importer, resetDemo]);
+  }, [persistSecrets, profileIds, resetDemo]);
 
   const forget = useCallback(async () => {
     await writeChain.current;
@@ -424,7 +429,7 @@ function ProfilesState({
         throw new Error(
           'Secrets cannot be remembered on this device (its storage is unavailable or damaged).',
         );
-      const result = await importer.get(text);
+      const result = await keyImporter.get(text);
       if (result.error) throw new Error(result.error);
       // The ref is updated at once: remember() and persistSecrets() read it before React re-renders.
       const next = {
@@ -440,7 +445,7 @@ function ProfilesState({
       }
       return new Promise<boolean>((resolve) => setRememberPrompt(() => resolve));
     },
-    [importer, persistSecrets, profileIds],
+    [persistSecrets, profileIds],
   );
 
   const signing = useSigningState(active, secrets, key, targets, targetsQuery.isError, locked);
