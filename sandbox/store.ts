@@ -166,6 +166,21 @@ function statusRow(v: unknown[]): { order: StatusOrder; request: StatusRequest }
 const REQUEST_COLUMNS =
   'id, serial, order_id, kind, amount_minor, currency, status, pending_status, pending_error_message, pending_error_code, finalize_at, error_message, error_code, approval_code, rrn, refund_mode, created_at';
 
+/** A request whose delay has passed, with its order's `server_callback_url` (read in the same query). */
+export interface DueRequest {
+  request: RequestRow;
+  callbackUrl: string | null;
+}
+
+/** The due reads: a request's columns, then its order's callback URL (joined, not a query per row). */
+const DUE_COLUMNS = `${REQUEST_COLUMNS.split(', ')
+  .map((c) => `r.${c}`)
+  .join(', ')}, o.callback_url`;
+
+function dueRow(v: unknown[]): DueRequest {
+  return { request: requestRow(v), callbackUrl: v[17] as string | null };
+}
+
 /** A request read as an array (REQUEST_COLUMNS' order), as statusRow does and for the same reason. */
 function requestRow(v: unknown[]): RequestRow {
   return {
@@ -382,6 +397,9 @@ const ORDER_COLUMNS = [
 // file rebuilt from that shape), which counts while the table is empty. The subquery is one seek to
 // the last row.
 const INSERT_ORDER = `INSERT INTO orders (id, ${ORDER_COLUMNS.join(', ')}) VALUES ((SELECT max(coalesce(max(id), 0), ?) FROM orders) + 1, ${ORDER_COLUMNS.map(() => '?').join(', ')})`;
+/** The same insert with the id given (taken from NEXT_ORDER_ID in the same transaction). */
+const INSERT_ORDER_WITH_ID = `INSERT INTO orders (id, ${ORDER_COLUMNS.join(', ')}) VALUES (?, ${ORDER_COLUMNS.map(() => '?').join(', ')})`;
+const NEXT_ORDER_ID = 'SELECT max(coalesce(max(id), 0), ?) + 1 FROM orders';
 
 /** The first order id less one (meta `orders_id_floor` may raise it). */
 const ORDER_ID_FLOOR = 5_000_000;
@@ -592,8 +610,18 @@ export class SandboxStore {
 
   // Orders
 
+  /**
+   * The id the next order gets (see INSERT_ORDER): read it and insert in the same write transaction,
+   * so an order's acknowledgement, which names the id, goes in with the row.
+   */
+  nextOrderId(): number {
+    return (this.stmt(NEXT_ORDER_ID).raw(true).get(this.orderIdFloor) as [number])[0];
+  }
+
+  /** Inserts an order; `id` from {@link nextOrderId} in the same transaction, or the next one when omitted. */
   insertOrder(
     o: Omit<Patch<OrderRow>, 'id'> & Pick<OrderRow, 'merchant' | 'client_orderid' | 'kind' | 'op_path'>,
+    id?: number,
   ): OrderRow {
     // Every column, the schema's defaults under what was given: one statement for every order, and
     // the stored row without reading it back. Built column by column: spreading the defaults and
@@ -603,7 +631,10 @@ export class SandboxStore {
     const values = ORDER_COLUMNS.map((c) => (given[c] === undefined ? defaults[c] : given[c]));
     // run() and the rowid rather than RETURNING, which SQLite serves through a temporary table.
     const row: Record<string, unknown> = {
-      id: Number(this.stmt(INSERT_ORDER).run(this.orderIdFloor, values).lastInsertRowid),
+      id:
+        id === undefined
+          ? Number(this.stmt(INSERT_ORDER).run(this.orderIdFloor, values).lastInsertRowid)
+          : (this.stmt(INSERT_ORDER_WITH_ID).run(id, values), id),
     };
     for (let i = 0; i < ORDER_COLUMNS.length; i++) row[ORDER_COLUMNS[i]!] = values[i];
     return row as unknown as OrderRow;
@@ -706,25 +737,25 @@ export class SandboxStore {
   }
 
   /** One order's requests whose delay has passed. */
-  dueRequestsOf(orderId: number, now: number): RequestRow[] {
+  dueRequestsOf(orderId: number, now: number): DueRequest[] {
     return (
       this.stmt(
-        `SELECT ${REQUEST_COLUMNS} FROM requests WHERE order_id = ? AND finalize_at IS NOT NULL AND finalize_at <= ? ORDER BY finalize_at, id`,
+        `SELECT ${DUE_COLUMNS} FROM requests r JOIN orders o ON o.id = r.order_id WHERE r.order_id = ? AND r.finalize_at IS NOT NULL AND r.finalize_at <= ? ORDER BY r.finalize_at, r.id`,
       )
         .raw(true)
         .all(orderId, now) as unknown[][]
-    ).map(requestRow);
+    ).map(dueRow);
   }
 
-  dueRequests(now: number, limit = 200): RequestRow[] {
+  dueRequests(now: number, limit = 200): DueRequest[] {
     // Read as arrays: the timer and each group commit read up to a batch of these.
     return (
       this.stmt(
-        `SELECT ${REQUEST_COLUMNS} FROM requests WHERE finalize_at IS NOT NULL AND finalize_at <= ? ORDER BY finalize_at, id ${limitClause(limit)}`,
+        `SELECT ${DUE_COLUMNS} FROM requests r JOIN orders o ON o.id = r.order_id WHERE r.finalize_at IS NOT NULL AND r.finalize_at <= ? ORDER BY r.finalize_at, r.id ${limitClause(limit)}`,
       )
         .raw(true)
         .all(now) as unknown[][]
-    ).map(requestRow);
+    ).map(dueRow);
   }
 
   // Card references and subscriptions

@@ -35,7 +35,7 @@ export function finalizeDue(
     // Read under the write lock: no other process can finalise these rows in between.
     const batch = store.tx(() => {
       const due = store.dueRequests(now, DUE_BATCH);
-      for (const r of due) applyFinal(x, r, now);
+      for (const d of due) applyFinal(x, d.request, now, d.callbackUrl);
       return due.length;
     });
     n += batch;
@@ -60,10 +60,11 @@ export function finalizeNamedOrder(x: EngineContext, c: OperationCall, byClientI
     if (client !== undefined) orderId = store.latestOrderByClientId(c.merchant.login, client)?.id;
   }
   if (orderId === undefined) return;
-  for (const r of store.dueRequestsOf(orderId, c.now)) applyFinal(x, r, c.now);
+  for (const d of store.dueRequestsOf(orderId, c.now)) applyFinal(x, d.request, c.now, d.callbackUrl);
 }
 
-function applyFinal(x: EngineContext, r: RequestRow, now: number): void {
+/** `callbackUrl`: the order's, when the caller read it with the request (undefined: read here). */
+function applyFinal(x: EngineContext, r: RequestRow, now: number, callbackUrl?: string | null): void {
   const status = r.pending_status ?? 'approved';
   const approved = status === 'approved';
   x.store.updateRequest(r.id, {
@@ -85,6 +86,6 @@ function applyFinal(x: EngineContext, r: RequestRow, now: number): void {
     const order = x.store.getOrder(r.order_id)!;
     applyLedger(x.store, order, r);
     callback = order.callback_url;
-  } else callback = x.store.callbackUrlOf(r.order_id);
+  } else callback = callbackUrl !== undefined ? callbackUrl : x.store.callbackUrlOf(r.order_id);
   if ((FINAL as readonly string[]).includes(status) && callback) x.store.insertCallback(r.id, callback, now);
 }

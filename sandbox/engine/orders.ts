@@ -176,7 +176,7 @@ export function createOrder(x: EngineContext, c: OperationCall, o: NewOrder): Ap
       'CLIENT_ORDERID_USED',
     );
   }
-  const order = x.store.insertOrder({
+  const fields = {
     merchant: c.merchant.login,
     endpoint_kind: c.endpoint.kind,
     endpoint_ref: c.endpoint.id,
@@ -190,14 +190,34 @@ export function createOrder(x: EngineContext, c: OperationCall, o: NewOrder): Ap
     currency: o.first.currency,
     created_at: c.now,
     ...o.fields,
-  });
+  };
   // The pending outcome goes in with the row: one write, not an insert and an update.
-  const request = x.store.insertRequest({
-    ...newRequest(order.id, o.kind, o.first.amount, o.first.currency, c.now, o.first.status ?? 'processing'),
+  const firstRequest = (orderId: number) => ({
+    ...newRequest(orderId, o.kind, o.first.amount, o.first.currency, c.now, o.first.status ?? 'processing'),
     ...(o.first.outcome ? scheduled(x, o.first.outcome, c.now) : {}),
   });
-  o.onCreated?.(order, request);
-  const body = { ...ack(order, request.serial, o.ackType), ...(o.extraAck?.(order.id) ?? {}) };
+  const answer = (orderId: number, serial: string) => ({
+    ...ack(
+      { id: orderId, client_orderid: fields.client_orderid, end_point_id: fields.end_point_id },
+      serial,
+      o.ackType,
+    ),
+    ...(o.extraAck?.(orderId) ?? {}),
+  });
+  if (!o.onCreated) {
+    // The id first, so the acknowledgement goes in with the order: no UPDATE of the row after it.
+    const id = x.store.nextOrderId();
+    const request = firstRequest(id);
+    const body = answer(id, request.serial);
+    x.store.insertOrder({ ...fields, ack_json: JSON.stringify(body) }, id);
+    x.store.insertRequest(request);
+    return { code: 200, body };
+  }
+  // What onCreated writes refers to the order (and may be named in the acknowledgement).
+  const order = x.store.insertOrder(fields);
+  const request = x.store.insertRequest(firstRequest(order.id));
+  o.onCreated(order, request);
+  const body = answer(order.id, request.serial);
   x.store.updateOrder(order.id, { ack_json: JSON.stringify(body) });
   return { code: 200, body };
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { newRequest } from '../../sandbox/engine/orders.ts';
 import { SandboxStore } from '../../sandbox/store.ts';
 import { indexes, order, tempDir } from './store-fixtures.ts';
 
@@ -73,6 +74,54 @@ describe('insertOrder', () => {
         (c) => c.name,
       );
       expect(Object.keys(full).sort()).toEqual(columns.sort());
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe('the due reads', () => {
+  it("return each due request with its order's callback URL, in due order, up to the limit", () => {
+    const store = new SandboxStore(':memory:');
+    try {
+      const ids = store.tx(() => {
+        const withUrl = store.insertOrder({ ...order('due-1'), callback_url: 'http://127.0.0.1:9/cb' });
+        const without = store.insertOrder(order('due-2'));
+        const due = (orderId: number, at: number) =>
+          store.insertRequest({ ...newRequest(orderId, 'sale', 100, 'EUR', 1000), finalize_at: at }).id;
+        return [due(without.id, 3000), due(withUrl.id, 2000), due(withUrl.id, 9000), withUrl.id];
+      });
+      const [late, early, notYet, orderId] = ids as [number, number, number, number];
+      const read = (rows: ReturnType<SandboxStore['dueRequests']>) =>
+        rows.map((d) => [d.request.id, d.request.order_id, d.callbackUrl]);
+      expect(read(store.dueRequests(5000))).toEqual([
+        [early, orderId, 'http://127.0.0.1:9/cb'],
+        [late, orderId + 1, null],
+      ]);
+      expect(read(store.dueRequests(5000, 1))).toEqual([[early, orderId, 'http://127.0.0.1:9/cb']]);
+      expect(read(store.dueRequestsOf(orderId, 10_000))).toEqual([
+        [early, orderId, 'http://127.0.0.1:9/cb'],
+        [notYet, orderId, 'http://127.0.0.1:9/cb'],
+      ]);
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe('nextOrderId', () => {
+  it('names the id insertOrder gives next, from the floor on, so an order can be inserted with it', () => {
+    const store = new SandboxStore(':memory:');
+    try {
+      store.tx(() => {
+        expect(store.nextOrderId()).toBe(5_000_001);
+        const first = store.insertOrder(order('next-1'), store.nextOrderId());
+        expect(first.id).toBe(5_000_001);
+        expect(store.nextOrderId()).toBe(5_000_002);
+        expect(store.insertOrder(order('next-2')).id).toBe(5_000_002);
+        const third = store.insertOrder({ ...order('next-3'), ack_json: '{"b":2}' }, store.nextOrderId());
+        expect(third).toEqual(store.getOrder(5_000_003));
+      });
     } finally {
       store.close();
     }

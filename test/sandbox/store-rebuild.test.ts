@@ -77,7 +77,7 @@ describe('an older file', () => {
         amount_minor: 1042,
       });
       expect(store.requestsOf(5000001).map((r) => [r.id, r.serial])).toEqual([[1, 's-1']]);
-      expect(store.dueRequests(5000).map((r) => r.id)).toEqual([1]);
+      expect(store.dueRequests(5000).map((d) => [d.request.id, d.callbackUrl])).toEqual([[1, null]]);
       const plan = db
         .prepare('EXPLAIN QUERY PLAN SELECT * FROM orders WHERE page_token = ?')
         .all('t') as Array<{
