@@ -1,9 +1,10 @@
-/** Rows and helpers the sandbox store's tests share (an order as the engine inserts one, temp dirs). */
+/** Rows and helpers the sandbox store's tests share (an order as the engine inserts one, stores, temp dirs). */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterEach } from 'vitest';
+import { SandboxStore } from '../../sandbox/store.ts';
 
 /** An API sale order of merchant `m` on endpoint 1111, as the engine inserts one. */
 export const order = (client: string, createdAt = 1) => ({
@@ -27,6 +28,14 @@ export const indexes = (db: Database.Database, table: string) =>
       .all(table) as Array<{ name: string }>
   ).map((r) => r.name);
 
+/** A store in memory, closed after the test. */
+export function memoryStore(): SandboxStore {
+  const store = new SandboxStore(':memory:');
+  stores.push(store);
+  return store;
+}
+const stores: SandboxStore[] = [];
+
 /** A fresh directory, removed after the test. */
 export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -35,5 +44,6 @@ export function tempDir(prefix: string): string {
 }
 const dirs: string[] = [];
 afterEach(() => {
+  for (const s of stores.splice(0)) s.close();
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { newRequest } from '../../sandbox/engine/orders.ts';
 import { SandboxStore } from '../../sandbox/store.ts';
-import { indexes, order, tempDir } from './store-fixtures.ts';
+import { indexes, memoryStore, order, tempDir } from './store-fixtures.ts';
 
 describe('the orders indexes', () => {
   it('upgrade a file with the earlier three indexes to the one key, keeping its orders and their uniqueness', () => {
@@ -44,86 +44,74 @@ describe('the orders indexes', () => {
 
 describe('insertOrder', () => {
   it('returns the row as stored, the schema defaults included, without reading it back', () => {
-    const store = new SandboxStore(':memory:');
-    try {
-      const minimal = store.tx(() => store.insertOrder(order('inv-min')));
-      expect(minimal).toEqual(store.getOrder(minimal.id));
-      const full = store.tx(() =>
-        store.insertOrder({
-          ...order('inv-card'),
-          amount_minor: 1050,
-          currency: 'EUR',
-          card_bin: '444455',
-          card_last4: '1111',
-          card_exp_month: '12',
-          card_exp_year: '2030',
-          card_name: 'A B',
-          card_brand: 'visa',
-          card_hash: 'x',
-          redirect_url: 'http://127.0.0.1/r',
-          callback_url: null,
-          tds_version: '2',
-          tds_stage: 'method',
-          page_token: 'tok',
-          extra_json: '{"panLength":16}',
-        }),
-      );
-      expect(full).toEqual(store.getOrder(full.id));
-      // Every column of the table is in the returned row.
-      const columns = (store.db.prepare('PRAGMA table_info(orders)').all() as Array<{ name: string }>).map(
-        (c) => c.name,
-      );
-      expect(Object.keys(full).sort()).toEqual(columns.sort());
-    } finally {
-      store.close();
-    }
+    const store = memoryStore();
+    const minimal = store.tx(() => store.insertOrder(order('inv-min')));
+    expect(minimal).toEqual(store.getOrder(minimal.id));
+    const full = store.tx(() =>
+      store.insertOrder({
+        ...order('inv-card'),
+        amount_minor: 1050,
+        currency: 'EUR',
+        card_bin: '444455',
+        card_last4: '1111',
+        card_exp_month: '12',
+        card_exp_year: '2030',
+        card_name: 'A B',
+        card_brand: 'visa',
+        card_hash: 'x',
+        redirect_url: 'http://127.0.0.1/r',
+        callback_url: null,
+        tds_version: '2',
+        tds_stage: 'method',
+        page_token: 'tok',
+        extra_json: '{"panLength":16}',
+      }),
+    );
+    expect(full).toEqual(store.getOrder(full.id));
+    // Every column of the table is in the returned row.
+    const columns = (store.db.prepare('PRAGMA table_info(orders)').all() as Array<{ name: string }>).map(
+      (c) => c.name,
+    );
+    expect(Object.keys(full).sort()).toEqual(columns.sort());
   });
 });
 
 describe('the due reads', () => {
   it("return each due request with its order's callback URL, in due order, up to the limit", () => {
-    const store = new SandboxStore(':memory:');
-    try {
-      const ids = store.tx(() => {
-        const withUrl = store.insertOrder({ ...order('due-1'), callback_url: 'http://127.0.0.1:9/cb' });
-        const without = store.insertOrder(order('due-2'));
-        const due = (orderId: number, at: number) =>
-          store.insertRequest({ ...newRequest(orderId, 'sale', 100, 'EUR', 1000), finalize_at: at }).id;
-        return [due(without.id, 3000), due(withUrl.id, 2000), due(withUrl.id, 9000), withUrl.id];
-      });
-      const [late, early, notYet, orderId] = ids as [number, number, number, number];
-      const read = (rows: ReturnType<SandboxStore['dueRequests']>) =>
-        rows.map((d) => [d.request.id, d.request.order_id, d.callbackUrl]);
-      expect(read(store.dueRequests(5000))).toEqual([
-        [early, orderId, 'http://127.0.0.1:9/cb'],
-        [late, orderId + 1, null],
-      ]);
-      expect(read(store.dueRequests(5000, 1))).toEqual([[early, orderId, 'http://127.0.0.1:9/cb']]);
-      expect(read(store.dueRequestsOf(orderId, 10_000))).toEqual([
-        [early, orderId, 'http://127.0.0.1:9/cb'],
-        [notYet, orderId, 'http://127.0.0.1:9/cb'],
-      ]);
-    } finally {
-      store.close();
-    }
+    const store = memoryStore();
+    const ids = store.tx(() => {
+      const withUrl = store.insertOrder({ ...order('due-1'), callback_url: 'http://127.0.0.1:9/cb' });
+      const without = store.insertOrder(order('due-2'));
+      const due = (orderId: number, at: number) =>
+        store.insertRequest({ ...newRequest(orderId, 'sale', 100, 'EUR', 1000), finalize_at: at }).id;
+      return [due(without.id, 3000), due(withUrl.id, 2000), due(withUrl.id, 9000), withUrl.id];
+    });
+    const [late, early, notYet, orderId] = ids as [number, number, number, number];
+    const read = (rows: ReturnType<SandboxStore['dueRequests']>) =>
+      rows.map((d) => [d.request.id, d.request.order_id, d.callbackUrl]);
+    expect(read(store.dueRequests(5000))).toEqual([
+      [early, orderId, 'http://127.0.0.1:9/cb'],
+      [late, orderId + 1, null],
+    ]);
+    expect(read(store.dueRequests(5000, 1))).toEqual([[early, orderId, 'http://127.0.0.1:9/cb']]);
+    expect(read(store.dueRequestsOf(orderId, 10_000))).toEqual([
+      [early, orderId, 'http://127.0.0.1:9/cb'],
+      [notYet, orderId, 'http://127.0.0.1:9/cb'],
+    ]);
   });
 });
 
 describe('nextOrderId', () => {
   it('names the id insertOrder gives next, from the floor on, so an order can be inserted with it', () => {
-    const store = new SandboxStore(':memory:');
-    try {
-      store.tx(() => {
-        expect(store.nextOrderId()).toBe(5_000_001);
-        const first = store.insertOrder(order('next-1'), store.nextOrderId());
-        expect(first.id).toBe(5_000_001);
-        expect(store.nextOrderId()).toBe(5_000_002);
-        expect(store.insertOrder(order('next-2')).id).toBe(5_000_002);
-        const third = store.insertOrder({ ...order('next-3'), ack_json: '{"b":2}' }, store.nextOrderId());
-        expect(third).toEqual(store.getOrder(5_000_003));
-      });
-    } finally {
-      store.close();
-    }
+    const store = memoryStore();
+    store.tx(() => {
+      expect(store.nextOrderId()).toBe(5_000_001);
+      const first = store.insertOrder(order('next-1'), store.nextOrderId());
+      expect(first.id).toBe(5_000_001);
+      expect(store.nextOrderId()).toBe(5_000_002);
+      expect(store.insertOrder(order('next-2')).id).toBe(5_000_002);
+      const third = store.insertOrder({ ...order('next-3'), ack_json: '{"b":2}' }, store.nextOrderId());
+      expect(third).toEqual(store.getOrder(5_000_003));
+    });
   });
 });
