@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { openDatabase, statementCache } from '../sandbox/sqlite.ts';
+import { limitClause, openDatabase, statementCache } from '../sandbox/sqlite.ts';
 import type { Scheme } from '../src/core/index.ts';
 import type { MistakeId } from '../src/diagnose/index.ts';
 import type { AttemptRecord } from './checks.ts';
@@ -132,8 +132,8 @@ export class ClassroomStore {
     // A trainee's data is bounded: the oldest attempts beyond `keep` go.
     if (id % 50 === 0)
       this.stmt(
-        'DELETE FROM attempts WHERE trainee_id = ? AND id <= (SELECT id FROM attempts WHERE trainee_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)',
-      ).run(traineeId, traineeId, keep);
+        `DELETE FROM attempts WHERE trainee_id = ? AND id <= (SELECT id FROM attempts WHERE trainee_id = ? ORDER BY id DESC ${limitClause(1, keep)})`,
+      ).run(traineeId, traineeId);
     return { id, ...a };
   }
 
@@ -142,10 +142,9 @@ export class ClassroomStore {
   }
 
   attemptsOf(traineeId: string, keep: number): AttemptRecord[] {
-    const rows = this.stmt('SELECT * FROM attempts WHERE trainee_id = ? ORDER BY id DESC LIMIT ?').all(
-      traineeId,
-      keep,
-    ) as AttemptRow[];
+    const rows = this.stmt(
+      `SELECT * FROM attempts WHERE trainee_id = ? ORDER BY id DESC ${limitClause(keep)}`,
+    ).all(traineeId) as AttemptRow[];
     return rows.reverse().map(toRecord);
   }
 

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { openDatabase, statementCache } from './sqlite.ts';
+import { limitClause, openDatabase, statementCache } from './sqlite.ts';
 
 /** What an order is: the operation that created it. Hosted-form orders have the kind of their operation. */
 export type OrderKind =
@@ -961,16 +961,6 @@ export class SandboxStore {
     }
     return s;
   }
-}
-
-/**
- * A LIMIT written into the SQL text, one statement per limit. Not `LIMIT ?`: this SQLite (3.53) plans
- * with a bound LIMIT's value, so every new binding expired the statement and each call
- * prepared it again (~3 µs a due-request read, ~4.5 µs a nonce purge).
- */
-function limitClause(limit: number): string {
-  if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`bad limit ${limit}`);
-  return `LIMIT ${limit}`;
 }
 
 function checkColumns(keys: readonly string[]): void {
