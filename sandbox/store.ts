@@ -250,7 +250,7 @@ export const BUSY_TIMEOUT_MS = 5_000;
 /**
  * The orders table. `page_token` (hosted pages and 3-D Secure orders only) is unique through the
  * partial index `orders_page_token`, not a column constraint: the constraint's index took an entry,
- * NULL, for every other order too. Ids are the largest plus one (see INSERT_ORDER), not
+ * NULL, for every other order too. Ids are the largest plus one (see NEXT_ORDER_ID), not
  * AUTOINCREMENT, whose `sqlite_sequence` row every insert read and rewrote: nothing deletes an
  * order, so an id is never handed out twice.
  */
@@ -393,12 +393,10 @@ const ORDER_COLUMNS = [
 ];
 // Positional parameters throughout: better-sqlite3 binds a named one by looking the name up on the
 // object, which cost a 36-column order insert ~28 µs against ~1 µs for the values in order.
-// The id: one past the largest, and past the floor (5000000, or what AUTOINCREMENT had handed out in a
-// file rebuilt from that shape), which counts while the table is empty. The subquery is one seek to
-// the last row.
-const INSERT_ORDER = `INSERT INTO orders (id, ${ORDER_COLUMNS.join(', ')}) VALUES ((SELECT max(coalesce(max(id), 0), ?) FROM orders) + 1, ${ORDER_COLUMNS.map(() => '?').join(', ')})`;
-/** The same insert with the id given (taken from NEXT_ORDER_ID in the same transaction). */
-const INSERT_ORDER_WITH_ID = `INSERT INTO orders (id, ${ORDER_COLUMNS.join(', ')}) VALUES (?, ${ORDER_COLUMNS.map(() => '?').join(', ')})`;
+const INSERT_ORDER = `INSERT INTO orders (id, ${ORDER_COLUMNS.join(', ')}) VALUES (?, ${ORDER_COLUMNS.map(() => '?').join(', ')})`;
+// An order's id: one past the largest, and past the floor (5000000, or what AUTOINCREMENT had handed
+// out in a file rebuilt from that shape), which counts while the table is empty. One seek to the
+// last row; read in the write transaction that inserts the order.
 const NEXT_ORDER_ID = 'SELECT max(coalesce(max(id), 0), ?) + 1 FROM orders';
 
 /** The first order id less one (meta `orders_id_floor` may raise it). */
@@ -441,7 +439,7 @@ export class SandboxStore {
   private batch: Array<{ resolve: () => void; reject: (e: unknown) => void }> | undefined;
   /** True while a batched call runs (its own `tx` calls are savepoints of the batch). */
   private inBatchedCall = false;
-  /** No order gets an id at or under this (see INSERT_ORDER). */
+  /** No order gets an id at or under this (see NEXT_ORDER_ID). */
   private orderIdFloor = ORDER_ID_FLOOR;
 
   constructor(dbPath: string) {
@@ -473,7 +471,7 @@ export class SandboxStore {
       });
       this.db.pragma('foreign_keys = ON');
       this.orderIdFloor = Number(this.getMeta('orders_id_floor') ?? ORDER_ID_FLOOR);
-      // Readable, gateway-like ids: orders from 5000001 (INSERT_ORDER), card references from 1000001, subscriptions from 700001.
+      // Readable, gateway-like ids: orders from 5000001 (NEXT_ORDER_ID), card references from 1000001, subscriptions from 700001.
       const seed = this.db.prepare(
         `INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)`,
       );
@@ -611,7 +609,7 @@ export class SandboxStore {
   // Orders
 
   /**
-   * The id the next order gets (see INSERT_ORDER): read it and insert in the same write transaction,
+   * The id the next order gets (see NEXT_ORDER_ID): read it and insert in the same write transaction,
    * so an order's acknowledgement, which names the id, goes in with the row.
    */
   nextOrderId(): number {
@@ -621,7 +619,7 @@ export class SandboxStore {
   /** Inserts an order; `id` from {@link nextOrderId} in the same transaction, or the next one when omitted. */
   insertOrder(
     o: Omit<Patch<OrderRow>, 'id'> & Pick<OrderRow, 'merchant' | 'client_orderid' | 'kind' | 'op_path'>,
-    id?: number,
+    id = this.nextOrderId(),
   ): OrderRow {
     // Every column, the schema's defaults under what was given: one statement for every order, and
     // the stored row without reading it back. Built column by column: spreading the defaults and
@@ -629,13 +627,9 @@ export class SandboxStore {
     const given = o as Record<string, unknown>;
     const defaults = ORDER_DEFAULTS as Record<string, unknown>;
     const values = ORDER_COLUMNS.map((c) => (given[c] === undefined ? defaults[c] : given[c]));
-    // run() and the rowid rather than RETURNING, which SQLite serves through a temporary table.
-    const row: Record<string, unknown> = {
-      id:
-        id === undefined
-          ? Number(this.stmt(INSERT_ORDER).run(this.orderIdFloor, values).lastInsertRowid)
-          : (this.stmt(INSERT_ORDER_WITH_ID).run(id, values), id),
-    };
+    // The row as given rather than RETURNING, which SQLite serves through a temporary table.
+    this.stmt(INSERT_ORDER).run(id, values);
+    const row: Record<string, unknown> = { id };
     for (let i = 0; i < ORDER_COLUMNS.length; i++) row[ORDER_COLUMNS[i]!] = values[i];
     return row as unknown as OrderRow;
   }

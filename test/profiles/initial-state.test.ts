@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { keyImporter } from '../../src/features/profiles/key-import.ts';
 import { initialProfilesState } from '../../src/features/profiles/initial-state.ts';
 import { settleProfilesPrefetch } from '../../src/features/profiles/prefetch.ts';
@@ -147,6 +147,24 @@ describe('settleProfilesPrefetch', () => {
     );
     expect(locked.settled?.demo).toBe(withKey);
     expect(locked.settled?.demoKey).toBeUndefined();
+
+    // The user's own profile active: the first render does not sign with the demo key.
+    const saved = new Map([['pay-console.profiles', JSON.stringify(stored)]]);
+    vi.stubGlobal('localStorage', { getItem: (k: string) => saved.get(k) ?? null });
+    try {
+      const own = await settleProfilesPrefetch(
+        {
+          targets: Promise.resolve(targets),
+          demo: Promise.resolve(withKey),
+          vault: Promise.resolve({ state: 'none' }),
+        },
+        5000,
+      );
+      expect(own.settled?.demo).toBe(withKey);
+      expect(own.settled?.demoKey).toBeUndefined();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('a failed answer is not settled (the provider reports it)', async () => {

@@ -1,6 +1,8 @@
 import { ProxyTargetsSchema, type ProxyTarget } from '../../shared/contracts/contracts.ts';
 import { fetchJson } from './fetch-json.ts';
+import { initialProfilesState } from './initial-state.ts';
 import { keyImporter, type KeyImport } from './key-import.ts';
+import { loadStoredProfiles } from './profile-storage.ts';
 import { DemoMerchantSchema, type DemoMerchant } from './profile-schema.ts';
 import { readVault, vaultHintSaysNone, type StoredVault } from './vault-store.ts';
 
@@ -69,11 +71,14 @@ export async function settleProfilesPrefetch(
       },
       () => undefined,
     );
-  // The demo key is imported only where the provider would use it: the vault known and not locked.
+  // The demo key only where the first render signs with it: the provider's first state, read from
+  // the same rule (a demo profile active, its secrets filled because the vault is known and open).
   const importDemoKey = async () => {
-    const pem = settled.demo?.privateKeyPkcs8Pem;
-    const vault = settled.vault?.state ?? (hinted ? 'none' : undefined);
-    if (!pem || vault === undefined || vault === 'present') return;
+    const vault = settled.vault ?? (hinted ? ({ state: 'none' } as const) : undefined);
+    const first = initialProfilesState(loadStoredProfiles(), { ...settled, ...(vault ? { vault } : {}) });
+    // Only demo profiles have secrets in the first state.
+    const pem = first.activeId === null ? undefined : first.secretsById[first.activeId]?.privateKeyPem;
+    if (!pem) return;
     const result = await keyImporter.get(pem);
     settled.demoKey = { pem, result };
   };
