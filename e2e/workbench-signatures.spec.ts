@@ -109,6 +109,20 @@ test.describe('the signature on screen equals an independent implementation', ()
         await expect(page.getByLabel('oauth_nonce value')).toHaveText(nonce);
         await expect(page.getByLabel('oauth_timestamp value')).toHaveText(timestamp);
       });
+      if (c.method === 'RSA-SHA256') {
+        // The first RSA signature is made on the page and starts the signing worker; every one
+        // after it (so the one just checked, made after the last keystroke) comes from the worker.
+        await test.step('RSA signatures come from the signing worker', async () => {
+          await expect
+            .poll(() =>
+              page
+                .workers()
+                .map((w) => w.url())
+                .join(' '),
+            )
+            .toContain('rsa-signer-worker');
+        });
+      }
       await test.step('the sandbox accepts exactly that request', async () => {
         await send(page);
         await expect(answer(page).getByText('HTTP 200')).toBeVisible();

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore, type RefObject } from 'react';
 import { useWatch, type Control } from 'react-hook-form';
 import { renderCurl, renderRawHttp, type BuiltRequest } from '../../core/index.ts';
 import type { Operation } from '../../catalog/index.ts';
@@ -27,6 +27,33 @@ export interface PanesHandle {
   show: (key: string, context: SigningContext, built: BuiltRequest) => void;
 }
 
+/**
+ * A state whose updates render at once: React renders a store's change synchronously, where a
+ * `setState` from outside an event (an RSA signature from the worker) would be scheduled as a
+ * task, and Chromium runs such tasks only after the next frame following a keystroke.
+ */
+function useImmediateState<T>(initial: T): [T, (value: T) => void] {
+  const store = useRef<{ value: T; listeners: Set<() => void> } | null>(null);
+  store.current ??= { value: initial, listeners: new Set() };
+  const s = store.current;
+  const subscribe = useCallback(
+    (listener: () => void) => {
+      s.listeners.add(listener);
+      return () => s.listeners.delete(listener);
+    },
+    [s],
+  );
+  const value = useSyncExternalStore(subscribe, () => s.value);
+  const set = useCallback(
+    (next: T) => {
+      s.value = next;
+      for (const l of s.listeners) l();
+    },
+    [s],
+  );
+  return [value, set];
+}
+
 function useLiveBuild(
   draft: RequestDraft,
   context: SigningContext | null,
@@ -35,7 +62,7 @@ function useLiveBuild(
   draftNonce: string,
   panesRef: RefObject<PanesHandle | null>,
 ): BuildResult | null {
-  const [result, setResult] = useState<BuildResult | null>(null);
+  const [result, setResult] = useImmediateState<BuildResult | null>(null);
   const seq = useRef(0);
   const shownRef = useRef<ShownRequest | null>(null);
   const key = draftKey(draft);
@@ -53,7 +80,7 @@ function useLiveBuild(
     return () => {
       panesRef.current = null;
     };
-  }, [panesRef]);
+  }, [panesRef, setResult]);
   useEffect(() => {
     if (!context) return;
     const mine = ++seq.current;
@@ -66,7 +93,7 @@ function useLiveBuild(
       shownRef.current = r.ok ? { key, context, built: r.built } : null;
       setResult(r);
     });
-  }, [key, context, place, runtime, draftNonce]);
+  }, [key, context, place, runtime, draftNonce, setResult]);
   return context ? result : null;
 }
 

@@ -1,0 +1,56 @@
+import { z } from 'zod/mini';
+import type { CryptoPort } from '../../core/index.ts';
+
+/**
+ * The messages between the page and its RSA signing worker. Requests go by `postMessage`; answers
+ * come back on a BroadcastChannel of a per-page random name, because Chromium holds a worker's
+ * `postMessage` back until the next frame after a keystroke (about 15 ms), and not a channel's.
+ */
+export const signerRequestSchema = z.discriminatedUnion('type', [
+  /** First message: the channel the answers go to. */
+  z.object({ type: z.literal('init'), channel: z.string().check(z.minLength(1)) }),
+  /** A private key the page will sign with, sent once and named by `keyId` afterwards. */
+  z.object({ type: z.literal('key'), keyId: z.int(), key: z.custom<CryptoKey>(isCryptoKey) }),
+  z.object({ type: z.literal('sign'), id: z.int(), keyId: z.int(), text: z.string() }),
+]);
+export type SignerRequest = z.infer<typeof signerRequestSchema>;
+
+export const signerAnswerSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('signed'), id: z.int(), signature: z.string() }),
+  z.object({ type: z.literal('failed'), id: z.int(), message: z.string() }),
+]);
+export type SignerAnswer = z.infer<typeof signerAnswerSchema>;
+
+function isCryptoKey(v: unknown): v is CryptoKey {
+  return typeof CryptoKey !== 'undefined' && v instanceof CryptoKey;
+}
+
+/**
+ * The worker's side, without the worker: keeps the keys it is sent and answers each `sign` with the
+ * same port call the page would make itself, so both give the same bytes.
+ */
+export function signerEndpoint(crypto: CryptoPort): {
+  handle(message: unknown): Promise<SignerAnswer | { type: 'init'; channel: string } | null>;
+} {
+  const keys = new Map<number, CryptoKey>();
+  return {
+    async handle(message) {
+      const parsed = signerRequestSchema.safeParse(message);
+      if (!parsed.success) return null;
+      const m = parsed.data;
+      if (m.type === 'init') return m;
+      if (m.type === 'key') {
+        keys.set(m.keyId, m.key);
+        return null;
+      }
+      const key = keys.get(m.keyId);
+      if (!key) return { type: 'failed', id: m.id, message: `no key ${m.keyId} in the signing worker` };
+      try {
+        return { type: 'signed', id: m.id, signature: await crypto.rsaSha256SignBase64(key, m.text) };
+      } catch (e) {
+        return { type: 'failed', id: m.id, message: e instanceof Error ? e.message : String(e) };
+      }
+    },
+  };
+}
