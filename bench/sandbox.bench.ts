@@ -12,8 +12,12 @@
  * Signing lives in lib/sign-request.ts, shared with the proxy and classroom benches.
  * BENCH_QUICK=1 runs a short version (to check the bench itself); BENCH_SANDBOX_PROFILE_DIR=<dir>
  * writes a CPU profile of the sandbox over the whole run (node --cpu-prof) into <dir>.
+ * BENCH_SANDBOX_DB=:memory: runs the sandbox on an in-memory database (no file, no WAL, nothing
+ * durable): the write rows then show what the engine costs without the disk (the stall rows still
+ * read the seeded file and mean nothing in that mode).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createPublicKey, sign as rsaSign, verify as rsaVerify } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -243,7 +247,7 @@ export async function run(): Promise<void> {
         HOST: '127.0.0.1',
         SANDBOX_PORT: '0',
         DATA_DIR: dir,
-        SANDBOX_DB: dbPath,
+        SANDBOX_DB: process.env.BENCH_SANDBOX_DB ?? dbPath,
         BENCH_LOOP_STATS: statsFile,
       },
       /listening: (http:\/\/\S+\/paynet)/,
@@ -399,7 +403,7 @@ export async function run(): Promise<void> {
       ],
     ];
     console.log(
-      `\nServer and load generator in separate processes, 10 connections; the sandbox with default settings; ${rounds} interleaved rounds, medians (ratios taken within each round).\n`,
+      `\nServer and load generator in separate processes, 10 connections; the sandbox with ${process.env.BENCH_SANDBOX_DB ? `SANDBOX_DB=${process.env.BENCH_SANDBOX_DB}` : 'default settings'}; ${rounds} interleaved rounds, medians (ratios taken within each round).\n`,
     );
     console.log(formatLoadTable(rows.map(([r]) => r)));
     console.log('');
@@ -415,6 +419,12 @@ export async function run(): Promise<void> {
           '; ',
         )}); ${stalls.gaps.over10} gaps over 10 ms, ${stalls.gaps.busy} with the process busy across them and ${stalls.gaps.idle} with it not running (the OS or I/O); the process had ${stalls.cpuShare.toFixed(2)} of a core.`,
     );
+    const verifyUs = rsaVerifyMicros(demo.privateKeyPkcs8Pem, rsa[1]!.body);
+    const saleAtGoalUs = (2 * 1e6) / fold('read').rps;
+    const rsaRoomUs = 0.2 * saleAtGoalUs;
+    console.log(
+      `\nThe write goals together: at 0.50× status a control sale may take at most ${saleAtGoalUs.toFixed(0)} µs of the server's time, and RSA within 1.20× of that leaves ${rsaRoomUs.toFixed(0)} µs for everything RSA adds; one RSA-${demo.keyBits} verification alone takes ${verifyUs.toFixed(1)} µs here (${(verifyUs / rsaRoomUs).toFixed(2)}× that room; node:crypto, a text the size of the request, median of 20 × 100, in this process).`,
+    );
     const purge = await purgeStalls(dir);
     console.log(
       `Purge of 100,000 expired among 500,000 live nonces, blocking time per step: before (one DELETE, no expiry index) ${purge.oldMs.toFixed(1)} ms; now ${purge.batches} batches of ${NONCE_PURGE_BATCH}, median ${purge.batchMedianMs.toFixed(2)} ms, max ${purge.batchMaxMs.toFixed(2)} ms, the event loop free between batches (goal: stalls ≤ 5 ms).`,
@@ -423,4 +433,18 @@ export async function run(): Promise<void> {
     await Promise.all(children.map(stopChild));
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Microseconds per RSA-SHA256 verification of `text` (median of 20 batches of 100), in this process. */
+function rsaVerifyMicros(privateKeyPem: string, text: string): number {
+  const data = Buffer.from(text, 'utf8');
+  const signature = rsaSign('sha256', data, privateKeyPem);
+  const key = createPublicKey(privateKeyPem);
+  const batches: number[] = [];
+  for (let b = 0; b < 21; b++) {
+    const t0 = performance.now();
+    for (let i = 0; i < 100; i++) if (!rsaVerify('sha256', data, key, signature)) throw new Error('verify');
+    if (b > 0) batches.push(((performance.now() - t0) * 1000) / 100);
+  }
+  return batches.sort((a, b) => a - b)[batches.length >> 1]!;
 }
