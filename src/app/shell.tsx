@@ -5,6 +5,7 @@ import { recordExchange } from '../features/history/index.ts';
 import { useClassroomTrainee } from '../features/classroom/use-classroom-trainee.ts';
 import { ProfileBar, useProfileActions, useSigningContext } from '../features/profiles/index.ts';
 import type { Exchange } from '../shared/contracts/contracts.ts';
+import { whenIdle } from '../shared/ui/index.ts';
 import { CatalogNav } from './catalog-nav.tsx';
 import { setCurrentRequest } from './current-request.ts';
 import { ExportsRoute, WorkbenchTools } from './request-tools-bar.tsx';
@@ -171,15 +172,19 @@ export function Shell() {
   useEffect(() => {
     let live = true;
     let stop: (() => void) | undefined;
-    void customerReturn().then((m) => {
-      if (!live) return;
-      stop = m.listenForReturns((fields) => {
-        const upload = m.uploadDraft(fields);
-        if (upload) navigate(opHref(upload.draft.operation), { draft: upload.draft });
+    // Loaded once the page is idle: a return comes from another tab, long after this one is usable.
+    const cancel = whenIdle(() => {
+      void customerReturn().then((m) => {
+        if (!live) return;
+        stop = m.listenForReturns((fields) => {
+          const upload = m.uploadDraft(fields);
+          if (upload) navigate(opHref(upload.draft.operation), { draft: upload.draft });
+        });
       });
     });
     return () => {
       live = false;
+      cancel();
       stop?.();
     };
   }, []);

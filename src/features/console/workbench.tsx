@@ -16,7 +16,7 @@ import {
 } from '../../model/index.ts';
 import { signingEnvFor, type Exchange, type SigningContext } from '../../shared/contracts/contracts.ts';
 import { sendThroughProxy } from '../../shared/browser/proxy-client.ts';
-import { ConfirmDialog } from '../../shared/ui/index.ts';
+import { ConfirmDialog, useIdle } from '../../shared/ui/index.ts';
 import { useAction } from '../../shared/ui/use-async.ts';
 import { interpretAnswer } from './answer.ts';
 import type { SendOutcome } from './answer-view.tsx';
@@ -171,6 +171,8 @@ function OperationWorkbench({
   sendOnOpen,
 }: WorkbenchProps & { op: Operation }) {
   const profileLogin = context?.credentials.login ?? '';
+  // The callback inbox is not needed for the first signature: it loads once the page is idle.
+  const afterFirstForm = useIdle();
   const schema = useMemo(() => requestSchema(op), [op]);
   // The opened draft, resolved once for this place: the form then holds plain strings.
   const [opened] = useState(() => formFromDraft(op, draft ?? emptyDraft(op.path), place));
@@ -560,9 +562,11 @@ function OperationWorkbench({
             previewRef={previewRef}
             panesRef={panesRef}
           />
-          <Suspense fallback={null}>
-            <CallbacksPanel controlKey={context?.credentials.controlKey} crypto={runtime.crypto} />
-          </Suspense>
+          {afterFirstForm ? (
+            <Suspense fallback={null}>
+              <CallbacksPanel controlKey={context?.credentials.controlKey} crypto={runtime.crypto} />
+            </Suspense>
+          ) : null}
         </div>
       </div>
       <ConfirmDialog
