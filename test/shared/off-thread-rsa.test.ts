@@ -12,7 +12,11 @@ import {
   type OffThreadDeps,
   type SignerWorker,
 } from '../../src/shared/browser/off-thread-rsa.ts';
-import { signerEndpoint, type SignerRequest } from '../../src/shared/browser/rsa-signer-protocol.ts';
+import {
+  KEPT_KEYS,
+  signerEndpoint,
+  type SignerRequest,
+} from '../../src/shared/browser/rsa-signer-protocol.ts';
 
 const pair = generateKeyPairSync('rsa', {
   modulusLength: 2048,
@@ -113,6 +117,46 @@ describe('signerEndpoint (the worker side)', () => {
     });
     expect(await endpoint.handle({ type: 'sign', id: 'x' })).toBeNull();
     expect(await endpoint.handle('hello')).toBeNull();
+  });
+});
+
+describe('the worker keeps only the last few private keys', () => {
+  it(`forgets all but the last ${KEPT_KEYS} keys it was sent`, async () => {
+    const endpoint = signerEndpoint(webCryptoPort());
+    for (let id = 1; id <= KEPT_KEYS + 1; id++)
+      await endpoint.handle({ type: 'key', keyId: id, key: privateKey });
+    expect(await endpoint.handle({ type: 'sign', id: 1, keyId: 1, text: 'x' })).toMatchObject({
+      type: 'failed',
+      message: expect.stringContaining('no key 1'),
+    });
+    expect(await endpoint.handle({ type: 'sign', id: 2, keyId: 2, text: 'x' })).toEqual({
+      type: 'signed',
+      id: 2,
+      signature: expected('x'),
+    });
+  });
+
+  it('the page sends a key again once the worker has let it go', async () => {
+    const w = inProcessWorker();
+    const base = countingBase();
+    const port = offThreadRsa(base.port, w.deps);
+    // The same key imported several times: distinct CryptoKey objects, as several profiles give.
+    const keys = await Promise.all(
+      Array.from({ length: KEPT_KEYS + 1 }, () =>
+        crypto.subtle.importKey('pkcs8', der(pair.privateKey), RSASSA, false, ['sign']),
+      ),
+    );
+    await port.rsaSha256SignBase64(keys[0]!, 'start');
+    for (const [i, k] of keys.entries())
+      expect(await port.rsaSha256SignBase64(k, `k${i}`)).toBe(expected(`k${i}`));
+    expect(base.onPage()).toBe(1);
+    // keys[0] was the oldest: the worker no longer holds it, so this one is made on the page…
+    expect(await port.rsaSha256SignBase64(keys[0]!, 'again')).toBe(expected('again'));
+    expect(base.onPage()).toBe(2);
+    // …and the next one sends the key again and is the worker's.
+    expect(await port.rsaSha256SignBase64(keys[0]!, 'once more')).toBe(expected('once more'));
+    expect(base.onPage()).toBe(2);
+    expect(w.sent.slice(-2).map((m) => m.type)).toEqual(['key', 'sign']);
   });
 });
 

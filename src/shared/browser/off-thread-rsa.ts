@@ -90,8 +90,12 @@ export function offThreadRsa(base: CryptoPort, deps: OffThreadDeps): CryptoPort 
       if (!p) return;
       pending.delete(a.id);
       if (a.type === 'signed') p.resolve(a.signature);
-      // Made again here, so the error a person reads is the page's own, whatever the worker said.
-      else void onMain(p);
+      else {
+        // The worker may have let the key go (it keeps the last few): it is sent again next time.
+        keyIds.delete(p.key);
+        // Made again here, so the error a person reads is the page's own, whatever the worker said.
+        void onMain(p);
+      }
     });
     worker.addEventListener('error', fail);
     post({ type: 'init', channel: name });

@@ -26,6 +26,9 @@ function isCryptoKey(v: unknown): v is CryptoKey {
   return typeof CryptoKey !== 'undefined' && v instanceof CryptoKey;
 }
 
+/** How many private keys the worker holds at most (the most recently sent). */
+export const KEPT_KEYS = 4;
+
 /**
  * The worker's side, without the worker: keeps the keys it is sent and answers each `sign` with the
  * same port call the page would make itself, so both give the same bytes.
@@ -42,6 +45,9 @@ export function signerEndpoint(crypto: CryptoPort): {
       if (m.type === 'init') return m;
       if (m.type === 'key') {
         keys.set(m.keyId, m.key);
+        // A private key stays here only while it is among the last few used: a key the page has
+        // dropped does not outlive it in the worker. The page sends a key again when it is missing.
+        for (const old of keys.keys()) if (keys.size > KEPT_KEYS) keys.delete(old);
         return null;
       }
       const key = keys.get(m.keyId);
