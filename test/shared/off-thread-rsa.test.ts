@@ -60,7 +60,11 @@ function inProcessWorker(opts: { silent?: boolean } = {}) {
     addEventListener(_type, listener) {
       errorListeners.push(listener);
     },
+    terminate() {
+      terminated.push(1);
+    },
   };
+  const terminated: number[] = [];
   const spawned: number[] = [];
   const deps: OffThreadDeps = {
     spawn: () => {
@@ -72,7 +76,7 @@ function inProcessWorker(opts: { silent?: boolean } = {}) {
     }),
     channelName: () => 'test-channel',
   };
-  return { deps, sent, spawned, crash: () => errorListeners.forEach((l) => l()) };
+  return { deps, sent, spawned, terminated, crash: () => errorListeners.forEach((l) => l()) };
 }
 
 /** Web Crypto with a count of the RSA signatures made on "the page". */
@@ -193,6 +197,7 @@ describe('offThreadRsa (the page side)', () => {
     expect(await pending).toBe(expected('waiting'));
     expect(await port.rsaSha256SignBase64(privateKey, 'later')).toBe(expected('later'));
     expect(base.onPage()).toBe(3);
+    expect(w.terminated).toHaveLength(1);
   });
 
   it("gives the page's own error when the worker cannot sign", async () => {
@@ -219,6 +224,18 @@ describe('offThreadRsa (the page side)', () => {
     await vi.runAllTimersAsync();
     vi.useRealTimers();
     expect(await stuck).toBe(expected('stuck'));
+  });
+
+  it('signs on the page where the answer channel cannot be opened', async () => {
+    const base = countingBase();
+    const port = offThreadRsa(base.port, {
+      ...inProcessWorker().deps,
+      open: () => {
+        throw new Error('no BroadcastChannel');
+      },
+    });
+    for (const t of ['1', '2']) expect(await port.rsaSha256SignBase64(privateKey, t)).toBe(expected(t));
+    expect(base.onPage()).toBe(2);
   });
 
   it('signs on the page where there are no workers', async () => {

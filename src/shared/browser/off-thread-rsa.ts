@@ -5,6 +5,7 @@ import { signerAnswerSchema, type SignerRequest } from './rsa-signer-protocol.ts
 export interface SignerWorker {
   postMessage(message: SignerRequest): void;
   addEventListener(type: 'error', listener: () => void): void;
+  terminate?(): void;
 }
 export interface AnswerChannel {
   addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
@@ -27,6 +28,7 @@ interface Pending {
   text: string;
   resolve: (signature: string) => void;
   reject: (e: unknown) => void;
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 /**
@@ -45,10 +47,14 @@ export function offThreadRsa(base: CryptoPort, deps: OffThreadDeps): CryptoPort 
   const keyIds = new WeakMap<CryptoKey, number>();
   let nextId = 1;
 
-  const onMain = (p: Pending) => base.rsaSha256SignBase64(p.key, p.text).then(p.resolve, p.reject);
+  const onMain = (p: Pending) => {
+    clearTimeout(p.timer);
+    return base.rsaSha256SignBase64(p.key, p.text).then(p.resolve, p.reject);
+  };
 
   const fail = () => {
     broken = true;
+    worker?.terminate?.();
     worker = null;
     queue.length = 0;
     const left = [...pending.values()];
@@ -72,6 +78,14 @@ export function offThreadRsa(base: CryptoPort, deps: OffThreadDeps): CryptoPort 
       broken = true;
       return;
     }
+    try {
+      listen(worker);
+    } catch {
+      fail(); // no channel to answer on: signatures stay here
+    }
+  };
+
+  const listen = (w: SignerWorker) => {
     const name = deps.channelName();
     deps.open(name).addEventListener('message', (event) => {
       const parsed = signerAnswerSchema.safeParse(event.data);
@@ -89,6 +103,7 @@ export function offThreadRsa(base: CryptoPort, deps: OffThreadDeps): CryptoPort 
       const p = pending.get(a.id);
       if (!p) return;
       pending.delete(a.id);
+      clearTimeout(p.timer);
       if (a.type === 'signed') p.resolve(a.signature);
       else {
         // The worker may have let the key go (it keeps the last few): it is sent again next time.
@@ -97,7 +112,7 @@ export function offThreadRsa(base: CryptoPort, deps: OffThreadDeps): CryptoPort 
         void onMain(p);
       }
     });
-    worker.addEventListener('error', fail);
+    w.addEventListener('error', fail);
     post({ type: 'init', channel: name });
   };
 
@@ -130,7 +145,7 @@ export function offThreadRsa(base: CryptoPort, deps: OffThreadDeps): CryptoPort 
         pending.set(id, p);
         post({ type: 'sign', id, keyId: kid, text });
         // A worker that neither answers nor fails must not leave the panes waiting.
-        setTimeout(() => {
+        p.timer = setTimeout(() => {
           if (pending.delete(id)) void onMain(p);
         }, STUCK_MS);
       });
