@@ -173,12 +173,11 @@ export interface DueRequest {
 }
 
 /** The due reads: a request's columns, then its order's callback URL (joined, not a query per row). */
-const DUE_COLUMNS = `${REQUEST_COLUMNS.split(', ')
-  .map((c) => `r.${c}`)
-  .join(', ')}, o.callback_url`;
+const REQUEST_COLUMN_LIST = REQUEST_COLUMNS.split(', ');
+const DUE_COLUMNS = `${REQUEST_COLUMN_LIST.map((c) => `r.${c}`).join(', ')}, o.callback_url`;
 
 function dueRow(v: unknown[]): DueRequest {
-  return { request: requestRow(v), callbackUrl: v[17] as string | null };
+  return { request: requestRow(v), callbackUrl: v[REQUEST_COLUMN_LIST.length] as string | null };
 }
 
 /** A request read as an array (REQUEST_COLUMNS' order), as statusRow does and for the same reason. */

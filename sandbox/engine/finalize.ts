@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { CvvOutcome } from '../outcomes.ts';
-import { FINAL, type RequestRow } from '../store.ts';
+import { FINAL, type DueRequest, type RequestRow } from '../store.ts';
 import type { EngineContext, OperationCall } from './context.ts';
 import { ORDER_ID, schedule } from './orders.ts';
 import { applyLedger, movesLedger } from './settlement.ts';
@@ -9,7 +9,14 @@ import { applyLedger, movesLedger } from './settlement.ts';
 export function finalizeNow(x: EngineContext, request: RequestRow, outcome: CvvOutcome, now: number): void {
   schedule(x, request, outcome, now);
   x.store.updateRequest(request.id, { finalize_at: now });
-  applyFinal(x, x.store.getRequest(request.id)!, now);
+  applyFinal(
+    x,
+    {
+      request: x.store.getRequest(request.id)!,
+      callbackUrl: x.store.callbackUrlOf(request.order_id) ?? null,
+    },
+    now,
+  );
 }
 
 /** Requests finalised per write transaction, and per turn of the event loop. */
@@ -35,7 +42,7 @@ export function finalizeDue(
     // Read under the write lock: no other process can finalise these rows in between.
     const batch = store.tx(() => {
       const due = store.dueRequests(now, DUE_BATCH);
-      for (const d of due) applyFinal(x, d.request, now, d.callbackUrl);
+      for (const d of due) applyFinal(x, d, now);
       return due.length;
     });
     n += batch;
@@ -60,11 +67,11 @@ export function finalizeNamedOrder(x: EngineContext, c: OperationCall, byClientI
     if (client !== undefined) orderId = store.latestOrderByClientId(c.merchant.login, client)?.id;
   }
   if (orderId === undefined) return;
-  for (const d of store.dueRequestsOf(orderId, c.now)) applyFinal(x, d.request, c.now, d.callbackUrl);
+  for (const d of store.dueRequestsOf(orderId, c.now)) applyFinal(x, d, c.now);
 }
 
-/** `callbackUrl`: the order's, when the caller read it with the request (undefined: read here). */
-function applyFinal(x: EngineContext, r: RequestRow, now: number, callbackUrl?: string | null): void {
+/** Applies a due request's outcome; its order's callback URL came with it (`DueRequest`). */
+function applyFinal(x: EngineContext, { request: r, callbackUrl }: DueRequest, now: number): void {
   const status = r.pending_status ?? 'approved';
   const approved = status === 'approved';
   x.store.updateRequest(r.id, {
@@ -80,12 +87,8 @@ function applyFinal(x: EngineContext, r: RequestRow, now: number, callbackUrl?: 
       ? String(randomInt(100_000, 1_000_000)) + String(randomInt(0, 1_000_000)).padStart(6, '0')
       : null,
   });
-  // The whole order only when the settlement table moves its ledger; otherwise one column of it.
-  let callback: string | null | undefined;
-  if (approved && movesLedger(r.kind)) {
-    const order = x.store.getOrder(r.order_id)!;
-    applyLedger(x.store, order, r);
-    callback = order.callback_url;
-  } else callback = callbackUrl !== undefined ? callbackUrl : x.store.callbackUrlOf(r.order_id);
-  if ((FINAL as readonly string[]).includes(status) && callback) x.store.insertCallback(r.id, callback, now);
+  // The whole order only when the settlement table moves its ledger.
+  if (approved && movesLedger(r.kind)) applyLedger(x.store, x.store.getOrder(r.order_id)!, r);
+  if ((FINAL as readonly string[]).includes(status) && callbackUrl)
+    x.store.insertCallback(r.id, callbackUrl, now);
 }
