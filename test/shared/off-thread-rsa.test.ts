@@ -75,8 +75,20 @@ function inProcessWorker(opts: { silent?: boolean } = {}) {
       addEventListener: (_type, l) => listeners.set(name, [...(listeners.get(name) ?? []), l]),
     }),
     channelName: () => 'test-channel',
+    onKeysDropped: (l) => {
+      dropListeners.push(l);
+      return () => undefined;
+    },
   };
-  return { deps, sent, spawned, terminated, crash: () => errorListeners.forEach((l) => l()) };
+  const dropListeners: Array<() => void> = [];
+  return {
+    deps,
+    sent,
+    spawned,
+    terminated,
+    crash: () => errorListeners.forEach((l) => l()),
+    dropKeys: () => dropListeners.forEach((l) => l()),
+  };
 }
 
 /** Web Crypto with a count of the RSA signatures made on "the page". */
@@ -161,6 +173,30 @@ describe('the worker keeps only the last few private keys', () => {
     expect(await port.rsaSha256SignBase64(keys[0]!, 'once more')).toBe(expected('once more'));
     expect(base.onPage()).toBe(2);
     expect(w.sent.slice(-2).map((m) => m.type)).toEqual(['key', 'sign']);
+  });
+});
+
+describe('the worker drops its keys with the page', () => {
+  it('forgets every key on forget', async () => {
+    const endpoint = signerEndpoint(webCryptoPort());
+    await endpoint.handle({ type: 'key', keyId: 1, key: privateKey });
+    expect(await endpoint.handle({ type: 'forget' })).toBeNull();
+    expect(await endpoint.handle({ type: 'sign', id: 1, keyId: 1, text: 'x' })).toMatchObject({
+      type: 'failed',
+      message: expect.stringContaining('no key 1'),
+    });
+  });
+
+  it('tells the worker when the page drops its keys, and sends a key again after', async () => {
+    const w = inProcessWorker();
+    const base = countingBase();
+    const port = offThreadRsa(base.port, w.deps);
+    await port.rsaSha256SignBase64(privateKey, 'start');
+    expect(await port.rsaSha256SignBase64(privateKey, 'a')).toBe(expected('a'));
+    w.dropKeys();
+    expect(await port.rsaSha256SignBase64(privateKey, 'b')).toBe(expected('b'));
+    expect(base.onPage()).toBe(1);
+    expect(w.sent.map((m) => m.type)).toEqual(['init', 'key', 'sign', 'forget', 'key', 'sign']);
   });
 });
 

@@ -6,6 +6,7 @@ import {
   type KeyInspection,
   type SigningKey,
 } from '../../core/index.ts';
+import { dropKeys } from '../../shared/browser/key-drop.ts';
 
 export interface KeyImport {
   inspection: KeyInspection;
@@ -46,8 +47,10 @@ export function createKeyImporter(limit = 8) {
       while (cache.size > limit) cache.delete(cache.keys().next().value!);
       return p;
     },
+    /** Drops every key, here and wherever a copy went (the signing worker). */
     clear(): void {
       cache.clear();
+      dropKeys();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { CryptoPort } from '../../core/index.ts';
+import { onKeysDropped } from './key-drop.ts';
 import { signerAnswerSchema, type SignerRequest } from './rsa-signer-protocol.ts';
 
 /** What the port needs of a worker and of a channel: the DOM's own types satisfy these. */
@@ -18,6 +19,8 @@ export interface OffThreadDeps {
   open: (name: string) => AnswerChannel;
   /** A random channel name. */
   channelName: () => string;
+  /** Calls back when the page drops its private keys; returns an unsubscribe. */
+  onKeysDropped: (listener: () => void) => () => void;
 }
 
 /** After this long without an answer, a signature is made on the page instead. */
@@ -44,7 +47,7 @@ export function offThreadRsa(base: CryptoPort, deps: OffThreadDeps): CryptoPort 
   let ready = false;
   const queue: SignerRequest[] = [];
   const pending = new Map<number, Pending>();
-  const keyIds = new WeakMap<CryptoKey, number>();
+  let keyIds = new WeakMap<CryptoKey, number>();
   let nextId = 1;
 
   const onMain = (p: Pending) => {
@@ -114,6 +117,10 @@ export function offThreadRsa(base: CryptoPort, deps: OffThreadDeps): CryptoPort 
     });
     w.addEventListener('error', fail);
     post({ type: 'init', channel: name });
+    deps.onKeysDropped(() => {
+      keyIds = new WeakMap();
+      post({ type: 'forget' });
+    });
   };
 
   const keyId = (key: CryptoKey): number | null => {
@@ -162,5 +169,6 @@ export function browserSignerDeps(): OffThreadDeps {
         : new Worker(new URL('./rsa-signer-worker.ts', import.meta.url), { type: 'module' }),
     open: (name) => new BroadcastChannel(name),
     channelName: () => `pay-console-rsa-${crypto.randomUUID()}`,
+    onKeysDropped,
   };
 }

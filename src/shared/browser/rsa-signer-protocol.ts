@@ -12,6 +12,8 @@ export const signerRequestSchema = z.discriminatedUnion('type', [
   /** A private key the page will sign with, sent once and named by `keyId` afterwards. */
   z.object({ type: z.literal('key'), keyId: z.int(), key: z.custom<CryptoKey>(isCryptoKey) }),
   z.object({ type: z.literal('sign'), id: z.int(), keyId: z.int(), text: z.string() }),
+  /** The page dropped its keys (the vault was locked): so does the worker. */
+  z.object({ type: z.literal('forget') }),
 ]);
 export type SignerRequest = z.infer<typeof signerRequestSchema>;
 
@@ -43,10 +45,14 @@ export function signerEndpoint(crypto: CryptoPort): {
       if (!parsed.success) return null;
       const m = parsed.data;
       if (m.type === 'init') return m;
+      if (m.type === 'forget') {
+        keys.clear();
+        return null;
+      }
       if (m.type === 'key') {
         keys.set(m.keyId, m.key);
-        // A private key stays here only while it is among the last few used: a key the page has
-        // dropped does not outlive it in the worker. The page sends a key again when it is missing.
+        // A private key stays here only while it is among the last few sent (and until the page
+        // drops its keys: 'forget'). The page sends a key again when it is missing.
         for (const old of keys.keys()) if (keys.size > KEPT_KEYS) keys.delete(old);
         return null;
       }
