@@ -104,6 +104,11 @@ export class ClassroomStore {
     return this.stmt('SELECT * FROM trainees ORDER BY joined_at, id').all() as TraineeRow[];
   }
 
+  /** Ends a session for good: the stored hash is replaced by one no cookie can match. */
+  endSession(traineeId: string): void {
+    this.db.prepare('UPDATE trainees SET session_hash = ? WHERE id = ?').run(`ended:${traineeId}`, traineeId);
+  }
+
   insertTrainee(row: TraineeRow): void {
     this.stmt(
       'INSERT INTO trainees (id, name, session_hash, login, joined_at) VALUES (@id, @name, @session_hash, @login, @joined_at)',

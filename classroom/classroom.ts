@@ -291,6 +291,18 @@ export class Classroom {
     return session ? this.bySession.get(sha256(session)) : undefined;
   }
 
+  /**
+   * Ends a trainee's session ("Leave this classroom"): the cookie stops working here at once; their
+   * row, merchant and results stay for the trainer's table.
+   */
+  endSession(session: string | undefined): TraineeRow | undefined {
+    const t = this.traineeBySession(session);
+    if (!t) return undefined;
+    this.bySession.delete(t.session_hash);
+    this.store.endSession(t.id);
+    return t;
+  }
+
   merchantOf(trainee: TraineeRow): Merchant | undefined {
     return this.handle.merchants.byLogin(trainee.login);
   }

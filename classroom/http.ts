@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { errorBody, ProxyError } from '../proxy/upstream-errors.ts';
+import { allOf, type AccessPolicy, type AccessRule, type Refusal } from '../sandbox/route-access.ts';
 import { openEventStream } from '../proxy/event-stream.ts';
 import type { ProxyTarget } from '../proxy/config.ts';
-import { PAY_JSON } from '../sandbox/replies.ts';
 import { ClassroomError, type Classroom } from './classroom.ts';
 import type { TraineeRow } from './classroom-store.ts';
 import { qrSvg } from './join-qr.ts';
@@ -72,102 +72,133 @@ export interface ClassroomHttpOptions {
   origins: (request: FastifyRequest) => Set<string>;
 }
 
+const JOIN_FIRST: Refusal = {
+  status: 401,
+  code: 'JOIN_FIRST',
+  message: 'Join the classroom first (the join address the trainer gave).',
+};
+
 /**
- * Classroom mode's guard, run on every request before routing: state-changing classroom and proxy
- * requests must carry this console's Origin; the sandbox's operations need a trainee's session and
- * reach only their own merchant's endpoints (rate-limited, bounded); callback inboxes belong to the
- * trainee who first reads them; the demo merchant and key registration are closed.
+ * Classroom mode's access rules, added to the console's (see sandbox/route-access.ts): every change
+ * is made from the console itself (its Origin); the sandbox's operations need a trainee's session
+ * and reach only their own merchant's endpoints (rate-limited, bounded); a callback inbox belongs to
+ * the trainee who first reads it; a merchant's key is changed only by its trainee or the trainer;
+ * the demo merchant is closed. Each rule reads the route's decoded parameters.
  */
-export function installClassroomGuard(app: FastifyInstance, opts: ClassroomHttpOptions): void {
+export function classroomPolicy(opts: ClassroomHttpOptions): AccessPolicy {
   const { classroom } = opts;
   const inboxOwners = new Map<string, string>();
-  const refuse = (reply: FastifyReply, status: number, code: string, message: string, pay = false) =>
-    pay
-      ? reply
-          .code(status)
-          .type(PAY_JSON)
-          .header('cache-control', 'no-store')
-          .send(JSON.stringify({ type: 'error', 'error-message': message, 'error-code': code }))
-      : reply.code(status).type('application/json; charset=utf-8').send(errorBody(code, message));
+  const traineeOf = (request: FastifyRequest) =>
+    classroom.traineeBySession(readCookie(request.headers.cookie, TRAINEE_COOKIE));
+  const isTrainer = (request: FastifyRequest) =>
+    classroom.isTrainer(readCookie(request.headers.cookie, TRAINER_COOKIE));
 
-  app.addHook('onRequest', async (request, reply) => {
-    const url = request.url.split('?')[0]!;
-    const stateChanging = !SAFE.has(request.method);
-    if (stateChanging && (url.startsWith('/classroom/') || url.startsWith('/proxy/'))) {
-      const origin = request.headers.origin;
-      if (origin === undefined || !opts.origins(request).has(origin))
-        return refuse(
-          reply,
-          403,
-          'ORIGIN_REQUIRED',
-          'In classroom mode every change is made from the console itself: open the console at the address the trainer gave and retry there.',
-        );
-    }
-    if (url === '/sandbox/demo-merchant' || url.startsWith('/sandbox/merchants/'))
-      return refuse(
-        reply,
-        403,
-        'CLASSROOM_MODE',
-        'In classroom mode each trainee has their own merchant: join at /join instead of using the demo merchant.',
-      );
-    if (url.startsWith('/sandbox/paynet/api/')) {
-      const trainee = classroom.traineeBySession(readCookie(request.headers.cookie, TRAINEE_COOKIE));
-      if (!trainee)
-        return refuse(
-          reply,
-          401,
-          'JOIN_FIRST',
-          'Join the classroom first (the join address the trainer gave).',
-          true,
-        );
-      const ep = endpointOfPath(url);
-      const merchant = classroom.merchantOf(trainee);
-      const own =
-        ep !== undefined &&
-        merchant !== undefined &&
-        (ep.kind === 'group' ? merchant.endpointGroupIds : merchant.endpointIds).includes(ep.id);
-      if (!own)
-        return refuse(
-          reply,
-          403,
-          'NOT_YOUR_ENDPOINT',
-          `In the classroom you send only to your own endpoint ${merchant?.endpointIds[0] ?? ''} (group ${merchant?.endpointGroupIds[0] ?? ''}).`,
-          true,
-        );
-      try {
-        classroom.admit(trainee);
-      } catch (e) {
-        if (e instanceof ClassroomError) return refuse(reply, e.status, e.code, e.message, true);
-        throw e;
-      }
-    }
-    const inbox = /^\/callbacks\/([^/]+)(\/list|\/events)?$/.exec(url);
-    if (inbox && (inbox[2] !== undefined || request.method === 'DELETE')) {
-      const trainee = classroom.traineeBySession(readCookie(request.headers.cookie, TRAINEE_COOKIE));
-      if (!trainee) return refuse(reply, 401, 'JOIN_FIRST', 'Join the classroom first to read callbacks.');
-      const owner = inboxOwners.get(inbox[1]!);
-      if (owner === undefined) inboxOwners.set(inbox[1]!, trainee.id);
-      else if (owner !== trainee.id)
-        return refuse(reply, 403, 'NOT_YOUR_INBOX', 'This callback inbox belongs to another trainee.');
+  const ownOrigin: AccessRule = (request) => {
+    if (SAFE.has(request.method)) return undefined;
+    const origin = request.headers.origin;
+    return origin !== undefined && opts.origins(request).has(origin)
+      ? undefined
+      : {
+          status: 403,
+          code: 'ORIGIN_REQUIRED',
+          message:
+            'In classroom mode every change is made from the console itself: open the console at the address the trainer gave and retry there.',
+        };
+  };
+  const trainee: AccessRule = (request) => (traineeOf(request) ? undefined : JOIN_FIRST);
+  const trainer: AccessRule = (request) => {
+    if (isTrainer(request)) return undefined;
+    return traineeOf(request)
+      ? {
+          status: 403,
+          code: 'TRAINER_ONLY',
+          message: 'This is the trainer’s page: trainees use the exercises page.',
+        }
+      : {
+          status: 401,
+          code: 'TRAINER_TOKEN',
+          message: 'Open the trainer address printed by npm run classroom.',
+        };
+  };
+  const operation: AccessRule = (request) => {
+    const t = traineeOf(request);
+    if (!t) return JOIN_FIRST;
+    const ep = endpointOfPath((request.params as { '*'?: string })['*'] ?? '');
+    const merchant = classroom.merchantOf(t);
+    const own =
+      ep !== undefined &&
+      merchant !== undefined &&
+      (ep.kind === 'group' ? merchant.endpointGroupIds : merchant.endpointIds).includes(ep.id);
+    if (!own)
+      return {
+        status: 403,
+        code: 'NOT_YOUR_ENDPOINT',
+        message: `In the classroom you send only to your own endpoint ${merchant?.endpointIds[0] ?? ''} (group ${merchant?.endpointGroupIds[0] ?? ''}).`,
+      };
+    try {
+      classroom.admit(t);
+    } catch (e) {
+      if (e instanceof ClassroomError) return { status: e.status, code: e.code, message: e.message };
+      throw e;
     }
     return undefined;
-  });
+  };
+  const ownInbox: AccessRule = (request) => {
+    const t = traineeOf(request);
+    if (!t) return { ...JOIN_FIRST, message: 'Join the classroom first to read callbacks.' };
+    const inbox = (request.params as { inbox?: string }).inbox ?? '';
+    const owner = inboxOwners.get(inbox);
+    if (owner === undefined) inboxOwners.set(inbox, t.id);
+    else if (owner !== t.id)
+      return {
+        status: 403,
+        code: 'NOT_YOUR_INBOX',
+        message: 'This callback inbox belongs to another trainee.',
+      };
+    return undefined;
+  };
+  const merchantKey: AccessRule = (request) => {
+    if (isTrainer(request)) return undefined;
+    const t = traineeOf(request);
+    if (!t)
+      return {
+        ...JOIN_FIRST,
+        message: 'In the classroom a merchant’s key is changed by its trainee (joined) or by the trainer.',
+      };
+    return (request.params as { login?: string }).login === t.login
+      ? undefined
+      : {
+          status: 403,
+          code: 'NOT_YOUR_MERCHANT',
+          message: `In the classroom you change only your own merchant’s key (${t.login}).`,
+        };
+  };
+  return {
+    'sandbox-admin': () => ({
+      status: 403,
+      code: 'CLASSROOM_MODE',
+      message:
+        'In classroom mode each trainee has their own merchant: join at /join instead of using the demo merchant.',
+    }),
+    'merchant-key': allOf(ownOrigin, merchantKey),
+    'gateway-api': operation,
+    'callback-reader': ownInbox,
+    proxy: allOf(ownOrigin, (request) => (request.method === 'POST' ? trainee(request) : undefined)),
+    page: ownOrigin,
+    'classroom-public': ownOrigin,
+    trainee: allOf(ownOrigin, trainee),
+    trainer: allOf(ownOrigin, trainer),
+  };
 }
 
-/** Classroom mode's proxy rule: only the built-in sandbox, only for a trainee. */
-export function classroomProxyAuthorize(classroom: Classroom) {
-  return (request: FastifyRequest, target: ProxyTarget): void => {
+/** Classroom mode's proxy rule: only the built-in sandbox (the policy has admitted only trainees). */
+export function classroomProxyAuthorize() {
+  return (_request: FastifyRequest, target: ProxyTarget): void => {
     if (target.kind !== 'local')
       throw new ProxyError(
         403,
         'CLASSROOM_LOCAL_ONLY',
         'In classroom mode the proxy sends only to the local sandbox: choose the "local" target.',
-      );
-    if (!classroom.traineeBySession(readCookie(request.headers.cookie, TRAINEE_COOKIE)))
-      throw new ProxyError(
-        401,
-        'JOIN_FIRST',
-        'Join the classroom first (the join address the trainer gave).',
       );
   };
 }
@@ -197,18 +228,12 @@ export async function classroomRoutes(app: FastifyInstance, opts: ClassroomHttpO
       throw new ClassroomError(401, 'JOIN_FIRST', 'You have not joined this classroom: open the join page.');
     return t;
   };
-  const trainer = (request: FastifyRequest): void => {
-    if (classroom.isTrainer(readCookie(request.headers.cookie, TRAINER_COOKIE))) return;
-    if (classroom.traineeBySession(readCookie(request.headers.cookie, TRAINEE_COOKIE)))
-      throw new ClassroomError(
-        403,
-        'TRAINER_ONLY',
-        'This is the trainer’s page: trainees use the exercises page.',
-      );
-    throw new ClassroomError(401, 'TRAINER_TOKEN', 'Open the trainer address printed by npm run classroom.');
-  };
+  // Who may call each route is declared on it and enforced by classroomPolicy's rules.
+  const PUBLIC = { config: { access: 'classroom-public' } } as const;
+  const TRAINEE = { config: { access: 'trainee' } } as const;
+  const TRAINER = { config: { access: 'trainer' } } as const;
 
-  app.post('/join', { bodyLimit: 32 * 1024 }, async (request, reply) => {
+  app.post('/join', { ...PUBLIC, bodyLimit: 32 * 1024 }, async (request, reply) => {
     const body = parseBody(joinBody, request.body);
     const { session, trainee: t, merchant } = await classroom.join(body.name, body.publicKeyPem);
     return reply
@@ -226,12 +251,29 @@ export async function classroomRoutes(app: FastifyInstance, opts: ClassroomHttpO
       });
   });
 
-  app.get('/me', async (request, reply) => {
+  // Whether this browser has joined: always 200, so a page can ask before joining.
+  app.get('/status', PUBLIC, async (request, reply) => {
+    const t = classroom.traineeBySession(readCookie(request.headers.cookie, TRAINEE_COOKIE));
+    return reply
+      .header('cache-control', 'no-store')
+      .send(t ? { joined: true, traineeId: t.id, name: t.name, login: t.login } : { joined: false });
+  });
+
+  // "Leave this classroom": the session ends here and the cookie is dropped; results stay for the trainer.
+  app.post('/leave', TRAINEE, async (request, reply) => {
+    classroom.endSession(readCookie(request.headers.cookie, TRAINEE_COOKIE));
+    return reply
+      .code(204)
+      .header('set-cookie', `${TRAINEE_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`)
+      .send();
+  });
+
+  app.get('/me', TRAINEE, async (request, reply) => {
     const t = trainee(request);
     return reply.header('cache-control', 'no-store').send(classroom.traineeView(t));
   });
 
-  app.post('/answer', { bodyLimit: 4 * 1024 }, async (request, reply) => {
+  app.post('/answer', { ...TRAINEE, bodyLimit: 4 * 1024 }, async (request, reply) => {
     const t = trainee(request);
     const body = parseBody(answerBody, request.body);
     classroom.answer(t.id, body.exerciseId, body.choice);
@@ -268,7 +310,7 @@ export async function classroomRoutes(app: FastifyInstance, opts: ClassroomHttpO
     return reply;
   };
 
-  app.get('/events', async (request, reply) => {
+  app.get('/events', TRAINEE, async (request, reply) => {
     const t = trainee(request);
     return liveStream(
       reply,
@@ -279,7 +321,7 @@ export async function classroomRoutes(app: FastifyInstance, opts: ClassroomHttpO
     );
   });
 
-  app.get<{ Querystring: { token?: string } }>('/trainer-login', async (request, reply) => {
+  app.get<{ Querystring: { token?: string } }>('/trainer-login', PUBLIC, async (request, reply) => {
     if (!classroom.isTrainer(request.query.token))
       throw new ClassroomError(
         403,
@@ -293,23 +335,20 @@ export async function classroomRoutes(app: FastifyInstance, opts: ClassroomHttpO
       .send();
   });
 
-  app.get('/trainer/state', async (request, reply) => {
-    trainer(request);
+  app.get('/trainer/state', TRAINER, async (_request, reply) => {
     return reply.header('cache-control', 'no-store').send(classroom.trainerSnapshot());
   });
 
   // The join address as the trainer's browser reached this server (a Host the allow-list accepted),
   // so the code on the projected page is the one trainees in the room can open.
-  app.get('/trainer/join-qr.svg', async (request, reply) => {
-    trainer(request);
+  app.get('/trainer/join-qr.svg', TRAINER, async (request, reply) => {
     return reply
       .header('content-type', 'image/svg+xml; charset=utf-8')
       .header('cache-control', 'no-store')
       .send(qrSvg(`http://${request.host}/join`));
   });
 
-  app.get('/trainer/events', async (request, reply) => {
-    trainer(request);
+  app.get('/trainer/events', TRAINER, async (_request, reply) => {
     // At most a few snapshots a second, however busy the room: each one is the whole table.
     return liveStream(
       reply,
@@ -320,28 +359,24 @@ export async function classroomRoutes(app: FastifyInstance, opts: ClassroomHttpO
     );
   });
 
-  app.post('/trainer/hint', async (request) => {
-    trainer(request);
+  app.post('/trainer/hint', TRAINER, async (request) => {
     const body = parseBody(hintBody, request.body);
     return { exerciseId: body.exerciseId, hintsShown: classroom.revealHint(body.exerciseId) };
   });
 
-  app.post('/trainer/lock', async (request) => {
-    trainer(request);
+  app.post('/trainer/lock', TRAINER, async (request) => {
     const body = parseBody(lockBody, request.body);
     classroom.setLocked(body.exerciseId, body.locked);
     return { exerciseId: body.exerciseId, locked: body.locked };
   });
 
-  app.post('/trainer/reset', async (request) => {
-    trainer(request);
+  app.post('/trainer/reset', TRAINER, async (request) => {
     const body = parseBody(resetBody, request.body);
     classroom.resetTrainee(body.traineeId);
     return { traineeId: body.traineeId, reset: true };
   });
 
-  app.get('/trainer/export.csv', async (request, reply) => {
-    trainer(request);
+  app.get('/trainer/export.csv', TRAINER, async (_request, reply) => {
     return reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', 'attachment; filename="classroom-results.csv"')
@@ -349,8 +384,7 @@ export async function classroomRoutes(app: FastifyInstance, opts: ClassroomHttpO
       .send(resultsCsv(classroom.trainerSnapshot()));
   });
 
-  app.get('/trainer/export.json', async (request, reply) => {
-    trainer(request);
+  app.get('/trainer/export.json', TRAINER, async (_request, reply) => {
     return reply
       .type('application/json; charset=utf-8')
       .header('content-disposition', 'attachment; filename="classroom-results.json"')

@@ -10,7 +10,8 @@ import { Classroom, type ClassroomLimits } from './classroom.ts';
 import { ClassroomStore } from './classroom-store.ts';
 import { confirmedCauseOfCapture } from './diagnose-attempt.ts';
 import { ExerciseFileError, loadExerciseFiles, type Exercise } from './exercise-schema.ts';
-import { classroomProxyAuthorize, classroomRoutes, installClassroomGuard } from './http.ts';
+import { classroomPolicy, classroomProxyAuthorize, classroomRoutes } from './http.ts';
+import { extendPolicy } from '../sandbox/route-access.ts';
 
 export interface ClassroomSettings {
   /** Where the classroom keeps its state (classroom.sqlite); the sandbox's database is set apart. */
@@ -85,6 +86,10 @@ export async function buildClassroomServer(
     allowedHosts: [...config.allowedHosts, ...addresses.map((a) => `${a}:${config.port}`.toLowerCase())],
     allowedOrigins: [...config.allowedOrigins, ...addresses.map((a) => `http://${a}:${config.port}`)],
   };
+  const httpOf = (server: FastifyInstance) => ({
+    classroom,
+    origins: () => allowedOrigins(classroomConfig, listeningPort(server, classroomConfig)),
+  });
   let app: ConsoleServer;
   try {
     app = await buildServer(classroomConfig, {
@@ -94,13 +99,11 @@ export async function buildClassroomServer(
         onAttempt: (a) => classroom.onAttempt(a),
         onReady: (handle) => classroom.attach(handle),
       },
-      proxyAuthorize: classroomProxyAuthorize(classroom),
+      proxyAuthorize: classroomProxyAuthorize(),
+      pageMode: 'classroom',
+      access: (base, server) => extendPolicy(base, classroomPolicy(httpOf(server))),
       extend: async (server: FastifyInstance) => {
-        const http = {
-          classroom,
-          origins: () => allowedOrigins(classroomConfig, listeningPort(server, classroomConfig)),
-        };
-        installClassroomGuard(server, http);
+        const http = httpOf(server);
         await server.register(async (scope) => classroomRoutes(scope, http), { prefix: '/classroom' });
         server.addHook('onClose', async () => {
           await classroom.close();

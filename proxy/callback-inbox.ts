@@ -306,23 +306,25 @@ export const callbackInbox: FastifyPluginAsync<CallbackInboxOptions> = async (ap
     }
     return reply.code(200).type('text/plain; charset=utf-8').send('OK');
   };
-  app.get('/:inbox', receive);
-  app.post('/:inbox', receive);
+  const receiver = { config: { access: 'callback-receiver' } } as const;
+  const reader = { config: { access: 'callback-reader' } } as const;
+  app.get('/:inbox', receiver, receive);
+  app.post('/:inbox', receiver, receive);
 
-  app.delete('/:inbox', async (request, reply) => {
+  app.delete('/:inbox', reader, async (request, reply) => {
     const name = inboxParam(request, reply);
     if (name === undefined) return reply;
     store.clear(name);
     return reply.code(204).send();
   });
 
-  app.get('/:inbox/list', async (request, reply) => {
+  app.get('/:inbox/list', reader, async (request, reply) => {
     const name = inboxParam(request, reply);
     if (name === undefined) return reply;
     return reply.header('cache-control', 'no-store').send(store.list(name));
   });
 
-  app.get('/:inbox/events', async (request, reply) => {
+  app.get('/:inbox/events', reader, async (request, reply) => {
     const name = inboxParam(request, reply);
     if (name === undefined) return reply;
     const box = store.inbox(name);
@@ -357,7 +359,7 @@ export const callbackInbox: FastifyPluginAsync<CallbackInboxOptions> = async (ap
     store.closeAll();
   });
 
-  app.setNotFoundHandler(async (_request, reply) =>
+  app.all('/*', receiver, async (_request, reply) =>
     reply
       .code(404)
       .send(

@@ -1,5 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { urlHost, type ServerConfig } from './config.ts';
+import {
+  allOf,
+  open,
+  SANDBOX_POLICY,
+  type Access,
+  type AccessPolicy,
+  type AccessRule,
+  type Refusal,
+} from '../sandbox/route-access.ts';
 import { errorBody } from './upstream-errors.ts';
 
 const ports = new WeakMap<FastifyInstance, number>();
@@ -48,59 +57,77 @@ export function allowedOrigins(config: ServerConfig, port: number): Set<string> 
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/**
- * DNS-rebinding and cross-site guards, run on every request before routing:
- * a `Host` that is not this server's gets 421; on state-changing requests, on `/proxy/*` and on
- * `/callbacks/*` (any method), an `Origin` that is not the console's gets 403. Requests without `Origin` (curl, the gateway's
- * callbacks, server-to-server calls) pass.
- */
-export function installGuards(app: FastifyInstance, config: ServerConfig): void {
-  // The allowed sets depend only on the port: made once per port, not per request.
+/** The allowed `Host` and `Origin` sets of a server: made again only when its port changes. */
+function allowedSets(app: FastifyInstance, config: ServerConfig) {
   let sets: { port: number; hosts: Set<string>; origins: Set<string> } | undefined;
-  const setsFor = (port: number) =>
-    sets?.port === port
-      ? sets
-      : (sets = { port, hosts: allowedHosts(config, port), origins: allowedOrigins(config, port) });
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  return () => {
     const port = listeningPort(app, config);
+    if (sets?.port !== port)
+      sets = { port, hosts: allowedHosts(config, port), origins: allowedOrigins(config, port) };
+    return sets;
+  };
+}
+
+/**
+ * The DNS-rebinding guard, run on every request before routing: a `Host` that is not this server's
+ * gets 421. It reads no path.
+ */
+export function installHostGuard(app: FastifyInstance, config: ServerConfig): void {
+  const setsFor = allowedSets(app, config);
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const host = (request.headers.host ?? '').toLowerCase();
-    const { hosts, origins } = setsFor(port);
-    if (!hosts.has(host)) {
-      return reply
-        .code(421)
-        .type('application/json; charset=utf-8')
-        .send(
-          errorBody(
-            'HOST_NOT_ALLOWED',
-            `This server answers only to ${[...hosts].join(', ')}; the request named ${host ? `"${host.slice(0, 100)}"` : 'no host'}. ` +
-              'Open the console at http://127.0.0.1:' +
-              port +
-              '/, or add the name to ALLOWED_HOSTS.',
-          ),
-        );
-    }
-    const origin = request.headers.origin;
-    const path = request.url;
-    // Gateways send callbacks without Origin: one that carries a foreign Origin comes from a web page.
-    const checked =
-      !SAFE_METHODS.has(request.method) ||
-      path === '/proxy' ||
-      path.startsWith('/proxy/') ||
-      path === '/callbacks' ||
-      path.startsWith('/callbacks/') ||
-      path.startsWith('/callbacks?');
-    if (checked && origin !== undefined && !origins.has(origin)) {
-      return reply
-        .code(403)
-        .type('application/json; charset=utf-8')
-        .send(
-          errorBody(
-            'ORIGIN_NOT_ALLOWED',
-            `Requests from the web page at ${JSON.stringify(origin.slice(0, 100))} are refused: only the console itself ` +
-              `(http://127.0.0.1:${port}) may use this server. Add the origin to ALLOWED_ORIGINS if it is yours.`,
-          ),
-        );
-    }
-    return undefined;
+    const { port, hosts } = setsFor();
+    if (hosts.has(host)) return undefined;
+    return reply
+      .code(421)
+      .type('application/json; charset=utf-8')
+      .send(
+        errorBody(
+          'HOST_NOT_ALLOWED',
+          `This server answers only to ${[...hosts].join(', ')}; the request named ${host ? `"${host.slice(0, 100)}"` : 'no host'}. ` +
+            'Open the console at http://127.0.0.1:' +
+            port +
+            '/, or add the name to ALLOWED_HOSTS.',
+        ),
+      );
   });
+}
+
+/**
+ * `npm start`'s access rules (see route-access.ts): the sandbox's, plus the cross-site guard: an
+ * `Origin` that is not the console's is refused on state-changing requests to any route, and on
+ * every request to the proxy and the callback inboxes. Requests without `Origin` (curl, a
+ * gateway's callbacks, server-to-server calls) pass.
+ */
+export function consolePolicy(app: FastifyInstance, config: ServerConfig): AccessPolicy {
+  const setsFor = allowedSets(app, config);
+  const foreignOrigin = (request: FastifyRequest): Refusal | undefined => {
+    const origin = request.headers.origin;
+    if (origin === undefined) return undefined;
+    const { port, origins } = setsFor();
+    if (origins.has(origin)) return undefined;
+    return {
+      status: 403,
+      code: 'ORIGIN_NOT_ALLOWED',
+      message:
+        `Requests from the web page at ${JSON.stringify(origin.slice(0, 100))} are refused: only the console itself ` +
+        `(http://127.0.0.1:${port}) may use this server. Add the origin to ALLOWED_ORIGINS if it is yours.`,
+    };
+  };
+  const foreignOriginOnWrites: AccessRule = (request) =>
+    SAFE_METHODS.has(request.method) ? undefined : foreignOrigin(request);
+  const policy: AccessPolicy = {
+    page: open,
+    proxy: open,
+    'callback-receiver': open,
+    'callback-reader': open,
+  };
+  for (const [kind, rule] of Object.entries({ ...SANDBOX_POLICY, ...policy }) as Array<
+    [Access, AccessRule]
+  >) {
+    // Gateways send callbacks without Origin: one that carries a foreign Origin comes from a web page.
+    const anyMethod = kind === 'proxy' || kind === 'callback-receiver' || kind === 'callback-reader';
+    policy[kind] = allOf(anyMethod ? foreignOrigin : foreignOriginOnWrites, rule);
+  }
+  return policy;
 }

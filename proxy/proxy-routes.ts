@@ -211,12 +211,16 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
     done(null, body);
   });
 
-  app.get('/targets', async () => opts.targets().map(({ name, baseUrl, kind }) => ({ name, baseUrl, kind })));
+  const access = { config: { access: 'proxy' } } as const;
+  app.get('/targets', access, async () =>
+    opts.targets().map(({ name, baseUrl, kind }) => ({ name, baseUrl, kind })),
+  );
 
-  app.post('/:target/*', async (request, reply) => {
+  app.post<{ Params: { target: string } }>('/:target/*', access, async (request, reply) => {
+    // The path after the target as sent (its bytes are signed); the target's name as routed.
     const raw = request.raw.url ?? '';
     const match = /^\/proxy\/([^/?#]*)(?:\/([^#]*))?$/.exec(raw);
-    const name = match?.[1] ?? '';
+    const name = request.params.target;
     const targets = opts.targets();
     const target = targets.find((t) => t.name === name);
     if (!target) {
@@ -266,8 +270,9 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
     return envelope;
   });
 
-  app.setNotFoundHandler(async (request, reply) => {
-    const known = /^\/proxy\/[^/?#]+\/./.test(request.url);
+  // Everything else under /proxy: a route of its own, so the console's pages never answer here.
+  app.all<{ Params: { '*': string } }>('/*', access, async (request, reply) => {
+    const known = /^[^/]+\/./.test(request.params['*']);
     if (known && request.method !== 'POST') {
       return reply
         .code(405)

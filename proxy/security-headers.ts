@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { isSandboxAccess } from '../sandbox/route-access.ts';
 
 /** The console's Content-Security-Policy: no inline script, no foreign connection. */
 export const CONSOLE_CSP = [
@@ -38,24 +39,19 @@ export const SANDBOX_PROTECTIVE_HEADERS: Record<string, string> = {
   'referrer-policy': 'no-referrer',
 };
 
-/** True for the sandbox's own pages (issuer and hosted-form pages set their own policy). */
-export function isSandboxPath(url: string): boolean {
-  return url === '/sandbox' || url.startsWith('/sandbox/') || url.startsWith('/sandbox?');
-}
-
 /** All security headers for a console page, for responses written outside fastify's reply (hijacked). */
 export function consoleHeaders(csp: string = CONSOLE_CSP): Record<string, string> {
   return { 'content-security-policy': csp, ...PROTECTIVE_HEADERS };
 }
 
 /**
- * Adds the protective headers to every answer that does not set them itself. The sandbox's pages
- * (under /sandbox) keep their own Content-Security-Policy and framing rules; they get only
+ * Adds the protective headers to every answer that does not set them itself. The sandbox's routes
+ * (their declared access says so) keep their own Content-Security-Policy and framing rules; they get only
  * `nosniff` and `no-referrer`.
  */
 export function installSecurityHeaders(app: FastifyInstance, csp: string = CONSOLE_CSP): void {
   app.addHook('onSend', async (request, reply, payload) => {
-    const sandbox = isSandboxPath(request.url);
+    const sandbox = isSandboxAccess(request.routeOptions.config.access);
     const headers = sandbox ? SANDBOX_PROTECTIVE_HEADERS : consoleHeaders(csp);
     for (const [name, value] of Object.entries(headers)) {
       if (!reply.hasHeader(name)) reply.header(name, value);

@@ -7,7 +7,8 @@ import { sandboxPlugin } from '../sandbox/plugin.ts';
 import { applyConnectionCap, serverLimitOptions } from '../sandbox/server-limits.ts';
 import { callbackInbox, CallbackStore } from './callback-inbox.ts';
 import { localTarget, type ProxyTarget, type ServerConfig } from './config.ts';
-import { installGuards, listeningPort } from './guards.ts';
+import { consolePolicy, installHostGuard, listeningPort } from './guards.ts';
+import { installRouteAccess, type AccessPolicy } from '../sandbox/route-access.ts';
 import { proxyRoutes, type LocalTransport, type ProxyRoutesOptions } from './proxy-routes.ts';
 import {
   CONSOLE_CSP,
@@ -37,6 +38,10 @@ export interface BuildServerOptions {
   localTransport?: 'in-process' | 'http';
   /** Checked before the proxy forwards anything (classroom mode); throws a ProxyError to refuse. */
   proxyAuthorize?: ProxyRoutesOptions['authorize'];
+  /** The access rules of this mode, from `npm start`'s (classroom mode adds its own). */
+  access?: (base: AccessPolicy, app: FastifyInstance) => AccessPolicy;
+  /** How index.html is served: classroom mode marks the page and drops the demo merchant's preload. */
+  pageMode?: 'console' | 'classroom';
   /** Registers more routes and hooks (classroom mode) before the console's pages. */
   extend?: (app: FastifyInstance) => Promise<void>;
 }
@@ -49,8 +54,8 @@ export type ConsoleServer = FastifyInstance & {
   callbackStore: CallbackStore;
 };
 
-function bodyLimitMessage(url: string, limit: number): string {
-  return url.startsWith('/proxy/')
+function bodyLimitMessage(toProxy: boolean, limit: number): string {
+  return toProxy
     ? `The request body is larger than the proxy's limit of ${limit} bytes. Send a smaller body, or raise PROXY_BODY_LIMIT.`
     : `The request body is larger than this address accepts (${limit} bytes). Send a smaller body.`;
 }
@@ -66,7 +71,7 @@ export async function buildServer(
   const app = Fastify({
     logger: false,
     bodyLimit: config.bodyLimit,
-    routerOptions: { maxParamLength: 2048 },
+    routerOptions: { maxParamLength: 2048, ignoreTrailingSlash: true },
     trustProxy: false,
     // A local tool: closing ends open event streams and idle keep-alive sockets at once.
     forceCloseConnections: true,
@@ -102,10 +107,9 @@ export async function buildServer(
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof ProxyError) return reply.code(err.statusCode).send(errorBody(err.code, err.message));
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      const limit = request.url.startsWith('/proxy/')
-        ? config.bodyLimit
-        : (request.routeOptions.bodyLimit ?? config.bodyLimit);
-      return reply.code(413).send(errorBody('BODY_TOO_LARGE', bodyLimitMessage(request.url, limit)));
+      const toProxy = request.routeOptions.config.access === 'proxy';
+      const limit = toProxy ? config.bodyLimit : (request.routeOptions.bodyLimit ?? config.bodyLimit);
+      return reply.code(413).send(errorBody('BODY_TOO_LARGE', bodyLimitMessage(toProxy, limit)));
     }
     const status =
       typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 600
@@ -128,7 +132,9 @@ export async function buildServer(
       );
   });
 
-  installGuards(app, config);
+  installHostGuard(app, config);
+  const policy = consolePolicy(app, config);
+  installRouteAccess(app, options.access ? options.access(policy, app) : policy);
   installSecurityHeaders(app, options.vite ? DEV_CSP : CONSOLE_CSP);
   // Before the routes: its hooks (classroom scoping) must run for every route below.
   if (options.extend) await options.extend(app);
@@ -206,7 +212,7 @@ export async function buildServer(
     const vite = await options.vite(app.server);
     app.addHook('onClose', async () => vite.close());
     registerViteConsole(app, vite);
-  } else await registerStaticConsole(app, config.distDir);
+  } else await registerStaticConsole(app, config.distDir, options.pageMode ?? 'console');
 
   await app.ready();
   // Typed without fastify's PromiseLike side: once ready, the instance is no longer a thenable.

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ViteDevServer } from 'vite';
@@ -7,18 +7,35 @@ import { consoleHeaders, DEV_CSP } from './security-headers.ts';
 import { errorBody } from './upstream-errors.ts';
 
 /** Path prefixes that belong to the server, never to the console's pages. */
-export const API_PREFIXES = ['/proxy', '/sandbox', '/callbacks'] as const;
+export const API_PREFIXES = ['proxy', 'sandbox', 'callbacks'] as const;
 
-export function isApiPath(url: string): boolean {
-  const path = url.split('?')[0] ?? '';
-  return API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
+/**
+ * `path` is the router's decoded wildcard: the path without its leading "/". `/classroom` is the
+ * trainee's page; what is under it is the classroom's API.
+ */
+function isApiPath(path: string): boolean {
+  return path.startsWith('classroom/') || API_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
 }
 
 /** A missing file (the last segment has an extension) gets a 404, not the page: see stack-notes G12. */
-function looksLikeFile(url: string): boolean {
-  const path = url.split('?')[0] ?? '';
+function looksLikeFile(path: string): boolean {
   const last = path.slice(path.lastIndexOf('/') + 1);
   return /\.[A-Za-z0-9]{1,8}$/.test(last) && !last.endsWith('.html');
+}
+
+/** Every console page and file: one route, decided on the path the router decoded. */
+const PAGE_ROUTE = { config: { access: 'page' } } as const;
+
+type PageRequest = FastifyRequest<{ Params: { '*': string } }>;
+
+/**
+ * The classroom's index.html: marked, so the page knows its mode before it asks the server anything,
+ * and without the demo merchant's preload (closed in classroom mode: it would only log a 403).
+ */
+export function classroomIndexHtml(html: string): string {
+  return html
+    .replace(/^\s*<link rel="preload" href="\/sandbox\/demo-merchant"[^>]*>\n?/m, '')
+    .replace('<head>', '<head>\n    <meta name="pay-console-mode" content="classroom" />');
 }
 
 const NOT_BUILT_PAGE = `<!doctype html>
@@ -46,14 +63,33 @@ function notFoundJson(reply: FastifyReply, request: FastifyRequest) {
  * path or an existing file answers index.html, so /ops/v2/sale opens the console on that page.
  * Without a build, a page says to run `npm run build`.
  */
-export async function registerStaticConsole(app: FastifyInstance, distDir: string): Promise<void> {
+export async function registerStaticConsole(
+  app: FastifyInstance,
+  distDir: string,
+  mode: 'console' | 'classroom',
+): Promise<void> {
   const built = existsSync(join(distDir, 'index.html'));
+  // The files as the build left them, listed once: a request names one of these or gets the page.
+  const files = new Set(
+    built
+      ? readdirSync(distDir, { recursive: true, withFileTypes: true })
+          .filter((d) => d.isFile())
+          .map((d) =>
+            join(d.parentPath, d.name)
+              .slice(distDir.length + 1)
+              .split(sep)
+              .join('/'),
+          )
+      : [],
+  );
+  const classroomIndex =
+    built && mode === 'classroom'
+      ? classroomIndexHtml(readFileSync(join(distDir, 'index.html'), 'utf8'))
+      : undefined;
   if (built) {
     await app.register(fastifyStatic, {
       root: distDir,
-      prefix: '/',
-      wildcard: false,
-      index: ['index.html'],
+      serve: false,
       setHeaders: (reply, path) => {
         reply.header(
           'cache-control',
@@ -62,22 +98,23 @@ export async function registerStaticConsole(app: FastifyInstance, distDir: strin
       },
     });
   }
-  app.setNotFoundHandler(async (request, reply) => {
-    if (
-      (request.method !== 'GET' && request.method !== 'HEAD') ||
-      isApiPath(request.url) ||
-      looksLikeFile(request.url)
-    ) {
-      return notFoundJson(reply, request);
-    }
+  app.get('/*', PAGE_ROUTE, async (request: PageRequest, reply) => {
+    const path = request.params['*'];
+    if (files.has(path) && path !== 'index.html') return reply.sendFile(path);
+    // Pages without an icon link (the sandbox's issuer and hosted forms) make browsers ask for this.
+    if (path === 'favicon.ico') return reply.code(204).header('cache-control', 'max-age=86400').send();
+    if (isApiPath(path) || looksLikeFile(path)) return notFoundJson(reply, request);
     if (!built)
       return reply
         .code(503)
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
         .send(NOT_BUILT_PAGE);
+    if (classroomIndex !== undefined)
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(classroomIndex);
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
+  app.setNotFoundHandler(async (request, reply) => notFoundJson(reply, request));
 }
 
 /**
@@ -85,10 +122,8 @@ export async function registerStaticConsole(app: FastifyInstance, distDir: strin
  * (with hot reload over a WebSocket on the same port); the API routes stay fastify's.
  */
 export function registerViteConsole(app: FastifyInstance, vite: ViteDevServer): void {
-  app.setNotFoundHandler(async (request, reply) => {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || isApiPath(request.url)) {
-      return notFoundJson(reply, request);
-    }
+  app.get('/*', PAGE_ROUTE, async (request: PageRequest, reply) => {
+    if (isApiPath(request.params['*'])) return notFoundJson(reply, request);
     reply.hijack();
     const res = reply.raw;
     for (const [name, value] of Object.entries(consoleHeaders(DEV_CSP))) res.setHeader(name, value);
@@ -103,4 +138,5 @@ export function registerViteConsole(app: FastifyInstance, vite: ViteDevServer): 
     });
     return reply;
   });
+  app.setNotFoundHandler(async (request, reply) => notFoundJson(reply, request));
 }

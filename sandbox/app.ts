@@ -8,6 +8,7 @@ import Fastify, {
 import { sandboxPlugin } from './plugin.ts';
 import { resolveSandboxOptions, type SandboxOptions } from './options.ts';
 import { PAY_JSON } from './replies.ts';
+import { installRouteAccess, SANDBOX_POLICY } from './route-access.ts';
 import {
   applyConnectionCap,
   SERVER_LIMIT_DEFAULTS,
@@ -39,7 +40,7 @@ export async function createSandboxApp(
     logger: server.logger ? { level: 'warn' } : false,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: resolved.bodyLimit,
-    routerOptions: { maxParamLength: 256 },
+    routerOptions: { maxParamLength: 256, ignoreTrailingSlash: true },
     ...serverLimitOptions(limits, (status, code, message) => ({
       contentType: PAY_JSON,
       body: JSON.stringify({
@@ -78,6 +79,11 @@ export async function createSandboxApp(
       'error-message': `Nothing here: the sandbox's base URL is ${SANDBOX_PREFIX}/paynet, e.g. POST ${SANDBOX_PREFIX}/paynet/api/v2/sale/1111.`,
       'error-code': 'NOT_FOUND',
     }),
+  );
+  installRouteAccess(app, SANDBOX_POLICY);
+  // The issuer and hosted-form pages have no icon: browsers ask for this one, and a 404 is a console error.
+  app.get('/favicon.ico', { config: { access: 'sandbox-page' } }, (_request, reply) =>
+    reply.code(204).header('cache-control', 'max-age=86400').send(),
   );
   await app.register(sandboxPlugin, { ...options, prefix: SANDBOX_PREFIX });
   return app;

@@ -47,8 +47,11 @@ const demoFileSchema = z.object({
 /** The merchants the sandbox knows, looked up by login or by the endpoint in a request path. */
 export class MerchantRegistry {
   private readonly list: Merchant[];
-  /** Each merchant as configured (file, option or demo file), before any key registered at run time. */
-  private readonly configured: ReadonlyMap<string, Merchant>;
+  /**
+   * Each merchant as configured (file, option or demo file) or created (a trainee's, with the key
+   * they joined with), before any key registered at run time.
+   */
+  private readonly configured: Map<string, Merchant>;
 
   constructor(list: Merchant[]) {
     this.list = list;
@@ -82,6 +85,7 @@ export class MerchantRegistry {
   add(merchant: Merchant): void {
     if (this.byLogin(merchant.login)) throw new Error(`merchant ${merchant.login} exists`);
     this.list.push(merchant);
+    this.configured.set(merchant.login, merchant);
   }
 
   replace(

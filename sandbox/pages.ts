@@ -20,6 +20,9 @@ const PAGE_HEADERS = {
   'cache-control': 'no-store',
 };
 
+/** Every page route: the customer's browser, whoever it is (the page's token is the credential). */
+const PAGE = { config: { access: 'sandbox-page' } } as const;
+
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
@@ -221,7 +224,7 @@ export function registerPages(app: FastifyInstance, deps: PageDeps): void {
     return reply.code(303).header('location', location).header('cache-control', 'no-store').send();
   }
 
-  app.get<{ Params: { token: string } }>('/paynet/form/:token', async (request, reply) => {
+  app.get<{ Params: { token: string } }>('/paynet/form/:token', PAGE, async (request, reply) => {
     scheduler.finalizeDue();
     const order = engine.store.orderByToken(request.params.token);
     if (!order || order.form_state === null) return notFound(reply);
@@ -235,7 +238,7 @@ export function registerPages(app: FastifyInstance, deps: PageDeps): void {
     );
   });
 
-  app.post<{ Params: { token: string } }>('/paynet/form/:token', async (request, reply) => {
+  app.post<{ Params: { token: string } }>('/paynet/form/:token', PAGE, async (request, reply) => {
     scheduler.finalizeDue();
     const token = request.params.token;
     const order = engine.store.orderByToken(token);
@@ -292,7 +295,7 @@ export function registerPages(app: FastifyInstance, deps: PageDeps): void {
     return customerReturn(reply, result.order);
   });
 
-  app.get<{ Params: { token: string } }>('/paynet/3ds/acs/:token', async (request, reply) => {
+  app.get<{ Params: { token: string } }>('/paynet/3ds/acs/:token', PAGE, async (request, reply) => {
     scheduler.finalizeDue();
     const order = engine.store.orderByToken(request.params.token);
     if (!order || !order.tds_version) return notFound(reply);
@@ -306,7 +309,7 @@ export function registerPages(app: FastifyInstance, deps: PageDeps): void {
     return html(reply, 200, issuerPage(order, false));
   });
 
-  app.post<{ Params: { token: string } }>('/paynet/3ds/acs/:token', async (request, reply) => {
+  app.post<{ Params: { token: string } }>('/paynet/3ds/acs/:token', PAGE, async (request, reply) => {
     scheduler.finalizeDue();
     const token = request.params.token;
     const order = engine.store.orderByToken(token);
@@ -346,7 +349,7 @@ export function registerPages(app: FastifyInstance, deps: PageDeps): void {
     return reply.code(303).header('location', location).header('cache-control', 'no-store').send();
   });
 
-  app.get<{ Params: { token: string } }>('/paynet/3ds/method/:token', async (request, reply) => {
+  app.get<{ Params: { token: string } }>('/paynet/3ds/method/:token', PAGE, async (request, reply) => {
     const order = engine.recordMethodPage(request.params.token, engine.options.clock());
     if (!order) return notFound(reply);
     return html(

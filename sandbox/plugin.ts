@@ -26,16 +26,7 @@ import {
 import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
 import { authenticate, isVerified, pickScheme } from './authenticate.ts';
 import { Engine } from './engine.ts';
-import {
-  acceptsPayJson,
-  decodeUtf8,
-  hostnameOf,
-  isFormContentType,
-  isLoopbackAddress,
-  isLoopbackHostname,
-  isValidHost,
-  readFormBody,
-} from './http-input.ts';
+import { acceptsPayJson, decodeUtf8, isFormContentType, isValidHost, readFormBody } from './http-input.ts';
 import { createMerchant, loadMerchants, type Merchant, type MerchantRegistry } from './merchants.ts';
 import { resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxOptions } from './options.ts';
 import { registerPages } from './pages.ts';
@@ -43,6 +34,7 @@ import { errorReply, PAY_JSON, validationError, type ApiReply } from './replies.
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
 import { Scheduler } from './scheduler.ts';
 import type { OperationCall } from './hooks.ts';
+import { hasRouteAccess } from './route-access.ts';
 import { SandboxStore } from './store.ts';
 
 export type { SandboxOptions } from './options.ts';
@@ -78,32 +70,6 @@ function describeIssues(
       return field && !i.message.startsWith(field) ? `${field}: ${i.message}` : i.message;
     })
     .join(' ');
-}
-
-function isLoopbackOrigin(origin: string): boolean {
-  try {
-    return isLoopbackHostname(new URL(origin).hostname);
-  } catch {
-    return false;
-  }
-}
-
-/** Requests from this machine only: loopback peer, loopback `Host` (no DNS rebinding), loopback or no `Origin`. */
-function localOnly(request: FastifyRequest): ApiReply | undefined {
-  const host = request.headers.host;
-  const origin = request.headers.origin;
-  const ok =
-    isLoopbackAddress(request.socket.remoteAddress) &&
-    isValidHost(host) &&
-    isLoopbackHostname(hostnameOf(host)) &&
-    (origin === undefined || isLoopbackOrigin(origin));
-  return ok
-    ? undefined
-    : errorReply(
-        403,
-        'This address answers only requests made on this machine (loopback host and origin): it hands out merchant keys.',
-        'FORBIDDEN',
-      );
 }
 
 const publicKeyBody = z.object({ publicKeyPem: z.string().min(1).max(20_000) });
@@ -282,6 +248,8 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
   app: FastifyInstance,
   opts: SandboxOptions,
 ) => {
+  if (!hasRouteAccess(app))
+    throw new Error('The sandbox needs its server to enforce route access: call installRouteAccess first.');
   const options = resolveSandboxOptions(opts);
   // node:crypto: synchronous hashing, no thread-pool hop per request (Web Crypto costs 10× more here).
   const crypto = nodeCryptoPort();
@@ -352,7 +320,8 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     return sendJson(reply, internalError());
   });
 
-  app.setNotFoundHandler((request, reply) =>
+  // Everything else under the prefix: a route of its own, so the console's pages never answer here.
+  app.all('/*', { config: { access: 'sandbox-page' } }, (request, reply) =>
     sendJson(
       reply,
       errorReply(
@@ -383,7 +352,9 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     }
     return answer;
   };
-  app.all('/paynet/api/*', async (request, reply) => sendJson(reply, await answerCall(callOf(request))));
+  app.all('/paynet/api/*', { config: { access: 'gateway-api' } }, async (request, reply) =>
+    sendJson(reply, await answerCall(callOf(request))),
+  );
 
   registerPages(app, { engine, scheduler, merchants, crypto });
 
@@ -413,9 +384,7 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     apiPath: `${ctx.basePath}/api/`,
   });
 
-  app.get('/demo-merchant', async (request, reply) => {
-    const refused = localOnly(request);
-    if (refused) return sendJson(reply, refused, 'application/json');
+  app.get('/demo-merchant', { config: { access: 'sandbox-admin' } }, async (_request, reply) => {
     const m = merchants.first();
     const pairMatches = m.privateKeyPkcs8Pem !== null && m.privateKeyFingerprint === m.keyFingerprint;
     return sendJson(
@@ -438,12 +407,10 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     );
   });
 
-  /** The common start of the key routes: this machine only, a known merchant, a store still open. */
+  /** The common start of the key routes: a known merchant, a store still open. */
   const keyRoute = (request: FastifyRequest<{ Params: { login: string } }>, reply: FastifyReply) => {
     const json = (code: number, body: Record<string, unknown>) =>
       sendJson(reply, { code, body }, 'application/json');
-    const refused = localOnly(request);
-    if (refused) return { done: sendJson(reply, refused, 'application/json') };
     const merchant = merchants.byLogin(request.params.login);
     if (!merchant)
       return {
@@ -464,63 +431,72 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     return { merchant, json };
   };
 
-  app.put<{ Params: { login: string } }>('/merchants/:login/public-key', async (request, reply) => {
-    const route = keyRoute(request, reply);
-    if ('done' in route) return route.done;
-    const { merchant, json } = route;
-    const text = Buffer.isBuffer(request.body) ? decodeUtf8(request.body) : undefined;
-    let parsed: unknown;
-    try {
-      parsed = text === undefined ? undefined : JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    const body = publicKeyBody.safeParse(parsed);
-    if (!body.success) {
-      return json(400, {
-        type: 'validation-error',
-        'error-message': 'Send a JSON body {"publicKeyPem": "-----BEGIN PUBLIC KEY-----…"}.',
-        'error-code': 'VALIDATION',
+  const keyAccess = { config: { access: 'merchant-key' } } as const;
+  app.put<{ Params: { login: string } }>(
+    '/merchants/:login/public-key',
+    keyAccess,
+    async (request, reply) => {
+      const route = keyRoute(request, reply);
+      if ('done' in route) return route.done;
+      const { merchant, json } = route;
+      const text = Buffer.isBuffer(request.body) ? decodeUtf8(request.body) : undefined;
+      let parsed: unknown;
+      try {
+        parsed = text === undefined ? undefined : JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      const body = publicKeyBody.safeParse(parsed);
+      if (!body.success) {
+        return json(400, {
+          type: 'validation-error',
+          'error-message': 'Send a JSON body {"publicKeyPem": "-----BEGIN PUBLIC KEY-----…"}.',
+          'error-code': 'VALIDATION',
+        });
+      }
+      let key: Awaited<ReturnType<typeof importVerifyingKey>>;
+      try {
+        key = await importVerifyingKey(body.data.publicKeyPem, crypto);
+      } catch (e) {
+        const message = isPayError(e)
+          ? e.message
+          : 'The key cannot be read: paste a PEM public key (BEGIN PUBLIC KEY).';
+        return json(400, {
+          type: 'validation-error',
+          'error-message': `publicKeyPem: ${message}`,
+          'error-code': 'VALIDATION',
+        });
+      }
+      store.setMerchantKey(merchant.login, body.data.publicKeyPem, options.clock());
+      merchants.replace(merchant.login, {
+        publicKeyPem: body.data.publicKeyPem,
+        verifyKey: key.key,
+        keyFingerprint: key.fingerprint,
+        keyBits: key.bits,
       });
-    }
-    let key: Awaited<ReturnType<typeof importVerifyingKey>>;
-    try {
-      key = await importVerifyingKey(body.data.publicKeyPem, crypto);
-    } catch (e) {
-      const message = isPayError(e)
-        ? e.message
-        : 'The key cannot be read: paste a PEM public key (BEGIN PUBLIC KEY).';
-      return json(400, {
-        type: 'validation-error',
-        'error-message': `publicKeyPem: ${message}`,
-        'error-code': 'VALIDATION',
-      });
-    }
-    store.setMerchantKey(merchant.login, body.data.publicKeyPem, options.clock());
-    merchants.replace(merchant.login, {
-      publicKeyPem: body.data.publicKeyPem,
-      verifyKey: key.key,
-      keyFingerprint: key.fingerprint,
-      keyBits: key.bits,
-    });
-    return json(200, { login: merchant.login, keyBits: key.bits, keyFingerprint: key.fingerprint });
-  });
+      return json(200, { login: merchant.login, keyBits: key.bits, keyFingerprint: key.fingerprint });
+    },
+  );
 
   // Undoes a PUT: the configured key (for the demo merchant, the shipped demo pair) is verified again,
   // now and after restarts. The way back when a registered key's private half was lost.
-  app.delete<{ Params: { login: string } }>('/merchants/:login/public-key', async (request, reply) => {
-    const route = keyRoute(request, reply);
-    if ('done' in route) return route.done;
-    const { merchant, json } = route;
-    const hadRegistered = store.deleteMerchantKey(merchant.login);
-    const restored = merchants.restoreConfigured(merchant.login);
-    return json(200, {
-      login: restored.login,
-      keyBits: restored.keyBits,
-      keyFingerprint: restored.keyFingerprint,
-      restored: hadRegistered,
-      privateKeyKnown:
-        restored.privateKeyPkcs8Pem !== null && restored.privateKeyFingerprint === restored.keyFingerprint,
-    });
-  });
+  app.delete<{ Params: { login: string } }>(
+    '/merchants/:login/public-key',
+    keyAccess,
+    async (request, reply) => {
+      const route = keyRoute(request, reply);
+      if ('done' in route) return route.done;
+      const { merchant, json } = route;
+      const hadRegistered = store.deleteMerchantKey(merchant.login);
+      const restored = merchants.restoreConfigured(merchant.login);
+      return json(200, {
+        login: restored.login,
+        keyBits: restored.keyBits,
+        keyFingerprint: restored.keyFingerprint,
+        restored: hadRegistered,
+        privateKeyKnown:
+          restored.privateKeyPkcs8Pem !== null && restored.privateKeyFingerprint === restored.keyFingerprint,
+      });
+    },
+  );
 };

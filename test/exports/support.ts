@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sandboxPlugin } from '../../sandbox/plugin.ts';
+import { installRouteAccess, SANDBOX_POLICY } from '../../sandbox/route-access.ts';
 
 export interface DemoMerchant {
   login: string;
@@ -34,6 +35,7 @@ export interface LocalSandbox {
 export async function startLocalSandbox(): Promise<LocalSandbox> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pay-exports-'));
   const app = Fastify({ logger: false });
+  installRouteAccess(app, SANDBOX_POLICY);
   await app.register(sandboxPlugin, {
     prefix: '/sandbox',
     dbPath: ':memory:',

@@ -28,6 +28,40 @@ function cspDirectives(value: string | string[] | undefined): Map<string, string
 }
 
 describe('console pages', () => {
+  it('answers every page of the console with index.html and the server’s prefixes, in any spelling, with JSON', async () => {
+    for (const page of [
+      '/',
+      '/ops/v2/sale',
+      '/ops/v2/sale/',
+      '/classroom',
+      '/trainer',
+      '/join',
+      '/%6Fps/v2/sale',
+    ]) {
+      const answer = await send(server.port, 'GET', page);
+      expect(answer.status, page).toBe(200);
+      expect(answer.body, page).toContain('<title>pay-console fixture</title>');
+    }
+    for (const api of [
+      '/classroom/me',
+      '/proxy/nothing',
+      '/%70roxy/nothing',
+      '/sandbox/nothing',
+      '/s%61ndbox',
+      '/callbacks/a/b/c',
+      '/assets/missing.js',
+    ]) {
+      const answer = await send(server.port, 'GET', api);
+      expect(answer.status, api).toBe(404);
+      expect(answer.headers['content-type'], api).toMatch(/json/);
+    }
+    const asset = await send(server.port, 'GET', '/assets/app.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // Asked for by pages without an icon link (the sandbox's issuer page): no 404 in their console.
+    expect((await send(server.port, 'GET', '/favicon.ico')).status).toBe(204);
+  });
+
   it('answers /ops/v2/sale with index.html and the strict headers (SPA fallback)', async () => {
     const answer = await send(server.port, 'GET', '/ops/v2/sale');
     expect(answer.status).toBe(200);

@@ -4,6 +4,7 @@ import Fastify from 'fastify';
 import OAuth from 'oauth-1.0a';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPlugin } from '../../sandbox/plugin.ts';
+import { installRouteAccess, SANDBOX_POLICY } from '../../sandbox/route-access.ts';
 import {
   BASE_PATH,
   Client,
@@ -376,6 +377,7 @@ describe('sandbox logs', () => {
     });
     const merchants = testMerchants();
     const app = Fastify({ logger: { level: 'trace', stream } });
+    installRouteAccess(app, SANDBOX_POLICY);
     await app.register(sandboxPlugin, {
       prefix: '/sandbox',
       dbPath: ':memory:',

@@ -24,6 +24,7 @@ import {
   type TeachingProfile,
 } from '../../src/features/teaching/teaching-model.ts';
 import { sandboxPlugin } from '../../sandbox/plugin.ts';
+import { installRouteAccess, SANDBOX_POLICY } from '../../sandbox/route-access.ts';
 
 const crypto = webCryptoPort();
 /** Where the teaching page runs in these tests: a port other than the default one. */
@@ -59,6 +60,7 @@ beforeAll(async () => {
     credentials: { login: LOGIN, controlKey: CONTROL_KEY, privateKey: privateA },
   };
   app = Fastify({ logger: false });
+  installRouteAccess(app, SANDBOX_POLICY);
   await app.register(sandboxPlugin, {
     prefix: '/sandbox',
     dbPath: ':memory:',
