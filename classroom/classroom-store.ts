@@ -56,6 +56,10 @@ CREATE TABLE IF NOT EXISTS progress (
   answers INTEGER NOT NULL DEFAULT 0, answered_after INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (trainee_id, exercise_id)
 );
 CREATE TABLE IF NOT EXISTS exercise_state (exercise_id TEXT PRIMARY KEY, locked INTEGER NOT NULL DEFAULT 0, hints_shown INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS answer_choices (
+  trainee_id TEXT NOT NULL, exercise_id TEXT NOT NULL, choice TEXT NOT NULL, n INTEGER NOT NULL, first_at INTEGER NOT NULL,
+  PRIMARY KEY (trainee_id, exercise_id, choice)
+);
 `;
 
 function toRecord(r: AttemptRow): AttemptRecord {
@@ -190,6 +194,18 @@ export class ClassroomStore {
        ON CONFLICT (trainee_id, exercise_id) DO UPDATE SET answer = excluded.answer, answered_at = excluded.answered_at,
          answers = answers + 1, answered_after = excluded.answered_after`,
     ).run(traineeId, exerciseId, choice, at, afterAttempt);
+    // Each choice counted once per trainee and question: bounded by the choices, however often one answers.
+    this.stmt(
+      `INSERT INTO answer_choices (trainee_id, exercise_id, choice, n, first_at) VALUES (?, ?, ?, 1, ?)
+       ON CONFLICT (trainee_id, exercise_id, choice) DO UPDATE SET n = n + 1`,
+    ).run(traineeId, exerciseId, choice, at);
+  }
+
+  /** The choices each trainee gave to each question, with how often (first given first). */
+  answerCounts(): Array<{ trainee_id: string; exercise_id: string; choice: string; n: number }> {
+    return this.stmt(
+      'SELECT trainee_id, exercise_id, choice, n FROM answer_choices ORDER BY first_at, rowid',
+    ).all() as Array<{ trainee_id: string; exercise_id: string; choice: string; n: number }>;
   }
 
   /** Forgets a trainee's attempts and progress (their merchant and its sandbox records stay). */
@@ -197,6 +213,7 @@ export class ClassroomStore {
     this.db.transaction(() => {
       this.stmt('DELETE FROM attempts WHERE trainee_id = ?').run(traineeId);
       this.stmt('DELETE FROM progress WHERE trainee_id = ?').run(traineeId);
+      this.stmt('DELETE FROM answer_choices WHERE trainee_id = ?').run(traineeId);
     })();
   }
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { MistakeId } from '../src/diagnose/index.ts';
+import { MISTAKES, type MistakeId } from '../src/diagnose/index.ts';
 import type { SandboxAttempt, SandboxHandle } from '../sandbox/hooks.ts';
 import type { Merchant } from '../sandbox/merchants.ts';
 import { evaluateCheck, type Answer, type AttemptRecord, type CheckResult } from './checks.ts';
@@ -57,7 +57,8 @@ export interface TraineeView {
       hintsTotal: number;
       operation: string | null;
       locked: boolean;
-      choices: string[] | null;
+      /** A question's choices: mistake ids with the diagnosis engine's labels. */
+      choices: Array<{ id: string; label: string }> | null;
       capture: string | null;
       answer: string | null;
     }
@@ -71,6 +72,15 @@ export interface RefusedView {
   errorCode: string | null;
   errorMessage: string | null;
   mistakeId: MistakeId | null;
+  mistakeLabel: string | null;
+}
+
+/** A wrong cause a trainee named for a question, and how often they named it. */
+export interface WrongChoice {
+  exerciseId: string;
+  choice: string;
+  label: string;
+  count: number;
 }
 
 export interface TrainerSnapshot {
@@ -83,8 +93,9 @@ export interface TrainerSnapshot {
     done: number;
     results: ExerciseStatus[];
     lastRefused: RefusedView | null;
+    wrongChoices: WrongChoice[];
   }>;
-  mistakes: Array<{ mistakeId: string; count: number }>;
+  mistakes: Array<{ mistakeId: string; label: string; count: number }>;
   at: number;
 }
 
@@ -95,6 +106,13 @@ function sha256(text: string): string {
 /** A credential of at least 128 random bits (here 256), URL- and cookie-safe. */
 export function newSecret(): string {
   return randomBytes(32).toString('base64url');
+}
+
+const LABELS: ReadonlyMap<string, string> = new Map(MISTAKES.map((m) => [m.id, m.title]));
+
+/** The diagnosis engine's label of a mistake id (the id itself for one it does not know). */
+export function mistakeLabel(id: string): string {
+  return LABELS.get(id) ?? id;
 }
 
 function answerOf(p: ProgressRow | undefined): Answer | undefined {
@@ -385,7 +403,10 @@ export class Classroom {
       this.limits.attemptsKept,
     );
     const list = this.attemptsOf(trainee.id);
-    if (list[list.length - 1]?.id !== record.id) list.push(record);
+    // A list read from the store just now holds its own copy of this attempt: keep `record`, which
+    // the diagnosis below completes, so the trainer's last refused request shows its mistake.
+    if (list[list.length - 1]?.id === record.id) list[list.length - 1] = record;
+    else list.push(record);
     if (list.length > this.limits.attemptsKept) list.splice(0, list.length - this.limits.attemptsKept);
     if (!accepted && a.authenticated === false && errorCode !== null) {
       // Diagnosed after the answer went: the request's bytes live only in this closure.
@@ -541,7 +562,7 @@ export class Classroom {
           hintsTotal: ex.hints.length,
           operation: ex.operation ?? null,
           locked: st?.locked ?? false,
-          choices: quiz ? [...quiz.choices] : null,
+          choices: quiz ? quiz.choices.map((id) => ({ id, label: mistakeLabel(id) })) : null,
           capture: quiz ? quiz.capture : null,
           answer: answers.get(ex.id) ?? null,
         };
@@ -549,8 +570,26 @@ export class Classroom {
     };
   }
 
+  /** Per trainee, the wrong causes they named (a choice other than the question's confirmed cause). */
+  private wrongChoices(): Map<string, WrongChoice[]> {
+    const byTrainee = new Map<string, WrongChoice[]>();
+    for (const row of this.store.answerCounts()) {
+      if (row.choice === this.causes.get(row.exercise_id)) continue;
+      const list = byTrainee.get(row.trainee_id) ?? [];
+      list.push({
+        exerciseId: row.exercise_id,
+        choice: row.choice,
+        label: mistakeLabel(row.choice),
+        count: row.n,
+      });
+      byTrainee.set(row.trainee_id, list);
+    }
+    return byTrainee;
+  }
+
   trainerSnapshot(): TrainerSnapshot {
     const states = this.states();
+    const wrong = this.wrongChoices();
     return {
       exercises: this.exercises.map((ex) => ({
         id: ex.id,
@@ -577,11 +616,17 @@ export class Classroom {
                 errorCode: refused.errorCode,
                 errorMessage: refused.errorMessage,
                 mistakeId: refused.mistakeId,
+                mistakeLabel: refused.mistakeId === null ? null : mistakeLabel(refused.mistakeId),
               }
             : null,
+          wrongChoices: wrong.get(t.id) ?? [],
         };
       }),
-      mistakes: this.store.mistakeCounts().map((m) => ({ mistakeId: m.mistake_id, count: m.n })),
+      mistakes: this.store.mistakeCounts().map((m) => ({
+        mistakeId: m.mistake_id,
+        label: mistakeLabel(m.mistake_id),
+        count: m.n,
+      })),
       at: this.now(),
     };
   }

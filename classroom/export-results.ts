@@ -1,4 +1,11 @@
-import type { TrainerSnapshot } from './classroom.ts';
+import type { TrainerSnapshot, WrongChoice } from './classroom.ts';
+
+/** The trainer's snapshot as the exports read it (a snapshot without wrong answers has none). */
+export type ExportedSnapshot = Omit<TrainerSnapshot, 'trainees'> & {
+  trainees: Array<
+    Omit<TrainerSnapshot['trainees'][number], 'wrongChoices'> & { wrongChoices?: readonly WrongChoice[] }
+  >;
+};
 
 /** A CSV field: quoted when it holds a comma, quote or line break; a leading =+-@ is defused for spreadsheets. */
 function field(value: string | number | null): string {
@@ -10,7 +17,7 @@ function field(value: string | number | null): string {
 const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString());
 
 /** One row per trainee and exercise: done, attempts, time taken (seconds). */
-export function resultsCsv(s: TrainerSnapshot): string {
+export function resultsCsv(s: ExportedSnapshot): string {
   const rows = [
     ['trainee', 'login', 'exercise', 'title', 'state', 'attempts', 'started_at', 'done_at', 'seconds'],
   ];
@@ -31,7 +38,8 @@ export function resultsCsv(s: TrainerSnapshot): string {
   return rows.map((r) => r.map(field).join(',')).join('\r\n') + '\r\n';
 }
 
-export function resultsJson(s: TrainerSnapshot): unknown {
+/** The CSV's results, and each question's wrong answers (by the diagnosis engine's label). */
+export function resultsJson(s: ExportedSnapshot): unknown {
   return {
     version: 1,
     exportedAt: iso(s.at),
@@ -47,6 +55,9 @@ export function resultsJson(s: TrainerSnapshot): unknown {
         attempts: r.attempts,
         startedAt: iso(r.startedAt),
         doneAt: iso(r.doneAt),
+        wrongAnswers: (t.wrongChoices ?? [])
+          .filter((w) => w.exerciseId === r.id)
+          .map(({ choice, label, count }) => ({ choice, label, count })),
       })),
     })),
     mistakes: s.mistakes,

@@ -25,7 +25,8 @@ function refused(message: string, code: 'PATH_INVALID' | 'PATH_TRAVERSAL' = 'PAT
 export function canonicalPath(url: string): CanonicalPath {
   const end = url.search(/[?#]/);
   const raw = end === -1 ? url : url.slice(0, end);
-  if (!raw.startsWith('/')) return refused('The path must start with "/": send an absolute path, such as /ops/v2/sale.');
+  if (!raw.startsWith('/'))
+    return refused('The path must start with "/": send an absolute path, such as /ops/v2/sale.');
   if (raw.includes('\\')) return refused('The path contains "\\": use "/" between segments.');
   for (let i = raw.indexOf('%'); i !== -1; i = raw.indexOf('%', i + 1)) {
     const hex = raw.slice(i + 1, i + 3);

@@ -342,7 +342,7 @@ export function Shell() {
           ) : null}
           {route.kind === 'classroom' ? (
             <Suspense fallback={loading}>
-              <ExercisesPage onOpenOperation={(path) => navigate(opHref(path))} />
+              <ExercisesPage crypto={runtime.crypto} onNavigate={navigate} />
             </Suspense>
           ) : null}
           {route.kind === 'trainer' ? (

@@ -10,5 +10,6 @@ export * from './draft-params.ts';
 export * from './build-draft.ts';
 export * from './form-draft.ts';
 // Imported by path, not re-exported here: share-link.ts (share links, the draft reader of links and
-// collection files), mask-draft.ts and import-draft.ts (a capture into a draft). The first page loads
-// this index, and only lazy pages use those (a re-export would put them on the first page).
+// collection files), mask-draft.ts and import-draft.ts (a capture into a draft), capture-link.ts (a
+// capture carried to the debugger). The first page loads this index, and only lazy pages use those
+// (a re-export would put them on the first page).

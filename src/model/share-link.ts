@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
-import { fromBase64, toBase64 } from '../core/index.ts';
 import { containsCardNumber, findOperation, isCvvName, isPanName, isSecretName } from '../catalog/index.ts';
+import { fromBase64Url, toBase64Url } from './base64url.ts';
 import { DraftError } from './errors.ts';
 import { DRAFT_VERSION, RequestDraftSchema, type DraftValue, type RequestDraft } from './request-draft.ts';
 
@@ -42,16 +42,6 @@ export function prepareShareDraft(draft: RequestDraft): ShareableDraft {
   const values = Object.fromEntries(Object.entries(draft.values).filter(([n, v]) => keep(n, v)));
   const extras = draft.extras.filter((e) => keep(e.name, e.value));
   return { draft: { ...draft, values, extras }, dropped };
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64Url(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
-  const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
-  return fromBase64(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
 }
 
 /** A share link fragment for a draft: `#share=<base64url of the UTF-8 JSON of the shareable draft>`. */

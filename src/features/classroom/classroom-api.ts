@@ -32,7 +32,8 @@ export const TraineeViewSchema = z.object({
       hintsTotal: z.number(),
       operation: z.string().nullable(),
       locked: z.boolean(),
-      choices: z.array(z.string()).nullable(),
+      /** A question's choices: the diagnosis engine's mistake ids and their labels. */
+      choices: z.array(z.object({ id: z.string(), label: z.string() })).nullable(),
       capture: z.string().nullable(),
       answer: z.string().nullable(),
     }),
@@ -66,11 +67,16 @@ export const TrainerSnapshotSchema = z.object({
           errorCode: z.string().nullable(),
           errorMessage: z.string().nullable(),
           mistakeId: z.string().nullable(),
+          mistakeLabel: z.string().nullable(),
         })
         .nullable(),
+      /** The wrong causes the trainee named, per question, with how often. */
+      wrongChoices: z.array(
+        z.object({ exerciseId: z.string(), choice: z.string(), label: z.string(), count: z.number() }),
+      ),
     }),
   ),
-  mistakes: z.array(z.object({ mistakeId: z.string(), count: z.number() })),
+  mistakes: z.array(z.object({ mistakeId: z.string(), label: z.string(), count: z.number() })),
   at: z.number(),
 });
 export type TrainerSnapshot = z.infer<typeof TrainerSnapshotSchema>;
@@ -85,18 +91,62 @@ export const JoinAnswerSchema = z.object({
   keyFingerprint: z.string(),
 });
 
+export const StatusSchema = z.union([
+  z.object({ joined: z.literal(false) }),
+  z.object({ joined: z.literal(true), traineeId: z.string(), name: z.string(), login: z.string() }),
+]);
+export type ClassroomStatus = z.infer<typeof StatusSchema>;
+
+/** GET /classroom/status: whether this browser's session is a trainee's (always 200). */
+export async function readStatus(): Promise<ClassroomStatus> {
+  let res: Response;
+  try {
+    res = await fetch('/classroom/status', { headers: { accept: 'application/json' } });
+  } catch {
+    throw new Error('Could not reach the classroom server: is `npm run classroom` still running?');
+  }
+  if (!res.ok) throw await failure(res, 'the classroom status');
+  const parsed = StatusSchema.safeParse(await res.json().catch(() => null));
+  if (!parsed.success) throw new Error('The classroom server’s status has an unexpected shape.');
+  return parsed.data;
+}
+
+export const PublicKeyAnswerSchema = z.looseObject({
+  login: z.string(),
+  keyBits: z.number(),
+  keyFingerprint: z.string(),
+});
+export const RestoredKeyAnswerSchema = PublicKeyAnswerSchema.extend({
+  restored: z.boolean(),
+  privateKeyKnown: z.boolean(),
+});
+
 const ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
-/** The server's own sentence for a refused request, else one naming the status. */
+/** The server's own sentence for a refused request (the classroom's or the sandbox's), else one naming the status. */
 async function failure(res: Response, what: string): Promise<Error> {
-  const parsed = ErrorSchema.safeParse(await res.json().catch(() => null));
+  const json: unknown = await res.json().catch(() => null);
+  const parsed = ErrorSchema.safeParse(json);
+  if (parsed.success) return new Error(parsed.data.error.message);
+  const sandbox = z.object({ 'error-message': z.string() }).safeParse(json);
   return new Error(
-    parsed.success ? parsed.data.error.message : `The server answered ${res.status} to ${what}.`,
+    sandbox.success ? sandbox.data['error-message'] : `The server answered ${res.status} to ${what}.`,
   );
 }
 
 /** POSTs JSON to the classroom server (same origin: the browser sends Origin and the session cookie). */
-export async function postJson<S extends z.ZodType>(
+export function postJson<S extends z.ZodType>(
+  url: string,
+  body: unknown,
+  schema: S,
+  what: string,
+): Promise<z.infer<S>> {
+  return sendJson('POST', url, body, schema, what);
+}
+
+/** A state-changing JSON request to this server; `body` undefined sends none. */
+export async function sendJson<S extends z.ZodType>(
+  method: 'POST' | 'PUT' | 'DELETE',
   url: string,
   body: unknown,
   schema: S,
@@ -105,9 +155,12 @@ export async function postJson<S extends z.ZodType>(
   let res: Response;
   try {
     res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch {
     throw new Error(
@@ -123,16 +176,56 @@ export async function postJson<S extends z.ZodType>(
 export type Live<T> =
   { kind: 'connecting' } | { kind: 'live'; data: T } | { kind: 'refused'; message: string };
 
+/** Why this browser may not follow the trainee's stream (it has not joined), or null. */
+export async function traineeRefusal(): Promise<string | null> {
+  const status = await readStatus();
+  return status.joined ? null : 'You have not joined this classroom (or you left it).';
+}
+
+/** Why this browser may not follow the trainer's stream (not the trainer), or null. */
+export async function trainerRefusal(): Promise<string | null> {
+  const res = await fetch('/classroom/trainer/state', { headers: { accept: 'application/json' } });
+  return res.status === 401 || res.status === 403 ? (await failure(res, 'the classroom')).message : null;
+}
+
 /**
- * Follows a server-sent event stream whose every event is the whole state; `probe` (a GET of the
- * same state as JSON) tells why a stream was refused (not joined, not the trainer).
+ * Follows a server-sent event stream whose every event is the whole state; `refusal` tells why a
+ * stream was refused (not joined, not the trainer): asked first, so a refused stream is never
+ * opened, and again when the stream fails.
  */
 export function followEvents<T>(
   url: string,
-  probe: string,
+  refusal: () => Promise<string | null>,
   schema: z.ZodType<T>,
   onChange: (live: Live<T>) => void,
 ): () => void {
+  let closed = false;
+  let source: EventSource | undefined;
+  const refuse = (message: string) => {
+    source?.close();
+    onChange({ kind: 'refused', message });
+  };
+  void refusal().then(
+    (message) => {
+      if (closed) return;
+      if (message !== null) refuse(message);
+      else source = openStream(url, refusal, schema, onChange, refuse);
+    },
+    (e: unknown) => !closed && refuse(e instanceof Error ? e.message : String(e)),
+  );
+  return () => {
+    closed = true;
+    source?.close();
+  };
+}
+
+function openStream<T>(
+  url: string,
+  refusal: () => Promise<string | null>,
+  schema: z.ZodType<T>,
+  onChange: (live: Live<T>) => void,
+  refuse: (message: string) => void,
+): EventSource {
   const source = new EventSource(url);
   const handle = (e: MessageEvent<string>) => {
     try {
@@ -145,15 +238,10 @@ export function followEvents<T>(
   source.addEventListener('view', handle);
   source.addEventListener('snapshot', handle);
   source.onerror = () => {
-    void fetch(probe, { headers: { accept: 'application/json' } }).then(
-      async (res) => {
-        if (res.status === 401 || res.status === 403) {
-          source.close();
-          onChange({ kind: 'refused', message: (await failure(res, 'the classroom')).message });
-        }
-      },
+    void refusal().then(
+      (message) => message !== null && refuse(message),
       () => undefined,
     );
   };
-  return () => source.close();
+  return source;
 }

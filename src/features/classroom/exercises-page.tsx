@@ -1,5 +1,15 @@
-import { useEffect, useId, useState } from 'react';
-import { followEvents, postJson, TraineeViewSchema, type Live, type TraineeView } from './classroom-api.ts';
+import { useEffect, useId, useState, type MouseEvent } from 'react';
+import type { CryptoPort } from '../../core/index.ts';
+import { captureLinkHref } from '../../model/capture-link.ts';
+import {
+  followEvents,
+  postJson,
+  traineeRefusal,
+  TraineeViewSchema,
+  type Live,
+  type TraineeView,
+} from './classroom-api.ts';
+import { replaceTraineeKey } from './trainee-key.ts';
 import './classroom.css';
 
 const STATE_LABEL = {
@@ -10,8 +20,35 @@ const STATE_LABEL = {
 } as const;
 
 type Exercise = TraineeView['exercises'][number];
+type Navigate = (href: string) => void;
 
-function Question({ ex, onAnswered }: { ex: Exercise; onAnswered: (v: TraineeView) => void }) {
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** A link the app's router follows (a plain click), or the browser (a new tab, a modified click). */
+function AppLink({ href, onNavigate, children }: { href: string; onNavigate: Navigate; children: string }) {
+  const click = (e: MouseEvent<HTMLAnchorElement>) => {
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    onNavigate(href);
+  };
+  return (
+    <a href={href} onClick={click}>
+      {children}
+    </a>
+  );
+}
+
+function Question({
+  ex,
+  onAnswered,
+  onNavigate,
+}: {
+  ex: Exercise;
+  onAnswered: (v: TraineeView) => void;
+  onNavigate: Navigate;
+}) {
   const groupId = useId();
   const [choice, setChoice] = useState(ex.answer ?? '');
   const [error, setError] = useState<string | null>(null);
@@ -22,32 +59,38 @@ function Question({ ex, onAnswered }: { ex: Exercise; onAnswered: (v: TraineeVie
         setError(null);
         onAnswered(v);
       },
-      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => setError(message(e)),
     );
+  const answered = ex.choices.find((c) => c.id === ex.answer);
   return (
     <div className="cl-question">
       <pre className="cl-capture" aria-label="The broken request" tabIndex={0}>
         {ex.capture}
       </pre>
+      <p>
+        <AppLink href={captureLinkHref(ex.capture)} onNavigate={onNavigate}>
+          Open this capture in the debugger
+        </AppLink>
+      </p>
       <fieldset disabled={ex.locked || ex.state === 'done'}>
         <legend id={groupId}>What is its mistake?</legend>
         {ex.choices.map((c) => (
-          <label key={c} className="cl-choice">
+          <label key={c.id} className="cl-choice">
             <input
               type="radio"
               name={`${ex.id}-choice`}
-              value={c}
-              checked={choice === c}
-              onChange={() => setChoice(c)}
+              value={c.id}
+              checked={choice === c.id}
+              onChange={() => setChoice(c.id)}
             />
-            <code>{c}</code>
+            {c.label}
           </label>
         ))}
         <button type="button" className="cl-button" disabled={choice === ''} onClick={() => void send()}>
           Answer
         </button>
       </fieldset>
-      {ex.answer ? <p className="cl-note">Your answer: {ex.answer}</p> : null}
+      {ex.answer ? <p className="cl-note">Your answer: {answered?.label ?? ex.answer}</p> : null}
       {error ? (
         <p className="cl-error" role="alert">
           {error}
@@ -57,10 +100,54 @@ function Question({ ex, onAnswered }: { ex: Exercise; onAnswered: (v: TraineeVie
   );
 }
 
+/** A new key pair for the trainee's own merchant, when the one they joined with was lost or replaced. */
+function NewKey({ login, crypto }: { login: string; crypto: CryptoPort }) {
+  const headingId = useId();
+  const [step, setStep] = useState<'idle' | 'keys' | 'registering'>('idle');
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const run = () => {
+    setResult(null);
+    replaceTraineeKey(login, crypto, setStep).then(
+      (r) => {
+        setStep('idle');
+        setResult({
+          ok: true,
+          text: `Registered: the sandbox verifies your RSA signatures with your new key (RSA-${r.keyBits}, fingerprint ${r.keyFingerprint}); this browser keeps its private key with your classroom credentials.`,
+        });
+      },
+      (e: unknown) => {
+        setStep('idle');
+        setResult({ ok: false, text: message(e) });
+      },
+    );
+  };
+  return (
+    <section className="cl-key" aria-labelledby={headingId}>
+      <h2 id={headingId}>Your key</h2>
+      <p className="cl-note">
+        If your RSA requests are refused because your key was lost or replaced, make a new key pair here: only
+        its public key is sent, and the sandbox verifies <code>{login}</code> with it from then on.
+      </p>
+      <button type="button" className="cl-button" disabled={step !== 'idle'} onClick={run}>
+        {step === 'keys'
+          ? 'Making your key pair…'
+          : step === 'registering'
+            ? 'Registering…'
+            : 'Make a new key pair and register it'}
+      </button>
+      {result ? (
+        <p className={result.ok ? 'cl-note' : 'cl-error'} role={result.ok ? 'status' : 'alert'}>
+          {result.text}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
 /** The trainee's exercises: goal, hints the trainer revealed, and the server's live verdict. */
-export function ExercisesPage({ onOpenOperation }: { onOpenOperation: (path: string) => void }) {
+export function ExercisesPage({ crypto, onNavigate }: { crypto: CryptoPort; onNavigate: Navigate }) {
   const [live, setLive] = useState<Live<TraineeView>>({ kind: 'connecting' });
-  useEffect(() => followEvents('/classroom/events', '/classroom/me', TraineeViewSchema, setLive), []);
+  useEffect(() => followEvents('/classroom/events', traineeRefusal, TraineeViewSchema, setLive), []);
 
   if (live.kind === 'connecting') return <p role="status">Connecting to the classroom…</p>;
   if (live.kind === 'refused')
@@ -95,18 +182,16 @@ export function ExercisesPage({ onOpenOperation }: { onOpenOperation: (path: str
             <p>{ex.goal}</p>
             {ex.operation ? (
               <p>
-                <a
-                  href={`/ops/${ex.operation}`}
-                  onClick={(e) => {
-                    e.preventDefault();
-                    onOpenOperation(ex.operation!);
-                  }}
-                >
-                  Open {ex.operation} in the workbench
-                </a>
+                <AppLink href={`/ops/${ex.operation}`} onNavigate={onNavigate}>
+                  {`Open ${ex.operation} in the workbench`}
+                </AppLink>
               </p>
             ) : null}
-            <Question ex={ex} onAnswered={(v) => setLive({ kind: 'live', data: v })} />
+            <Question
+              ex={ex}
+              onAnswered={(v) => setLive({ kind: 'live', data: v })}
+              onNavigate={onNavigate}
+            />
             {ex.hints.length > 0 ? (
               <div className="cl-hints">
                 <h3>Hints</h3>
@@ -122,6 +207,11 @@ export function ExercisesPage({ onOpenOperation }: { onOpenOperation: (path: str
           </li>
         ))}
       </ol>
+      <NewKey login={trainee.login} crypto={crypto} />
+      <p className="cl-note">
+        Your classroom credentials (control key and private key) are kept in this browser (IndexedDB,
+        unencrypted) until you leave the classroom (&ldquo;Leave this classroom&rdquo; in the profile bar).
+      </p>
     </section>
   );
 }

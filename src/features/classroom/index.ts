@@ -1,3 +1,8 @@
-export { JoinPage } from './join-page.tsx';
-export { ExercisesPage } from './exercises-page.tsx';
-export { TrainerPage } from './trainer-page.tsx';
+import { classroomOnly } from './classroom-only.tsx';
+import { ExercisesPage as Exercises } from './exercises-page.tsx';
+import { JoinPage as Join } from './join-page.tsx';
+import { TrainerPage as Trainer } from './trainer-page.tsx';
+
+export const JoinPage = classroomOnly(Join);
+export const ExercisesPage = classroomOnly(Exercises);
+export const TrainerPage = classroomOnly(Trainer);

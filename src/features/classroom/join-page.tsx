@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
-import { generateKeyPair, type CryptoPort } from '../../core/index.ts';
+import type { CryptoPort } from '../../core/index.ts';
 import { saveClassroomCredentials } from '../../shared/browser/classroom-credentials.ts';
 import { JoinAnswerSchema, postJson } from './classroom-api.ts';
+import { makeTraineeKeyPair } from './trainee-key.ts';
 import './classroom.css';
 
 /**
@@ -19,7 +20,7 @@ export function JoinPage({ crypto, onJoined }: { crypto: CryptoPort; onJoined: (
     setError(null);
     try {
       setStep('keys');
-      const keys = await generateKeyPair(2048, crypto);
+      const keys = await makeTraineeKeyPair(crypto);
       setStep('joining');
       const answer = await postJson(
         '/classroom/join',

@@ -1,8 +1,12 @@
 import { useEffect, useState } from 'react';
 import { z } from 'zod';
+import { ConfirmDialog } from '../../shared/ui/confirm-dialog.tsx';
 import {
   followEvents,
   postJson,
+  RestoredKeyAnswerSchema,
+  sendJson,
+  trainerRefusal,
   TrainerSnapshotSchema,
   type ExerciseStatus,
   type Live,
@@ -12,26 +16,90 @@ import './classroom.css';
 
 const Ok = z.looseObject({});
 
+type Trainee = TrainerSnapshot['trainees'][number];
+type WrongChoice = Trainee['wrongChoices'][number];
+type Exercise = TrainerSnapshot['exercises'][number];
+
 function duration(ms: number): string {
   const s = Math.round(ms / 1000);
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
-function Cell({ r, title }: { r: ExerciseStatus | undefined; title: string }) {
+const times = (w: WrongChoice) => (w.count > 1 ? ` ×${w.count}` : '');
+
+function Cell({
+  r,
+  title,
+  wrong,
+}: {
+  r: ExerciseStatus | undefined;
+  title: string;
+  wrong: readonly WrongChoice[];
+}) {
   if (!r) return <td />;
   const mark = r.state === 'done' ? '✓' : r.state === 'pending' ? '…' : r.state === 'locked' ? '🔒' : '·';
   const time = r.doneAt !== null && r.startedAt !== null ? `, ${duration(r.doneAt - r.startedAt)}` : '';
+  const wrongText = wrong.map((w) => `${w.label}${times(w)}`).join(', ');
   return (
     <td
       data-state={r.state}
-      aria-label={`${title}: ${r.state}, ${r.attempts} attempts${time}`}
+      aria-label={`${title}: ${r.state}, ${r.attempts} attempts${time}${wrongText ? `, wrong answers: ${wrongText}` : ''}`}
       title={r.detail}
     >
       <span className={`cl-badge cl-badge-${r.state}`}>{mark}</span> {r.attempts}
       {time ? <span className="cl-time">{time}</span> : null}
+      {wrong.length > 0 ? (
+        <span className="cl-wrong">
+          <br />
+          wrong: {wrongText}
+        </span>
+      ) : null}
     </td>
   );
 }
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** What a reset deletes, from the trainer's own table: done exercises, attempts, wrong answers. */
+function ResetLoss({ t, exercises }: { t: Trainee; exercises: readonly Exercise[] }) {
+  const title = (id: string) => exercises.find((e) => e.id === id)?.title ?? id;
+  const touched = t.results.filter((r) => r.state === 'done' || r.attempts > 0);
+  const attempts = t.results.reduce((n, r) => n + r.attempts, 0);
+  return (
+    <>
+      <p>
+        {t.name}&apos;s progress and attempts are deleted for good: {plural(t.done, 'exercise')} done,{' '}
+        {plural(attempts, 'attempt')} in all
+        {t.wrongChoices.length > 0
+          ? `, ${plural(
+              t.wrongChoices.reduce((n, w) => n + w.count, 0),
+              'wrong answer',
+            )}`
+          : ''}
+        {t.lastRefused ? ', and their last refused request' : ''}.
+      </p>
+      {touched.length > 0 ? (
+        <ul>
+          {touched.map((r) => (
+            <li key={r.id}>
+              {title(r.id)}: {r.state === 'done' ? 'done' : r.state}, {plural(r.attempts, 'attempt')}
+              {t.wrongChoices
+                .filter((w) => w.exerciseId === r.id)
+                .map((w) => `; wrong answer ${w.label}${times(w)}`)
+                .join('')}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <p>
+        Their merchant <code>{t.login}</code>, its keys and its sandbox orders stay; every exercise starts
+        again from their next request.
+      </p>
+    </>
+  );
+}
+
+type Pending = { kind: 'reset' | 'restore'; trainee: Trainee } | null;
 
 /** The join address as this browser reached the server, and its QR code for the projector. */
 function JoinCode() {
@@ -65,16 +133,37 @@ function JoinCode() {
 export function TrainerPage() {
   const [live, setLive] = useState<Live<TrainerSnapshot>>({ kind: 'connecting' });
   const [actionError, setActionError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [pending, setPending] = useState<Pending>(null);
   useEffect(
-    () =>
-      followEvents('/classroom/trainer/events', '/classroom/trainer/state', TrainerSnapshotSchema, setLive),
+    () => followEvents('/classroom/trainer/events', trainerRefusal, TrainerSnapshotSchema, setLive),
     [],
   );
+  const failed = (e: unknown) => setActionError(e instanceof Error ? e.message : String(e));
   const act = (url: string, body: unknown, what: string) =>
-    postJson(url, body, Ok, what).then(
-      () => setActionError(null),
-      (e: unknown) => setActionError(e instanceof Error ? e.message : String(e)),
-    );
+    postJson(url, body, Ok, what).then(() => setActionError(null), failed);
+  const restoreKey = (t: Trainee) =>
+    sendJson(
+      'DELETE',
+      `/sandbox/merchants/${encodeURIComponent(t.login)}/public-key`,
+      undefined,
+      RestoredKeyAnswerSchema,
+      `restoring ${t.name}'s key`,
+    ).then((r) => {
+      setActionError(null);
+      setNotice(
+        `${r.restored ? 'Restored' : 'Nothing to restore'}: the sandbox verifies the RSA signatures of ${t.name} (${r.login}) with the key they joined with (RSA-${r.keyBits}, fingerprint ${r.keyFingerprint}).`,
+      );
+    }, failed);
+  const confirmPending = () => {
+    if (!pending) return;
+    setPending(null);
+    setNotice(null);
+    const t = pending.trainee;
+    if (pending.kind === 'reset')
+      void act('/classroom/trainer/reset', { traineeId: t.id }, `resetting ${t.name}`);
+    else void restoreKey(t);
+  };
 
   if (live.kind === 'connecting') return <p role="status">Connecting to the classroom…</p>;
   if (live.kind === 'refused')
@@ -106,6 +195,11 @@ export function TrainerPage() {
           {actionError}
         </p>
       ) : null}
+      {notice ? (
+        <p className="cl-note" role="status">
+          {notice}
+        </p>
+      ) : null}
       <JoinCode />
       <h2>Room</h2>
       <div className="cl-table-wrap">
@@ -131,13 +225,20 @@ export function TrainerPage() {
                   {t.name} <span className="cl-muted">({t.done} done)</span>
                 </th>
                 {s.exercises.map((e) => (
-                  <Cell key={e.id} r={t.results.find((r) => r.id === e.id)} title={e.title} />
+                  <Cell
+                    key={e.id}
+                    r={t.results.find((r) => r.id === e.id)}
+                    title={e.title}
+                    wrong={t.wrongChoices.filter((w) => w.exerciseId === e.id)}
+                  />
                 ))}
                 <td className="cl-refused">
                   {t.lastRefused ? (
                     <>
                       <code>{t.lastRefused.operation ?? '?'}</code> <strong>{t.lastRefused.errorCode}</strong>
-                      {t.lastRefused.mistakeId ? <> · mistake {t.lastRefused.mistakeId}</> : null}
+                      {t.lastRefused.mistakeId ? (
+                        <> · mistake {t.lastRefused.mistakeLabel ?? t.lastRefused.mistakeId}</>
+                      ) : null}
                       <br />
                       <span className="cl-muted">{t.lastRefused.errorMessage}</span>
                     </>
@@ -145,15 +246,20 @@ export function TrainerPage() {
                     <span className="cl-muted">none</span>
                   )}
                 </td>
-                <td>
+                <td className="cl-actions">
                   <button
                     type="button"
                     className="cl-button"
-                    onClick={() =>
-                      void act('/classroom/trainer/reset', { traineeId: t.id }, 'resetting the trainee')
-                    }
+                    onClick={() => setPending({ kind: 'reset', trainee: t })}
                   >
                     Reset {t.name}
+                  </button>
+                  <button
+                    type="button"
+                    className="cl-button"
+                    onClick={() => setPending({ kind: 'restore', trainee: t })}
+                  >
+                    Restore the key {t.name} joined with
                   </button>
                 </td>
               </tr>
@@ -197,14 +303,37 @@ export function TrainerPage() {
       ) : (
         <ul className="cl-histogram" aria-label="Mistakes">
           {s.mistakes.map((m) => (
-            <li key={m.mistakeId} aria-label={`${m.mistakeId}: ${m.count}`}>
-              <code>{m.mistakeId}</code>
+            <li key={m.mistakeId} aria-label={`${m.label}: ${m.count}`}>
+              <span>
+                {m.label} <code className="cl-muted">{m.mistakeId}</code>
+              </span>
               <span className="cl-bar" style={{ width: `${(m.count / max) * 100}%` }} />
               <span>{m.count}</span>
             </li>
           ))}
         </ul>
       )}
+      <ConfirmDialog
+        open={pending !== null}
+        title={
+          pending?.kind === 'restore'
+            ? `Restore the key ${pending.trainee.name} joined with?`
+            : `Reset ${pending?.trainee.name ?? ''}?`
+        }
+        confirmLabel={pending?.kind === 'restore' ? 'Restore the key' : 'Reset and delete the progress'}
+        onConfirm={confirmPending}
+        onCancel={() => setPending(null)}
+      >
+        {pending?.kind === 'reset' ? <ResetLoss t={pending.trainee} exercises={s.exercises} /> : null}
+        {pending?.kind === 'restore' ? (
+          <p>
+            The sandbox verifies the RSA signatures of <code>{pending.trainee.login}</code> with the public
+            key {pending.trainee.name}&apos;s browser made at joining again. A key registered since (by{' '}
+            {pending.trainee.name} or anyone else) stops working; {pending.trainee.name}&apos;s browser must
+            still hold the private key made at joining.
+          </p>
+        ) : null}
+      </ConfirmDialog>
     </section>
   );
 }

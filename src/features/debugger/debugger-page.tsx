@@ -9,6 +9,7 @@ import {
   type ReactNode,
 } from 'react';
 import type { KeyConsumer } from '../../diagnose/index.ts';
+import { readCaptureFragment } from '../../model/capture-link.ts';
 import type { Place, RequestDraft, SigningRuntime } from '../../model/index.ts';
 import type { SigningContext } from '../../shared/contracts/contracts.ts';
 import { RevealToggle } from '../../shared/ui/index.ts';
@@ -130,7 +131,11 @@ function Input({
 
 /** The signature debugger: a captured request in, a verdict with its likely causes out. */
 export function DebuggerPage({ context, place, runtime, onOpen }: DebuggerPageProps) {
-  const [form, setForm] = useState<DebuggerForm>(EMPTY_FORM);
+  // A link may carry a capture (`/debugger#capture=…`, e.g. a classroom exercise's): it fills the field.
+  const [linked] = useState(() => readCaptureFragment(location.hash));
+  const [form, setForm] = useState<DebuggerForm>(() =>
+    linked && 'capture' in linked ? { ...EMPTY_FORM, capture: linked.capture } : EMPTY_FORM,
+  );
   const [revealKey, setRevealKey] = useState(false);
   const [useProfileKey, setUseProfileKey] = useState(false);
   const [run, setRun] = useState<DebuggerRun | null>(null);
@@ -211,6 +216,15 @@ export function DebuggerPage({ context, place, runtime, onOpen }: DebuggerPagePr
           the capture, signs it again and names the likely cause of a difference. Everything runs in this
           browser: nothing is sent anywhere and no secret is stored.
         </p>
+        {linked && 'error' in linked ? (
+          <p className="dbg-error" role="alert">
+            {linked.error}
+          </p>
+        ) : linked ? (
+          <p className="dbg-hint" role="note">
+            The captured request below came with the link you opened.
+          </p>
+        ) : null}
       </header>
       <div className="dbg-grid">
         <form className="dbg-form" aria-label="Captured request and secrets" onSubmit={submit} noValidate>

@@ -13,6 +13,8 @@ import {
   type GeneratedKeyPair,
   type KeyInspection,
 } from '../../core/index.ts';
+import { replaceClassroomPrivateKey } from '../../shared/browser/classroom-credentials-write.ts';
+import { consoleMode } from '../../shared/browser/console-mode.ts';
 import { readKeyFile } from '../../shared/browser/read-key-file.ts';
 import { downloadText, PemOutput } from './pem-output.tsx';
 import { answerMessage, registeredFingerprint, registerPublicKey, restoreDemoKey } from './register-key.ts';
@@ -47,7 +49,15 @@ export function KeysPage({ activeLogin, onUseKey, onRememberKey }: KeysPageProps
         private key never leaves it unless you copy or download it.
       </p>
       <GenerateSection activeLogin={activeLogin} onUseKey={onUseKey} onRememberKey={onRememberKey} />
-      <RestoreSection activeLogin={activeLogin} onUseKey={onUseKey} />
+      {consoleMode() === 'classroom' ? (
+        <p className="ky-note">
+          In the classroom there is no demo merchant: if your merchant&apos;s key was lost or replaced, make a
+          new one under &ldquo;Your key&rdquo; on the Exercises page, or ask the trainer to restore the key
+          you joined with.
+        </p>
+      ) : (
+        <RestoreSection activeLogin={activeLogin} onUseKey={onUseKey} />
+      )}
       <InspectSection />
     </section>
   );
@@ -85,12 +95,18 @@ function GenerateSection({ activeLogin, onUseKey, onRememberKey }: KeysPageProps
     },
   });
   const register = useMutation({
-    mutationFn: ({ login, pem }: { login: string; pem: string }) => registerPublicKey(login, pem),
+    mutationFn: async ({ login, pem, privatePem }: { login: string; pem: string; privatePem: string }) => {
+      const result = await registerPublicKey(login, pem);
+      // A classroom merchant's private key lives with the classroom credentials: keep the new one there.
+      if (result.ok && consoleMode() === 'classroom') await replaceClassroomPrivateKey(login, privatePem);
+      return result;
+    },
   });
   const elapsed = useElapsed(generate.isPending);
 
   function registerNow() {
-    if (activeLogin && pair) register.mutate({ login: activeLogin, pem: pair.keys.spkiPem });
+    if (activeLogin && pair)
+      register.mutate({ login: activeLogin, pem: pair.keys.spkiPem, privatePem: pair.keys.pkcs8Pem });
   }
 
   // Registering replaces the key the sandbox verifies with: a private half kept nowhere is a dead end.
@@ -344,8 +360,10 @@ function SaveFirstDialog({
           page, and a reload loses it, after which every v4 request is refused.
         </p>
         <p>
-          Download it or remember it on this device (encrypted with a passphrase) first. The demo merchant can
-          always get its shipped key back with &quot;Restore the demo key&quot;.
+          Download it or remember it on this device (encrypted with a passphrase) first.{' '}
+          {consoleMode() === 'classroom'
+            ? 'In the classroom, registering also keeps it with your classroom credentials (this browser, unencrypted), and the trainer can restore the key you joined with.'
+            : 'The demo merchant can always get its shipped key back with "Restore the demo key".'}
         </p>
       </div>
       <div className="ui-dialog-actions ky-save-actions">

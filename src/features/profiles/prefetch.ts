@@ -1,3 +1,4 @@
+import { consoleMode } from '../../shared/browser/console-mode.ts';
 import { ProxyTargetsSchema, type ProxyTarget } from '../../shared/contracts/contracts.ts';
 import { fetchJson } from './fetch-json.ts';
 import { initialProfilesState } from './initial-state.ts';
@@ -25,7 +26,8 @@ export interface SettledPrefetch {
   demoKey?: { pem: string; result: KeyImport };
 }
 
-// index.html preloads both (rel=preload as=fetch), so their answers are usually in before this runs.
+// index.html preloads both (rel=preload as=fetch), so their answers are usually in before this runs;
+// in classroom mode the server leaves the demo merchant's preload out, and nothing asks for it.
 export const TARGETS_URL = '/proxy/targets';
 export const DEMO_MERCHANT_URL = '/sandbox/demo-merchant';
 
@@ -43,11 +45,13 @@ function quiet<T>(p: Promise<T>): Promise<T> {
  * Starts the targets list, the demo merchant and the vault read at once, so the profile bar and
  * the signature do not wait for the first render to ask. The demo merchant is asked for even when
  * the stored profiles need none: index.html has preloaded it, and an unused preload is a warning.
+ * In classroom mode there is no demo merchant (the server refuses it): the trainee's own classroom
+ * profile signs.
  */
-export function startProfilesPrefetch(): ProfilesPrefetch {
+export function startProfilesPrefetch(mode = consoleMode()): ProfilesPrefetch {
   return {
     targets: quiet(fetchTargets()),
-    demo: quiet(fetchDemoMerchant()),
+    ...(mode === 'classroom' ? {} : { demo: quiet(fetchDemoMerchant()) }),
     vault: quiet(readVault()),
   };
 }

@@ -9,6 +9,11 @@ import { SecretField } from './secret-field.tsx';
 const KeyDecrypt = lazy(() => import('./key-decrypt.tsx').then((m) => ({ default: m.KeyDecrypt })));
 import './profiles.css';
 
+// "Leave this classroom" (and its confirmation) loads with a classroom profile only.
+const LeaveClassroom = lazy(() =>
+  import('./leave-classroom.tsx').then((m) => ({ default: m.LeaveClassroom })),
+);
+
 // The passphrase dialog (and its strength check) loads when someone remembers or unlocks secrets.
 const PassphraseDialog = lazy(() =>
   import('./passphrase-dialog.tsx').then((m) => ({ default: m.PassphraseDialog })),
@@ -73,7 +78,7 @@ export function ProfileBar() {
       <div className="pf-collapsible" id={ids.collapsible}>
         <div className="pf-row pf-row--top">
           <ProfileSwitcher p={p} />
-          <VaultControls p={p} />
+          <VaultControls p={p} classroom={active.origin === 'classroom' ? active.login : null} />
         </div>
         <div className="pf-row">
           <div className="pf-field">
@@ -337,7 +342,11 @@ function KeyStatus({ id, keyState }: { id: string; keyState: KeyState }) {
   );
 }
 
-function VaultControls({ p }: { p: ProfilesValue }) {
+/** Where a classroom profile's secrets are: not in memory only, whatever the vault's state. */
+const CLASSROOM_NOTE =
+  'Classroom credentials are kept in this browser (IndexedDB, unencrypted) until you leave the classroom.';
+
+function VaultControls({ p, classroom }: { p: ProfilesValue; classroom: string | null }) {
   const [dialog, setDialog] = useState<'remember' | 'unlock' | null>(null);
   const [confirmForget, setConfirmForget] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -385,6 +394,9 @@ function VaultControls({ p }: { p: ProfilesValue }) {
       status = v.message;
       break;
   }
+  // A classroom profile's secrets are kept unencrypted, whatever the vault does with the others'.
+  if (classroom !== null)
+    status = v.kind === 'off' || v.kind === 'unavailable' ? CLASSROOM_NOTE : `${status} ${CLASSROOM_NOTE}`;
   const canForget = v.kind === 'unlocked' || v.kind === 'locked' || v.kind === 'damaged';
 
   return (
@@ -394,6 +406,11 @@ function VaultControls({ p }: { p: ProfilesValue }) {
       </p>
       <div className="pf-inline">
         {actions}
+        {classroom !== null && (
+          <Suspense fallback={null}>
+            <LeaveClassroom login={classroom} />
+          </Suspense>
+        )}
         {canForget &&
           (confirmForget ? (
             <span role="group" aria-label="Confirm forgetting" className="pf-inline">

@@ -12,7 +12,7 @@ import {
 } from 'react';
 import { checkEndpointId } from '../../core/index.ts';
 import type { ProxyTarget, SigningContext } from '../../shared/contracts/contracts.ts';
-import { loadClassroomCredentials } from '../../shared/browser/classroom-credentials.ts';
+import { consoleMode } from '../../shared/browser/console-mode.ts';
 import { useResource } from '../../shared/ui/use-async.ts';
 import { keyImporter, type KeyImport } from './key-import.ts';
 import { fetchDemoMerchant, fetchTargets, takeOnce, type ProfilesPrefetch } from './prefetch.ts';
@@ -34,6 +34,7 @@ import {
   type ProfileSecrets,
   type VaultKey,
 } from './vault-crypto.ts';
+const classroomCredentials = () => import('../../shared/browser/classroom-credentials.ts');
 // The dialog loads when someone is asked for a passphrase, not with the first form.
 const PassphraseDialog = lazy(() =>
   import('./passphrase-dialog.tsx').then((m) => ({ default: m.PassphraseDialog })),
@@ -127,17 +128,42 @@ function ProfilesState({
   const targets = targetsQuery.data;
 
   const secretsWritable = vault.kind !== 'checking' && vault.kind !== 'locked';
+  // Classroom mode has no demo merchant (the server refuses it): the trainee's own merchant signs.
+  const [classroomMode] = useState(() => consoleMode() === 'classroom');
   const needsDemo =
-    profiles.length === 0 ||
-    (secretsWritable && profiles.some((p) => p.origin === 'sandbox-demo' && !demoFilled.current.has(p.id)));
+    !classroomMode &&
+    (profiles.length === 0 ||
+      (secretsWritable &&
+        profiles.some((p) => p.origin === 'sandbox-demo' && !demoFilled.current.has(p.id))));
   const demoQuery = useResource(() => take('demo') ?? fetchDemoMerchant(), needsDemo, settled?.demo);
   const resetDemo = demoQuery.reset;
 
-  // Classroom mode: the merchant this browser joined with becomes (and stays) a profile, with its secrets.
-  const classroomQuery = useResource(loadClassroomCredentials);
-  const classroomFilled = useRef(new Set<string>());
+  // Classroom mode: the merchant this browser joined with becomes (and stays) a profile, with its
+  // secrets, and follows them: a new key replaces the profile's, leaving the classroom removes it.
+  // Loaded (and read) only in classroom mode: the first page of the ordinary console needs none of it.
+  const classroomQuery = useResource(
+    () => classroomCredentials().then((m) => m.loadClassroomCredentials()),
+    classroomMode,
+  );
+  const refetchClassroom = classroomQuery.refetch;
+  useEffect(() => {
+    if (!classroomMode) return;
+    let stop: (() => void) | undefined;
+    let live = true;
+    void classroomCredentials().then((m) => {
+      if (live) stop = m.subscribeClassroomCredentials(refetchClassroom);
+    });
+    return () => {
+      live = false;
+      stop?.();
+    };
+  }, [classroomMode, refetchClassroom]);
+  // Per classroom profile, the private key its secrets were last filled with.
+  const classroomFilled = useRef(new Map<string, string>());
   useEffect(() => {
     const c = classroomQuery.data;
+    if (c === null && profiles.some((p) => p.origin === 'classroom'))
+      setProfiles((ps) => ps.filter((p) => p.origin !== 'classroom'));
     if (!c || !targets || !secretsWritable) return;
     let profile = profiles.find((p) => p.origin === 'classroom' && p.login === c.login);
     if (!profile) {
@@ -147,11 +173,13 @@ function ProfilesState({
       setActiveId(added.id);
       setSetupError(null);
     }
-    if (classroomFilled.current.has(profile.id)) return;
-    classroomFilled.current.add(profile.id);
     const id = profile.id;
+    const filled = classroomFilled.current.get(id);
+    if (filled === c.privateKeyPkcs8Pem) return;
+    classroomFilled.current.set(id, c.privateKeyPkcs8Pem);
     setSecretsById((prev) =>
-      prev[id]?.controlKey
+      // The first time, secrets the vault gave back stay; a new key kept since replaces them.
+      filled === undefined && prev[id]?.controlKey
         ? prev
         : { ...prev, [id]: { controlKey: c.controlKey, privateKeyPem: c.privateKeyPkcs8Pem } },
     );
@@ -184,21 +212,33 @@ function ProfilesState({
     };
   }, [take, initial, settled]);
 
+  const classroomRead = classroomQuery.data;
   useEffect(() => {
     if (profiles.length > 0 || !targets) return;
     if (demoQuery.data) {
       const p = demoProfile(demoQuery.data, preferredTarget(targets));
       setProfiles([p]);
       setActiveId(p.id);
-    } else if (demoQuery.isError) {
+    } else if (demoQuery.isError || (classroomMode && classroomRead === null)) {
+      // (In classroom mode, once this browser is known to hold no classroom merchant.)
       const p = blankProfile('Profile 1', preferredTarget(targets));
       setProfiles([p]);
       setActiveId(p.id);
       setSetupError(
-        `No demo profile: ${demoQuery.error?.message ?? 'no answer.'} Fill this profile in by hand.`,
+        classroomMode
+          ? 'No demo merchant in the classroom: join it (/join) for a merchant of your own.'
+          : `No demo profile: ${demoQuery.error?.message ?? 'no answer.'} Fill this profile in by hand.`,
       );
     }
-  }, [profiles.length, targets, demoQuery.data, demoQuery.isError, demoQuery.error]);
+  }, [
+    profiles.length,
+    targets,
+    classroomMode,
+    classroomRead,
+    demoQuery.data,
+    demoQuery.isError,
+    demoQuery.error,
+  ]);
 
   useEffect(() => {
     const demo: DemoMerchant | undefined = demoQuery.data;

@@ -5,7 +5,8 @@ import { openDatabase, withStore } from './idb.ts';
 /**
  * A classroom trainee's merchant as this browser holds it: what the server handed out at joining,
  * and the private key this browser generated (only its public key went to the server). Kept in
- * IndexedDB so a reload keeps the trainee signing.
+ * IndexedDB, unencrypted, so a reload (and a browser restart) keeps the trainee signing, until the
+ * trainee leaves the classroom.
  */
 const nonEmpty = () => z.string().check(z.minLength(1));
 export const ClassroomCredentialsSchema = z.object({
@@ -37,8 +38,24 @@ function db(): Promise<IDBDatabase> {
   return dbPromise;
 }
 
-export async function saveClassroomCredentials(c: ClassroomCredentials): Promise<void> {
-  await withStore(await db(), STORE, 'readwrite', (s) => s.put(c, KEY));
+// This tab's listeners only (a BroadcastChannel would add to the first page's code): another tab
+// sees a change at its next load.
+const listeners = new Set<() => void>();
+const changed = () => listeners.forEach((l) => l());
+
+/** Calls `listener` when this tab saves or deletes the credentials. */
+export function subscribeClassroomCredentials(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Keeps the credentials, or deletes them (null: leaving the classroom). */
+export async function saveClassroomCredentials(c: ClassroomCredentials | null): Promise<void> {
+  const d = await db();
+  await (c
+    ? withStore(d, STORE, 'readwrite', (s) => s.put(c, KEY))
+    : withStore(d, STORE, 'readwrite', (s) => s.delete(KEY)));
+  changed();
 }
 
 /** The trainee's credentials, or null when this browser has not joined a classroom (or they are unreadable). */
