@@ -21,7 +21,8 @@ async function main(): Promise<void> {
           ? `Restored: merchant ${r.login} is verified with its configured key again (RSA-${r.keyBits}, fingerprint ${r.keyFingerprint}) in ${r.dbPath}.`
           : `Nothing to restore: merchant ${r.login} already uses its configured key (RSA-${r.keyBits}, fingerprint ${r.keyFingerprint}) in ${r.dbPath}.`,
         '  A console or sandbox already running on this database keeps the old key in memory until it restarts;',
-        `  to restore it live: Keys → "Restore the demo key", or curl -X DELETE http://127.0.0.1:4173/sandbox/merchants/${r.login}/public-key`,
+        `  to restore it live: Keys → "Restore the demo key", or curl -X DELETE http://127.0.0.1:<port>/sandbox/merchants/${r.login}/public-key`,
+        `  with <port> the console's (npm start: ${process.env.PORT?.trim() || '4173'}) or the sandbox's (npm run sandbox: ${process.env.SANDBOX_PORT?.trim() || '4174'}).`,
       ].join('\n'),
     );
     return;

@@ -326,7 +326,13 @@ describe('restoring the demo key', () => {
     expect(put.statusCode).toBe(200);
     await app.close();
 
-    const env = { ...process.env, DATA_DIR: dir, SANDBOX_DB: opts.dbPath };
+    const env = {
+      ...process.env,
+      DATA_DIR: dir,
+      SANDBOX_DB: opts.dbPath,
+      PORT: '5123',
+      SANDBOX_PORT: '5124',
+    };
     const run = () =>
       execFileSync(process.execPath, ['--import', 'tsx', 'sandbox/main.ts', '--restore-demo-key'], {
         env,
@@ -335,6 +341,11 @@ describe('restoring the demo key', () => {
     const out = run();
     expect(out).toContain(`Restored: merchant demo-merchant is verified with its configured key again`);
     expect(out).toContain(String(demo.keyFingerprint));
+    // The live way names this machine's ports (PORT, SANDBOX_PORT), not a fixed one.
+    expect(out).toContain(
+      'curl -X DELETE http://127.0.0.1:<port>/sandbox/merchants/demo-merchant/public-key',
+    );
+    expect(out).toContain("(npm start: 5123) or the sandbox's (npm run sandbox: 5124)");
     expect(run()).toContain('Nothing to restore');
 
     const restarted = await createSandboxApp(opts);
