@@ -44,6 +44,17 @@ test('command palette: Ctrl+K jumps to operations, pages and saved requests by k
     await expect(palette(page)).toHaveCount(0);
     await expect(page).toHaveURL(/\/history$/);
     await expect(page.getByRole('heading', { level: 1, name: 'History' })).toBeVisible();
+    // Focus lands on the new page's heading, not on <body>.
+    await expect(page.getByRole('heading', { level: 1, name: 'History' })).toBeFocused();
+  });
+
+  await test.step('closing without moving gives focus back to what opened the palette', async () => {
+    const button = page.getByRole('button', { name: /^Commands/ });
+    await button.click();
+    await expect(combo(page)).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(palette(page)).toHaveCount(0);
+    await expect(button).toBeFocused();
   });
 
   await test.step('Meta+K works too, and Escape closes without moving', async () => {

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 
@@ -121,7 +122,10 @@ test.describe('guided flows run end to end against the local sandbox', () => {
     });
     await test.step('open the rebill in the workbench with the values the flow filled in', async () => {
       const rebill = timeline(page).filter({ hasText: 'v2/make-rebill' });
-      await rebill.getByRole('button', { name: /^Open Rebill a stored card .* in the workbench$/ }).click();
+      // The visible words lead the accessible name (WCAG 2.5.3; axe's label-content-name-mismatch).
+      const results = await new AxeBuilder({ page }).withRules(['label-content-name-mismatch']).analyze();
+      expect(results.violations.map((v) => v.id)).toEqual([]);
+      await rebill.getByRole('button', { name: /^Open in workbench: Rebill a stored card \(.*\)$/ }).click();
       await expect(page).toHaveURL(/\/ops\/v2\/make-rebill$/);
       await expect(page.getByLabel('cardrefid', { exact: true })).toHaveValue(/^\d+$/);
       await expect(page.getByLabel('amount', { exact: true })).toHaveValue('5.55');

@@ -196,6 +196,26 @@ test('4096-bit generation keeps the page responsive and is timed; pasted keys ar
     );
   });
 
+  await test.step('a key is never offered a conversion to the container it is in', async () => {
+    const convert = page.getByRole('group', { name: 'Convert' });
+    const facts = page.getByRole('definition');
+    const spki = await page.getByLabel('Converted public key (SPKI)').inputValue();
+    await page.getByLabel('Key to inspect').fill(spki);
+    await expect(
+      facts.filter({ hasText: 'it is a public key: it verifies RSA-SHA256 signatures' }),
+    ).toBeVisible();
+    await expect(convert.getByRole('button')).toHaveText(['Convert to PKCS#1 public key']);
+    await page.getByLabel('Key to inspect').fill(pkcs1);
+    await convert.getByRole('button', { name: 'Convert to PKCS#8' }).click();
+    await page
+      .getByLabel('Key to inspect')
+      .fill(await page.getByLabel('Converted PKCS#8 private key').inputValue());
+    await expect(facts.filter({ hasText: 'PKCS#8' })).toBeVisible();
+    await expect(facts.filter({ hasText: 'None: it signs RSA-SHA256 requests.' })).toBeVisible();
+    await expect(convert.getByRole('button', { name: 'Convert to PKCS#8' })).toHaveCount(0);
+    await expect(convert.getByRole('button', { name: 'Convert to PKCS#1', exact: true })).toBeVisible();
+  });
+
   await test.step('encrypted and garbage keys get the core message', async () => {
     await page
       .getByLabel('Key to inspect')
@@ -203,6 +223,11 @@ test('4096-bit generation keeps the page responsive and is timed; pasted keys ar
         '-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIFHDBOBgkqhkiG9w0BBQ0wQTApBgkqhkiG9w0BBQwwHAQI\n-----END ENCRYPTED PRIVATE KEY-----\n',
       );
     await expect(page.getByText(/This private key is encrypted with a passphrase/)).toBeVisible();
+    // The command is shown as code, not with the message's literal backticks.
+    await expect(page.getByRole('definition').getByRole('code')).toHaveText(
+      'openssl pkey -in key.pem -out key-plain.pem',
+    );
+    await expect(page.getByText(/`openssl/)).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Convert to PKCS#8' })).toHaveCount(0);
     await page.getByLabel('Key to inspect').fill('hello');
     await expect(page.getByText(/This is not a PEM key/)).toBeVisible();

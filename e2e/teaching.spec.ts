@@ -137,18 +137,29 @@ test('one switch per scheme changes the signature, and the local sandbox refuses
     await sendMistaken(page, 403, 'INVALID_SIGNATURE');
   });
 
-  await test.step('a switch with nothing to act on says so', async () => {
+  await test.step('"Sign with the other id" starts from the profile’s other id', async () => {
     await open(page, 'v2/sale');
     await page
       .getByRole('group', { name: 'Inject one mistake' })
       .getByRole('radio', { name: 'Sign with the other id' })
       .check();
-    await expect(page.getByRole('note')).toContainText('changes nothing here');
-    await page.getByLabel(/The merchant’s other id/).fill(demo.endpointGroupIds[0] ?? '2222');
+    await expect(page.getByLabel(/The merchant’s other id/)).toHaveValue(demo.endpointGroupIds[0]!);
     await expect(page.getByRole('status', { name: 'Signature changed' })).toHaveText(
       'The signature changed.',
     );
     await sendMistaken(page, 400, 'INVALID_CONTROL_CODE');
+  });
+
+  await test.step('a switch with nothing to act on says so, and when it would', async () => {
+    await page.getByLabel(/The merchant’s other id/).fill('');
+    await expect(page.getByRole('note')).toContainText('changes nothing here');
+    await open(page, 'v2/payout');
+    await page
+      .getByRole('group', { name: 'Inject one mistake' })
+      .getByRole('radio', { name: 'Keep the default port' })
+      .check();
+    await expect(page.getByRole('note')).toContainText('changes nothing here');
+    await expect(page.getByRole('note')).toContainText('bites only on an address with the default port');
   });
 });
 

@@ -62,6 +62,40 @@ export interface CommandPaletteProps {
   onShortcuts: () => void;
 }
 
+/** The first heading of the page now shown (lazy pages render theirs a little later). */
+function pageHeading(): HTMLElement | null {
+  return document.querySelector<HTMLElement>('main h1');
+}
+
+/**
+ * Where focus goes once an overlay closes: back to what had it when the overlay opened, or, after a
+ * move to another page (or when that element is gone), to the new page's heading. Never to <body>.
+ */
+function useFocusReturn(): { movedPage: () => void } {
+  const state = useRef({ invoker: document.activeElement, moved: false });
+  useEffect(
+    () => () => {
+      const { invoker, moved } = state.current;
+      let frames = 0;
+      const settle = () => {
+        if (!moved && invoker instanceof HTMLElement && invoker.isConnected && invoker !== document.body) {
+          invoker.focus();
+          return;
+        }
+        const heading = pageHeading();
+        if (heading) {
+          if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1;
+          heading.focus();
+        } else if (++frames < 600) requestAnimationFrame(settle);
+      };
+      // After the dialog has left the page and the new page, if any, has rendered.
+      requestAnimationFrame(settle);
+    },
+    [],
+  );
+  return { movedPage: () => void (state.current.moved = true) };
+}
+
 /**
  * Ctrl/⌘+K: jump to a page, an operation, a saved or recent request. A modal dialog holding an
  * ARIA combobox (the text field) that owns a listbox; arrows move, Enter goes, Escape closes.
@@ -270,5 +304,17 @@ export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
 
 /** What the shell shows over the page: the palette or the shortcut list (one lazy chunk for both). */
 export function Overlay({ which, ...props }: CommandPaletteProps & { which: 'palette' | 'shortcuts' }) {
-  return which === 'palette' ? <CommandPalette {...props} /> : <ShortcutsDialog onClose={props.onClose} />;
+  const { movedPage } = useFocusReturn();
+  const moving = {
+    ...props,
+    onNavigate: (to: string) => {
+      movedPage();
+      props.onNavigate(to);
+    },
+    onOpen: (draft: RequestDraft) => {
+      movedPage();
+      props.onOpen(draft);
+    },
+  };
+  return which === 'palette' ? <CommandPalette {...moving} /> : <ShortcutsDialog onClose={props.onClose} />;
 }

@@ -339,7 +339,8 @@ export const MISTAKES: readonly Mistake[] = [
     transform(r) {
       if (!isOAuth(r)) return 'the control formula does not sign the URL';
       const u = new URL(r.url);
-      if (u.port !== '') return 'the URL has a port of its own, which stays';
+      if (u.port !== '')
+        return `the URL has a port of its own (:${u.port}), which stays: this mistake bites only on an address with the default port, such as a gateway's https://…:443 or http://…:80`;
       const url = `${u.protocol}//${u.hostname}:${defaultPortOf(u.protocol)}${u.pathname}`;
       return [
         { recipe: { ...r, url }, detail: `the URL signed as ${url}, with its default port`, wire: { url } },

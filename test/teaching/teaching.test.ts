@@ -266,6 +266,9 @@ describe('a switch without anything to act on says why', () => {
       crypto,
       clock: () => 1_767_225_600_000,
     });
-    expect(t.notApplied[0]?.reason).toBe('the URL has a port of its own, which stays');
+    // Says when it does bite, so "changes nothing here" is not a dead end.
+    expect(t.notApplied[0]?.reason).toBe(
+      "the URL has a port of its own (:4183), which stays: this mistake bites only on an address with the default port, such as a gateway's https://…:443 or http://…:80",
+    );
   });
 });

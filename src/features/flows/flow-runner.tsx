@@ -62,7 +62,7 @@ function TimelineRow({ entry, onOpen }: { entry: TimelineEntry; onOpen: (d: Requ
           <button
             type="button"
             className="ui-btn ui-btn-small"
-            aria-label={`Open ${title} (${time(entry.at)}) in the workbench`}
+            aria-label={`Open in workbench: ${title} (${time(entry.at)})`}
             onClick={() => onOpen(entry.draft!)}
           >
             Open in workbench

@@ -5,10 +5,6 @@ import {
   generateKeyPair,
   inspectKey,
   isPayError,
-  toPkcs1Pem,
-  toPkcs1PublicPem,
-  toPkcs8Pem,
-  toSpkiPem,
   webCryptoPort,
   type GeneratedKeyPair,
   type KeyInspection,
@@ -16,6 +12,8 @@ import {
 import { replaceClassroomPrivateKey } from '../../shared/browser/classroom-credentials-write.ts';
 import { consoleMode } from '../../shared/browser/console-mode.ts';
 import { readKeyFile } from '../../shared/browser/read-key-file.ts';
+import { InlineCode } from '../../shared/ui/inline-code.tsx';
+import { CONVERSIONS, conversionsFor, usableFor, type Conversion } from './key-conversions.ts';
 import { downloadText, PemOutput } from './pem-output.tsx';
 import { answerMessage, registeredFingerprint, registerPublicKey, restoreDemoKey } from './register-key.ts';
 import './keys.css';
@@ -181,7 +179,7 @@ function GenerateSection({ activeLogin, onUseKey, onRememberKey }: KeysPageProps
       {generate.isPending && <progress className="ky-progress" aria-label="Generating the key pair" />}
       {generate.error && (
         <p role="alert" className="ky-error">
-          The key pair could not be generated: {message(generate.error)}
+          The key pair could not be generated: <InlineCode text={message(generate.error)} />
         </p>
       )}
       {pair && (
@@ -269,7 +267,7 @@ function GenerateSection({ activeLogin, onUseKey, onRememberKey }: KeysPageProps
           )}
           {saveError && (
             <p role="alert" className="ky-error">
-              The key was not remembered, and not registered: {saveError}
+              The key was not remembered, and not registered: <InlineCode text={saveError} />
             </p>
           )}
           {register.isPending && (
@@ -280,7 +278,7 @@ function GenerateSection({ activeLogin, onUseKey, onRememberKey }: KeysPageProps
           )}
           {register.error && (
             <p role="alert" className="ky-error">
-              {message(register.error)}
+              <InlineCode text={message(register.error)} />
             </p>
           )}
           {register.data && (
@@ -420,7 +418,7 @@ function RestoreSection({ activeLogin, onUseKey }: Omit<KeysPageProps, 'onRememb
       </div>
       {restore.error && (
         <p role="alert" className="ky-error">
-          {message(restore.error)}
+          <InlineCode text={message(restore.error)} />
         </p>
       )}
       {r && (
@@ -450,44 +448,6 @@ function useElapsed(running: boolean): number {
   }, [running]);
   return elapsed;
 }
-
-type Conversion = 'pkcs8' | 'pkcs1' | 'spki' | 'pkcs1-public';
-const CONVERSIONS: Array<{
-  id: Conversion;
-  button: string;
-  label: string;
-  filename: string;
-  run: (t: string, c: typeof crypto) => Promise<string>;
-}> = [
-  {
-    id: 'pkcs8',
-    button: 'Convert to PKCS#8',
-    label: 'PKCS#8 private key',
-    filename: 'private-pkcs8.pem',
-    run: toPkcs8Pem,
-  },
-  {
-    id: 'pkcs1',
-    button: 'Convert to PKCS#1',
-    label: 'PKCS#1 private key',
-    filename: 'private-pkcs1.pem',
-    run: toPkcs1Pem,
-  },
-  {
-    id: 'spki',
-    button: 'Convert to SPKI public key',
-    label: 'public key (SPKI)',
-    filename: 'public.pem',
-    run: toSpkiPem,
-  },
-  {
-    id: 'pkcs1-public',
-    button: 'Convert to PKCS#1 public key',
-    label: 'PKCS#1 public key',
-    filename: 'public-pkcs1.pem',
-    run: toPkcs1PublicPem,
-  },
-];
 
 function InspectSection() {
   const headingId = useId();
@@ -578,7 +538,7 @@ function InspectSection() {
           )}
           <dt>Problems</dt>
           <dd className={inspection.problem ? 'ky-error' : undefined}>
-            {inspection.problem ? inspection.problem.message : 'None: usable for RSA-SHA256.'}
+            <InlineCode text={inspection.problem ? inspection.problem.message : usableFor(inspection)} />
           </dd>
           {inspection.warnings.length > 0 && (
             <>
@@ -593,9 +553,7 @@ function InspectSection() {
         inspection.kind !== 'unsupported' &&
         inspection.kind !== 'encrypted-private' && (
           <div className="ky-inline" role="group" aria-label="Convert">
-            {CONVERSIONS.filter(
-              (c) => inspection.isPrivate || c.id === 'spki' || c.id === 'pkcs1-public',
-            ).map((c) => (
+            {conversionsFor(inspection).map((c) => (
               <button key={c.id} type="button" className="ky-button" onClick={() => void convert(c)}>
                 {c.button}
               </button>
@@ -604,7 +562,7 @@ function InspectSection() {
         )}
       {error && (
         <p role="alert" className="ky-error">
-          {error}
+          <InlineCode text={error} />
         </p>
       )}
       {converted && conversion && (

@@ -595,6 +595,10 @@ function useSigningState(
     ? (endpointKind === 'group' ? active.endpointGroupId : active.endpointId).trim()
     : '';
 
+  const otherValue = active
+    ? (endpointKind === 'group' ? active.endpointId : active.endpointGroupId).trim()
+    : '';
+
   const context = useMemo<SigningContext | null>(() => {
     if (!active || !target) return null;
     return {
@@ -602,13 +606,16 @@ function useSigningState(
       profileName: active.name,
       target,
       endpoint: { kind: endpointKind, id: endpointValue },
+      ...(otherValue
+        ? { otherEndpoint: { kind: endpointKind === 'group' ? 'endpoint' : 'group', id: otherValue } }
+        : {}),
       credentials: {
         login: active.login.trim(),
         ...(secrets.controlKey ? { controlKey: secrets.controlKey } : {}),
         ...(signingKey ? { privateKey: signingKey } : {}),
       },
     };
-  }, [active, target, endpointKind, endpointValue, secrets.controlKey, signingKey]);
+  }, [active, target, endpointKind, endpointValue, otherValue, secrets.controlKey, signingKey]);
 
   const problems = useMemo(() => {
     const out: string[] = [];

@@ -127,7 +127,9 @@ function OperationTeaching({
   );
   const [pinned, setPinned] = useState(() => freshPinned(runtime));
   const [mistake, setMistake] = useState<MistakeId | null>(null);
-  const [otherId, setOtherId] = useState('');
+  // The profile's other id until the user types one of their own.
+  const [typedOtherId, setOtherId] = useState<string | null>(null);
+  const otherId = typedOtherId ?? context?.otherEndpoint?.id ?? '';
   const [wrongKey, setWrongKey] = useState<CryptoKey | null>(null);
   const [computed, setComputed] = useState<Computed>({ teach: null, walk: null, error: null });
   const switches = useMemo(() => switchesFor(scheme), [scheme]);

@@ -21,6 +21,8 @@ export interface SigningContext {
   profileName: string;
   target: ProxyTarget;
   endpoint: EndpointRef;
+  /** The profile's other id (its endpoint group id when it signs for an endpoint, or the reverse), if known. */
+  otherEndpoint?: EndpointRef;
   /** Secrets in memory only; `privateKey` is a non-extractable Web Crypto key. */
   credentials: Credentials;
 }
