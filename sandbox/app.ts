@@ -7,7 +7,9 @@ import Fastify, {
 } from 'fastify';
 import { sandboxPlugin } from './plugin.ts';
 import { resolveSandboxOptions, type SandboxOptions } from './options.ts';
-import { PAY_JSON } from './replies.ts';
+import type { SandboxHandle } from './hooks.ts';
+import { dialectOf } from './http-input.ts';
+import { encodeReply, errorReply, PAY_JSON } from './replies.ts';
 import { installRouteAccess, SANDBOX_POLICY } from './route-access.ts';
 import {
   applyConnectionCap,
@@ -17,6 +19,12 @@ import {
 } from './server-limits.ts';
 
 export const SANDBOX_PREFIX = '/sandbox';
+
+/**
+ * The gateway's own base path: clients hard-code `https://<host>/paynet/api/...`, so the
+ * standalone sandbox answers there too (issue 20), besides `${SANDBOX_PREFIX}/paynet`.
+ */
+export const GATEWAY_BASE_PATH = '/paynet';
 
 function sendPayJson(reply: FastifyReply, code: number, body: Record<string, unknown>): FastifyReply {
   return reply
@@ -61,9 +69,31 @@ export async function createSandboxApp(
   // Outside the sandbox's own routes too, every body is read as bytes and every error answered as JSON.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-  app.setErrorHandler((err: FastifyError, _request, reply) => {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
     const status =
       err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if ((request.raw.url ?? request.url).startsWith(`${GATEWAY_BASE_PATH}/api/`)) {
+      // A call at the gateway's path speaks the dialect its Accept asks for, as under /sandbox.
+      const r =
+        status === 413
+          ? errorReply(
+              413,
+              `The body is larger than ${resolved.bodyLimit} bytes: send less data.`,
+              'BODY_TOO_LARGE',
+            )
+          : errorReply(
+              status,
+              status === 500
+                ? 'The sandbox server failed on this request.'
+                : `The request could not be read: ${err.message}`,
+              status === 500 ? 'INTERNAL' : 'BODY_INVALID',
+            );
+      const encoded = encodeReply(r, dialectOf(request.headers.accept, resolved.accept));
+      return reply
+        .code(encoded.status)
+        .headers({ 'content-type': encoded.contentType, 'cache-control': 'no-store' })
+        .send(encoded.body);
+    }
     return sendPayJson(reply, status, {
       type: status === 400 ? 'validation-error' : 'error',
       'error-message':
@@ -85,6 +115,32 @@ export async function createSandboxApp(
   app.get('/favicon.ico', { config: { access: 'sandbox-page' } }, (_request, reply) =>
     reply.code(204).header('cache-control', 'max-age=86400').send(),
   );
-  await app.register(sandboxPlugin, { ...options, prefix: SANDBOX_PREFIX });
+  let handle: SandboxHandle | undefined;
+  // The same sandbox at the gateway's own path: one store, one engine; the signature is checked
+  // over the URL the client used (`http://<Host>/paynet/api/...`).
+  app.all(`${GATEWAY_BASE_PATH}/api/*`, { config: { access: 'gateway-api' } }, async (request, reply) => {
+    const h = request.headers;
+    const answer = await handle!.answer({
+      method: request.method,
+      path: (request.raw.url ?? request.url).split('?')[0]!,
+      headers: {
+        accept: h.accept,
+        'content-type': h['content-type'],
+        host: h.host,
+        authorization: h.authorization,
+      },
+      body: request.body,
+    });
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+  });
+  await app.register(sandboxPlugin, {
+    ...options,
+    aliasBasePaths: [...(options.aliasBasePaths ?? []), GATEWAY_BASE_PATH],
+    prefix: SANDBOX_PREFIX,
+    onReady: (h) => {
+      handle = h;
+      options.onReady?.(h);
+    },
+  });
   return app;
 }

@@ -1,4 +1,4 @@
-import { PAY_JSON, validationError, type ApiReply } from './replies.ts';
+import { PAY_JSON, validationError, type AcceptMode, type ApiReply, type Dialect } from './replies.ts';
 
 export const MAX_PARAMETERS = 500;
 
@@ -7,6 +7,15 @@ export function acceptsPayJson(accept: string | string[] | undefined): boolean {
   if (accept === PAY_JSON) return true;
   const text = Array.isArray(accept) ? accept.join(',') : (accept ?? '');
   return text.split(',').some((range) => range.split(';')[0]!.trim().toLowerCase() === PAY_JSON);
+}
+
+/**
+ * The dialect of the answer to a request with this `Accept`: JSON when it asks for
+ * `application/vnd.pay+json` (or the sandbox is strict, and refuses the others with JSON), else the
+ * gateway's default form-encoded format.
+ */
+export function dialectOf(accept: string | string[] | undefined, mode: AcceptMode): Dialect {
+  return mode === 'strict' || acceptsPayJson(accept) ? 'json' : 'gateway';
 }
 
 export function isFormContentType(contentType: string | undefined): boolean {

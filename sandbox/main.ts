@@ -1,4 +1,4 @@
-import { createSandboxApp, SANDBOX_PREFIX } from './app.ts';
+import { createSandboxApp, GATEWAY_BASE_PATH, SANDBOX_PREFIX } from './app.ts';
 import { resolveSandboxOptions, sandboxOptionsFromEnv } from './options.ts';
 import { restoreDemoKey } from './restore-key.ts';
 import { serverLimitsFromEnv } from './server-limits.ts';
@@ -51,7 +51,11 @@ async function main(): Promise<void> {
   };
   const lines = [
     `Local gateway sandbox listening: ${base}`,
-    `  e.g. POST ${base}/api/v2/sale/${merchant.endpointIds?.[0] ?? '{endpointId}'}  (Accept: application/vnd.pay+json)`,
+    `  e.g. POST ${base}/api/v2/sale/${merchant.endpointIds?.[0] ?? '{endpointId}'}  (Accept: application/vnd.pay+json for JSON)`,
+    `  also at the gateway's own path: http://${shownHost}:${port}${GATEWAY_BASE_PATH}/api/...`,
+    options.accept === 'strict'
+      ? '  SANDBOX_ACCEPT=strict: a request without the JSON Accept is refused (400 ACCEPT_REQUIRED)'
+      : "  without the JSON Accept: the gateway's default form-encoded answers (SANDBOX_ACCEPT=strict refuses them)",
     `  merchant login: ${merchant.login ?? '?'}; endpoint ids: ${(merchant.endpointIds ?? []).join(', ')}; group ids: ${(merchant.endpointGroupIds ?? []).join(', ') || 'none'}`,
     `  control key and key pair: GET http://127.0.0.1:${port}${SANDBOX_PREFIX}/demo-merchant (this machine only)`,
     `  transactions: ${options.dbPath}; final status after ${options.finalizeDelayMs} ms`,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { SandboxHooks } from './hooks.ts';
+import type { AcceptMode } from './replies.ts';
 
 /** A merchant of the sandbox, as `SANDBOX_MERCHANTS` lists it. */
 export const merchantConfigSchema = z.object({
@@ -58,6 +59,18 @@ export interface SandboxOptions extends SandboxHooks {
   callbackTimeoutMs?: number;
   /** Largest accepted request body in bytes (default 256 KiB). */
   bodyLimit?: number;
+  /**
+   * A request without `Accept: application/vnd.pay+json`: `gateway` answers it in the gateway's
+   * default form-encoded format, `strict` refuses it with the description's 400 `ACCEPT_REQUIRED`
+   * (env `SANDBOX_ACCEPT`, default `gateway`).
+   */
+  accept?: AcceptMode;
+  /**
+   * Other base paths (`/paynet`) whose operation calls the embedder routes to the handle's
+   * `answer`: the standalone server answers at `/paynet/api/...` too, where clients hard-code it.
+   * The signature is checked over the URL the client used.
+   */
+  aliasBasePaths?: readonly string[];
   /** Milliseconds since the epoch; injectable for tests. */
   clock?: () => number;
 }
@@ -74,6 +87,8 @@ export interface ResolvedSandboxOptions {
   callbackRetry: CallbackRetryOptions;
   callbackTimeoutMs: number;
   bodyLimit: number;
+  accept: AcceptMode;
+  aliasBasePaths: readonly string[];
   clock: () => number;
 }
 
@@ -86,6 +101,7 @@ export const DEFAULTS = {
   callbackRetry: { attempts: 8, baseDelayMs: 1000 },
   callbackTimeoutMs: 5000,
   bodyLimit: 256 * 1024,
+  accept: 'gateway',
 } as const;
 
 /** Applies the defaults to partial options. */
@@ -139,8 +155,17 @@ export function resolveSandboxOptions(opts: SandboxOptions = {}): ResolvedSandbo
       600_000,
     ),
     bodyLimit: int('bodyLimit', opts.bodyLimit, DEFAULTS.bodyLimit, 1024, 64 * 1024 * 1024),
+    accept: acceptMode(opts.accept),
+    aliasBasePaths: opts.aliasBasePaths ?? [],
     clock: opts.clock ?? Date.now,
   };
+}
+
+function acceptMode(v: AcceptMode | undefined): AcceptMode {
+  if (v === undefined) return DEFAULTS.accept;
+  if (v !== 'gateway' && v !== 'strict')
+    throw new Error(`Sandbox option accept must be "gateway" or "strict" (got ${String(v)}).`);
+  return v;
 }
 
 const flag = z
@@ -171,6 +196,12 @@ const envSchema = z.object({
   SANDBOX_CALLBACK_ATTEMPTS: whole(1, 100).optional(),
   SANDBOX_CALLBACK_BASE_DELAY_MS: whole(0, 86_400_000).optional(),
   SANDBOX_CALLBACK_TIMEOUT_MS: whole(1, 600_000).optional(),
+  SANDBOX_ACCEPT: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(['gateway', 'strict'], { error: 'use gateway or strict' }))
+    .optional(),
 });
 
 /**
@@ -203,5 +234,6 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined> = 
       baseDelayMs: e.SANDBOX_CALLBACK_BASE_DELAY_MS ?? DEFAULTS.callbackRetry.baseDelayMs,
     },
     callbackTimeoutMs: e.SANDBOX_CALLBACK_TIMEOUT_MS ?? DEFAULTS.callbackTimeoutMs,
+    accept: e.SANDBOX_ACCEPT ?? DEFAULTS.accept,
   };
 }

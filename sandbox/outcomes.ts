@@ -1,9 +1,10 @@
 import { cvvOutcomeSpec } from '../src/catalog/index.ts';
+import type { ErrorReason } from '../src/catalog/error-codes.ts';
 import type { TransactionStatus } from './store.ts';
 
 /** What the card's CVV makes the sandbox do (gateway-notes.md, Sandbox behaviour). */
 export type CvvOutcome =
-  | { kind: 'final'; status: TransactionStatus; errorMessage?: string; errorCode?: string }
+  | { kind: 'final'; status: TransactionStatus; errorMessage?: string; errorCode?: ErrorReason }
   | { kind: 'three-d-secure' }
   | { kind: 'unknown' };
 
@@ -36,7 +37,7 @@ export function outcomeForCvv(cvv: string | undefined, threeDs: boolean): CvvOut
 export const THREE_DS_DECLINE = {
   errorMessage: 'Declined: 3-D Secure authentication failed',
   errorCode: 'THREE_DS_FAILED',
-};
+} as const satisfies { errorMessage: string; errorCode: ErrorReason };
 
 /** Card brand from the BIN (leading digits). */
 export function cardBrand(pan: string): string {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { callbackControl, constantTimeEqual, type CryptoPort } from '../src/core/index.ts';
-import { checkField, expiryInPast, F } from '../src/catalog/index.ts';
+import { checkField, expiryInPast, F, formatExpiry } from '../src/catalog/index.ts';
 import type { CardData, Engine } from './engine.ts';
 import { decodeUtf8 } from './http-input.ts';
 import type { MerchantRegistry } from './merchants.ts';
@@ -272,7 +272,7 @@ export function registerPages(app: FastifyInstance, deps: PageDeps): void {
       const month = values.expire_month ?? '';
       const year = values.expire_year ?? '';
       if (errors.length === 0 && expiryInPast(month, year, new Date(now)))
-        errors.push(`The card expired in ${month}/${year}: use a future expiry.`);
+        errors.push(`The card expired in ${formatExpiry(month, year)}: use a future expiry.`);
       card = {
         pan: values.credit_card_number ?? '',
         name: values.card_printed_name ?? '',

@@ -26,11 +26,25 @@ import {
 import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
 import { authenticate, isVerified, pickScheme } from './authenticate.ts';
 import { Engine } from './engine.ts';
-import { acceptsPayJson, decodeUtf8, isFormContentType, isValidHost, readFormBody } from './http-input.ts';
+import {
+  acceptsPayJson,
+  decodeUtf8,
+  dialectOf,
+  isFormContentType,
+  isValidHost,
+  readFormBody,
+} from './http-input.ts';
 import { createMerchant, loadMerchants, type Merchant, type MerchantRegistry } from './merchants.ts';
 import { resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxOptions } from './options.ts';
 import { registerPages } from './pages.ts';
-import { errorReply, PAY_JSON, validationError, type ApiReply } from './replies.ts';
+import {
+  encodeReply,
+  errorReply,
+  PAY_JSON,
+  validationError,
+  type ApiReply,
+  type Dialect,
+} from './replies.ts';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
 import { Scheduler } from './scheduler.ts';
 import type { OperationCall } from './hooks.ts';
@@ -54,6 +68,12 @@ function sendJson(reply: FastifyReply, r: ApiReply, type = PAY_JSON): FastifyRep
     .code(r.code)
     .headers(replyHeaders(r, type))
     .send(Buffer.from(JSON.stringify(r.body)));
+}
+
+/** An operation's answer, in the dialect the request asked for (replies.ts, `encodeReply`). */
+function sendAnswer(reply: FastifyReply, r: ApiReply, dialect: Dialect): FastifyReply {
+  const encoded = encodeReply(r, dialect);
+  return reply.code(encoded.status).headers(replyHeaders(r, encoded.contentType)).send(encoded.body);
 }
 
 function shorten(text: string, max = 120): string {
@@ -82,8 +102,10 @@ interface Context {
   schemas: Map<string, ReturnType<typeof requestSchema>>;
   /** The sandbox's clock as a date, for the expiry checks. */
   now: () => Date;
-  /** `<plugin prefix>/paynet`: the path part of the sandbox's base URL. */
+  /** `<plugin prefix>/paynet`: the path part of the sandbox's base URL (its pages live under it). */
   basePath: string;
+  /** Every base path an operation is answered at: {@link basePath} and the embedder's aliases. */
+  basePaths: ReadonlySet<string>;
 }
 
 /** What answerOperation learned on the way, for the `onAttempt` hook. */
@@ -120,7 +142,7 @@ async function answerOperation(request: OperationCall, ctx: Context, seen: Seen)
       headers: { allow: 'POST' },
     };
   }
-  if (!acceptsPayJson(request.headers.accept)) {
+  if (ctx.options.accept === 'strict' && !acceptsPayJson(request.headers.accept)) {
     return validationError(
       'Send the header "Accept: application/vnd.pay+json": every operation requires it, and the sandbox answers only JSON of that type.',
       'ACCEPT_REQUIRED',
@@ -134,7 +156,7 @@ async function answerOperation(request: OperationCall, ctx: Context, seen: Seen)
     match = undefined;
   }
   const op: Operation | undefined =
-    match && match.prefix === ctx.basePath ? findOperation(match.path) : undefined;
+    match && ctx.basePaths.has(match.prefix) ? findOperation(match.path) : undefined;
   if (!match || !op) {
     return errorReply(
       404,
@@ -234,7 +256,8 @@ async function answerOperation(request: OperationCall, ctx: Context, seen: Seen)
       endPointId: ctx.merchants.endPointIdFor(merchant, endpoint),
       params,
       now: ctx.options.clock(),
-      pageBase: `http://${host}${match.prefix}`,
+      // The pages live under the plugin's own base path, whichever alias the call came by.
+      pageBase: `http://${host}${ctx.basePath}`,
     },
     verdict.nonce,
   );
@@ -283,6 +306,7 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     schemas: new Map(),
     now: () => new Date(options.clock()),
     basePath: `${app.prefix}/paynet`,
+    basePaths: new Set([`${app.prefix}/paynet`, ...options.aliasBasePaths]),
   };
 
   // Every body arrives as raw bytes: the signature is checked over the exact text that was sent.
@@ -299,12 +323,17 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     );
   const tooLarge = () =>
     errorReply(413, `The body is larger than ${options.bodyLimit} bytes: send less data.`, 'BODY_TOO_LARGE');
+  const apiPrefix = `${ctx.basePath}/api/`;
   app.setErrorHandler((err: FastifyError, request, reply) => {
+    // An operation's refusal speaks the request's dialect; the pages' errors stay JSON.
+    const dialect: Dialect = (request.raw.url ?? request.url).startsWith(apiPrefix)
+      ? dialectOf(request.headers.accept, options.accept)
+      : 'json';
+    const send = (r: ApiReply) => sendAnswer(reply, r, dialect);
     const status = err.statusCode ?? 500;
-    if (status === 413) return sendJson(reply, tooLarge());
+    if (status === 413) return send(tooLarge());
     if (status === 415 || err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return sendJson(
-        reply,
+      return send(
         validationError(
           'The Content-Type header cannot be read: send application/x-www-form-urlencoded.',
           'CONTENT_TYPE',
@@ -312,12 +341,9 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
       );
     }
     if (status >= 400 && status < 500)
-      return sendJson(
-        reply,
-        errorReply(status, `The request could not be read: ${err.message}`, 'BODY_INVALID'),
-      );
+      return send(errorReply(status, `The request could not be read: ${err.message}`, 'BODY_INVALID'));
     request.log.error({ code: err.code }, `sandbox: ${err.message}`);
-    return sendJson(reply, internalError());
+    return send(internalError());
   });
 
   // Everything else under the prefix: a route of its own, so the console's pages never answer here.
@@ -353,7 +379,7 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     return answer;
   };
   app.all('/paynet/api/*', { config: { access: 'gateway-api' } }, async (request, reply) =>
-    sendJson(reply, await answerCall(callOf(request))),
+    sendAnswer(reply, await answerCall(callOf(request)), dialectOf(request.headers.accept, options.accept)),
   );
 
   registerPages(app, { engine, scheduler, merchants, crypto });
@@ -375,13 +401,14 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
         app.log.error({ code: (e as FastifyError).code }, `sandbox: ${(e as Error).message}`);
         r = internalError();
       }
+      const encoded = encodeReply(r, dialectOf(call.headers.accept, options.accept));
       return {
-        status: r.code,
-        headers: replyHeaders(r, PAY_JSON),
-        body: Buffer.from(JSON.stringify(r.body)),
+        status: encoded.status,
+        headers: replyHeaders(r, encoded.contentType),
+        body: encoded.body,
       };
     },
-    apiPath: `${ctx.basePath}/api/`,
+    apiPath: apiPrefix,
   });
 
   app.get('/demo-merchant', { config: { access: 'sandbox-admin' } }, async (_request, reply) => {

@@ -5,16 +5,18 @@ import {
   TEST_CARD,
   type OperationId,
 } from '../src/catalog/index.ts';
+import { renderErrorCodeTable } from '../src/catalog/error-codes.ts';
 import { renderSettlementTable } from './engine/settlement.ts';
 
 /**
  * The parts of sandbox/README.md printed from the tables the sandbox runs on (the catalog's CVV
- * outcomes and test card, the engine's settlement rules). `npm run docs:sandbox` rewrites them;
+ * outcomes and test card and its error codes, the engine's settlement rules). `npm run docs:sandbox` rewrites them;
  * test/sandbox/readme.test.ts fails when the README and the tables differ.
  */
 export const README_SECTIONS: Readonly<Record<string, () => string>> = {
   'cvv-outcomes': () =>
     `Test card: \`${TEST_CARD.display}\` (${TEST_CARD.brand}), any future expiry; any other Luhn-valid number works too.\n\n${renderCvvTable()}`,
+  'error-codes': () => renderErrorCodeTable(),
   'settlement-rules': () =>
     renderSettlementTable((id: OperationId) => {
       const op = OPERATIONS.find((o) => o.id === id) ?? findOperation(id);

@@ -1,5 +1,22 @@
+import { numericErrorCode, type ErrorReason } from '../src/catalog/error-codes.ts';
+
 /** The media type of every operation's answer (api-description.md, Endpoints). */
 export const PAY_JSON = 'application/vnd.pay+json';
+
+/**
+ * The content type of the gateway's default answer format, sent when the request has no
+ * `Accept: application/vnd.pay+json` (gateway-notes.md, "The gateway's default dialect").
+ */
+export const GATEWAY_FORM_TYPE = 'text/html;charset=utf-8';
+
+/**
+ * How an answer is written: `json` as the description has it, `gateway` in the gateway's default
+ * form-encoded format for clients that send no JSON `Accept`.
+ */
+export type Dialect = 'json' | 'gateway';
+
+/** What a request without the JSON `Accept` gets: the gateway's answer, or the description's 400. */
+export type AcceptMode = 'gateway' | 'strict';
 
 /** An answer of an operation: HTTP status and a body with the gateway's hyphenated keys. */
 export interface ApiReply {
@@ -8,36 +25,11 @@ export interface ApiReply {
   headers?: Record<string, string>;
 }
 
-/** Error codes the sandbox puts in `error-code` (documented in sandbox/README.md). */
-export type SandboxErrorCode =
-  | 'ACCEPT_REQUIRED'
-  | 'METHOD_NOT_ALLOWED'
-  | 'UNKNOWN_OPERATION'
-  | 'ENDPOINT_INVALID'
-  | 'ENDPOINT_UNKNOWN'
-  | 'CONTENT_TYPE'
-  | 'BODY_INVALID'
-  | 'BODY_TOO_LARGE'
-  | 'HOST_INVALID'
-  | 'VALIDATION'
-  | 'LOGIN_MISMATCH'
-  | 'INVALID_CONTROL_CODE'
-  | 'OAUTH_HEADER'
-  | 'OAUTH_SIGNATURE_METHOD'
-  | 'OAUTH_CONSUMER_KEY'
-  | 'OAUTH_TIMESTAMP'
-  | 'OAUTH_NONCE_REUSED'
-  | 'INVALID_SIGNATURE'
-  | 'CLIENT_ORDERID_USED'
-  | 'ORDER_NOT_FOUND'
-  | 'ORDER_MISMATCH'
-  | 'STATE'
-  | 'CALLBACK_URL_REFUSED'
-  | 'CARD_REF_NOT_FOUND'
-  | 'THREE_DS_ORDER'
-  | 'NOT_FOUND'
-  | 'FORBIDDEN'
-  | 'INTERNAL';
+/**
+ * Error codes the sandbox puts in `error-code`: the reasons of the catalog's one table
+ * (src/catalog/error-codes.ts), which also gives each its number for the gateway's default dialect.
+ */
+export type SandboxErrorCode = ErrorReason;
 
 /** 400 `validation-error`: the message names the field and says what to do. */
 export function validationError(
@@ -88,4 +80,61 @@ export class RuleError extends Error {
 
 export function refuse(message: string, code: SandboxErrorCode = 'STATE'): never {
   throw new RuleError(validationError(message, code));
+}
+
+/** One value of the gateway's form encoding: `application/x-www-form-urlencoded`, space as `+`. */
+function formValue(text: string): string {
+  return encodeURIComponent(text.toWellFormed())
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+}
+
+/**
+ * A body in the gateway's default answer format: `key=value` pairs, each value form-encoded and
+ * followed by a line feed (0x0A), joined by `&`; a symbolic `error-code` becomes its number from
+ * the catalog's table (src/catalog/error-codes.ts) with the name beside it as `error-reason`.
+ * A value that is not text (the `debug` of a refused signature) is written as JSON text.
+ */
+export function encodeGatewayForm(body: Readonly<Record<string, unknown>>): string {
+  const parts: string[] = [];
+  const add = (key: string, value: string) => parts.push(`${formValue(key)}=${formValue(value)}\n`);
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined || value === null) continue;
+    if (key === 'error-code' && typeof value === 'string' && !/^\d+$/.test(value)) {
+      add(key, String(numericErrorCode(value)));
+      add('error-reason', value);
+      continue;
+    }
+    add(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+  }
+  return parts.join('&');
+}
+
+/**
+ * The HTTP status of an answer in a dialect. The gateway's default format answers its
+ * `validation-error` and `error` bodies with 200 (its clients take any other status for a transport
+ * failure), except a refused OAuth signature, which stays 403; what never reaches an operation
+ * (no such path 404, another method 405, too slow 408, too large 413) keeps its status.
+ */
+export function dialectStatus(code: number, dialect: Dialect): number {
+  if (dialect === 'json') return code;
+  return code === 400 || code >= 500 ? 200 : code;
+}
+
+/** An answer as it goes on the wire: status, content type and bytes. */
+export interface EncodedReply {
+  status: number;
+  contentType: string;
+  body: Buffer;
+}
+
+/** Writes an answer in a dialect: the one encoder every sandbox answer goes through. */
+export function encodeReply(r: ApiReply, dialect: Dialect): EncodedReply {
+  return dialect === 'json'
+    ? { status: r.code, contentType: PAY_JSON, body: Buffer.from(JSON.stringify(r.body)) }
+    : {
+        status: dialectStatus(r.code, dialect),
+        contentType: GATEWAY_FORM_TYPE,
+        body: Buffer.from(encodeGatewayForm(r.body)),
+      };
 }

@@ -1,4 +1,5 @@
 import { callbackControl, type CryptoPort } from '../src/core/index.ts';
+import { numericErrorCode } from '../src/catalog/error-codes.ts';
 import { DUE_BATCH, type Engine } from './engine.ts';
 import type { MerchantRegistry } from './merchants.ts';
 import { fromMinorUnits } from './outcomes.ts';
@@ -158,7 +159,12 @@ export class Scheduler {
     q.append('type', request.kind);
     q.append('serial_number', request.serial);
     if (request.error_message) q.append('error_message', request.error_message);
-    if (request.error_code) q.append('error_code', request.error_code);
+    // The gateway's callbacks carry a number (its SDK makes it an integer exception code); the
+    // symbolic reason travels beside it (src/catalog/error-codes.ts).
+    if (request.error_code) {
+      q.append('error_code', String(numericErrorCode(request.error_code)));
+      q.append('error_reason', request.error_code);
+    }
     q.append('control', control);
 
     let result: string;

@@ -56,9 +56,11 @@ export function payout(
   if (!v4PayoutId) destinationRequired(c);
   const amount = positiveAmount(c);
   const callback = callbackUrl(x, c);
+  // v4 payout to a card (the catalog's destinations checked it is one whole card or a bank account).
+  const card = v4PayoutId && param(c, 'credit_card_number') !== undefined ? cardOf(c) : undefined;
   return createOrder(x, c, {
     kind,
-    fields: { callback_url: callback },
+    fields: { ...(card ? cardFields(x, card) : {}), callback_url: callback },
     first: { amount, currency: param(c, 'currency') ?? null, outcome: APPROVE },
     extraAck: (id) => (v4PayoutId ? { 'payout-id': String(id) } : {}),
   });

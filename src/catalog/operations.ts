@@ -64,6 +64,21 @@ export interface OperationSpec {
   exampleOnly?: boolean;
   /** Operations that naturally follow from this one's answer (paths). */
   followUps?: readonly string[];
+  /**
+   * Where the request's fields hold one of several alternatives, exactly one of which must be
+   * given in full (v4 payout: a card or a bank account). Checked by `requestSchema` and
+   * `requestAccepted`; the fields themselves are then optional.
+   */
+  destinations?: readonly Destination[];
+}
+
+/** One alternative of {@link OperationSpec.destinations}: its fields are all required together. */
+export interface Destination {
+  /** Short name for the sentences: "a card", "a bank account". */
+  title: string;
+  /** The fields it needs, spelled as the operation spells them. */
+  fields: readonly string[];
+  provenance: Provenance;
 }
 
 const T = {
@@ -665,8 +680,24 @@ const OPERATION_LIST = [
       F.amount,
       F.currency,
       { ...F.order_desc, provenance: 'description' },
-      req(F.account_number),
-      req(F.bank_name),
+      // One destination or the other (`destinations` below): the description's example shows the
+      // bank account; the vendor's cc-payout example sends a card instead (gateway-notes.md).
+      // Only the card keeps its examples, so that "Fill with test data" (which fills every card
+      // number and year) and exampleValues give one whole destination.
+      { ...opt(F.account_number), example: undefined, sample: F.account_number.example },
+      { ...opt(F.bank_name), example: undefined, sample: F.bank_name.example },
+      opt(F.credit_card_number),
+      opt(F.expire_month),
+      opt(F.expire_year),
+      opt(F.card_printed_name),
+    ],
+    destinations: [
+      { title: 'a bank account', fields: ['account_number', 'bank_name'], provenance: 'description' },
+      {
+        title: 'a card',
+        fields: ['credit_card_number', 'expire_month', 'expire_year', 'card_printed_name'],
+        provenance: 'gateway-notes',
+      },
     ],
     requestSchemaName: null,
     response: 'PayoutV4Response',

@@ -3,6 +3,7 @@
  * with test data" and the docs (sandbox/README.md is checked against it). Source: gateway-notes.md,
  * Sandbox behaviour.
  */
+import type { ErrorReason } from './error-codes.ts';
 
 /** The test card of the official examples; any future expiry. */
 export const TEST_CARD = {
@@ -20,8 +21,8 @@ export interface CvvOutcomeSpec {
   /** The CVVs that pick this outcome; the first is the one the console offers. */
   cvvs: readonly string[];
   kind: CvvOutcomeKind;
-  /** The decline's `error-code` and `error-message`. */
-  errorCode?: string;
+  /** The decline's `error-code` (its number is in src/catalog/error-codes.ts) and `error-message`. */
+  errorCode?: ErrorReason;
   errorMessage?: string;
   /** Short label for the console's outcome picker. */
   label: string;

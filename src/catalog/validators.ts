@@ -64,8 +64,10 @@ export function checkField(
       return /^(0?[1-9]|1[0-2])$/.test(value) ? undefined : `${spec.name} must be a month, 01 to 12.`;
     case 'year': {
       const year = (now ?? new Date()).getUTCFullYear();
-      if (!/^\d{4}$/.test(value)) return `${spec.name} must be a four-digit year, e.g. ${year + 3}.`;
-      return Number(value) < year ? `${spec.name} ${value} is in the past: the card has expired.` : undefined;
+      const full = fullExpiryYear(value);
+      if (!full) return `${spec.name} must be a year, e.g. ${year + 3} or ${(year + 3) % 100} (20YY).`;
+      if (full >= year) return undefined;
+      return `${spec.name} ${value}${value.length < 4 ? ` (${full})` : ''} is in the past: the card has expired.`;
     }
     case 'digits':
       return /^-?\d+$/.test(value) ? undefined : `${spec.name} must be a whole number.`;
@@ -98,9 +100,25 @@ export function checkField(
   }
 }
 
-/** Checks that an expiry (month, year) is not in the past. */
+/**
+ * An expiry year as a full year: four digits as they are, one or two read as 20YY, as the gateway
+ * does (gateway-notes.md: its v2 SDK sends `expire_year` as 1–2 digits, e.g. `'14'`); anything
+ * else undefined.
+ */
+export function fullExpiryYear(year: string): number | undefined {
+  if (/^\d{4}$/.test(year)) return Number(year);
+  if (/^\d{1,2}$/.test(year)) return 2000 + Number(year);
+  return undefined;
+}
+
+/** An expiry as the sentences show it, `MM/YYYY` (a two-digit year read as 20YY). */
+export function formatExpiry(month: string, year: string): string {
+  return `${month.padStart(2, '0')}/${fullExpiryYear(year) ?? year}`;
+}
+
+/** Checks that an expiry (month, year) is not in the past; a two-digit year is 20YY. */
 export function expiryInPast(month: string, year: string, now: Date = new Date()): boolean {
   const m = Number(month);
-  const y = Number(year);
+  const y = fullExpiryYear(year) ?? Number(year);
   return y < now.getUTCFullYear() || (y === now.getUTCFullYear() && m < now.getUTCMonth() + 1);
 }

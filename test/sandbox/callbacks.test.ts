@@ -88,7 +88,8 @@ describe('sandbox callbacks', () => {
     expect(hits).toHaveLength(3);
     for (const h of hits) {
       expect(h.query.get('status')).toBe('declined');
-      expect(h.query.get('error_code')).toBe('INSUFFICIENT_FUNDS');
+      expect(h.query.get('error_code')).toBe('402');
+      expect(h.query.get('error_reason')).toBe('INSUFFICIENT_FUNDS');
       expect(h.query.get('error_message')).toBe('Declined: insufficient funds');
     }
     await new Promise((r) => setTimeout(r, 400));

@@ -29,7 +29,9 @@ function expectContract(op: Operation, r: Answer, what: string): void {
 describe('every answer parses with the catalog schema of its operation', () => {
   let sb: Sandbox;
   beforeAll(async () => {
-    sb = await startSandbox();
+    // Strict: a request without the JSON Accept is refused as the description has it (the
+    // gateway's default dialect has its own tests, dialect.test.ts).
+    sb = await startSandbox({ accept: 'strict' });
   });
   afterAll(async () => {
     await sb.app.close();

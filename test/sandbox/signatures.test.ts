@@ -4,6 +4,7 @@ import Fastify from 'fastify';
 import OAuth from 'oauth-1.0a';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPlugin } from '../../sandbox/plugin.ts';
+import { sandboxOptionsFromEnv } from '../../sandbox/options.ts';
 import { installRouteAccess, SANDBOX_POLICY } from '../../sandbox/route-access.ts';
 import {
   BASE_PATH,
@@ -336,18 +337,26 @@ describe('sandbox signature checks', () => {
       expect(huge.body['error-message']).toContain('larger than the largest int64');
     });
 
-    it('refuses a request without Accept: application/vnd.pay+json', async () => {
-      for (const accept of [undefined, 'application/json', '*/*', 'application/vnd.pay+jsonx']) {
-        const r = await sb.acme.call('v2/sale', saleParams(), { headers: { accept } });
-        expect(r.status).toBe(400);
-        expect(r.body.type).toBe('validation-error');
-        expect(r.body['error-code']).toBe('ACCEPT_REQUIRED');
-        expect(r.body['error-message']).toContain('Accept: application/vnd.pay+json');
-      }
-      const listed = await sb.acme.call('v2/sale', saleParams(), {
-        headers: { accept: 'text/html, application/vnd.pay+json;q=0.9' },
+    it('with SANDBOX_ACCEPT=strict, refuses a request without Accept: application/vnd.pay+json', async () => {
+      const strict = await startSandbox({
+        accept: sandboxOptionsFromEnv({ SANDBOX_ACCEPT: 'strict' }).accept,
       });
-      expect(listed.status).toBe(200);
+      try {
+        for (const accept of [undefined, 'application/json', '*/*', 'application/vnd.pay+jsonx']) {
+          const r = await strict.acme.call('v2/sale', saleParams(), { headers: { accept } });
+          expect(r.status).toBe(400);
+          expect(r.headers['content-type']).toBe('application/vnd.pay+json');
+          expect(r.body.type).toBe('validation-error');
+          expect(r.body['error-code']).toBe('ACCEPT_REQUIRED');
+          expect(r.body['error-message']).toContain('Accept: application/vnd.pay+json');
+        }
+        const listed = await strict.acme.call('v2/sale', saleParams(), {
+          headers: { accept: 'text/html, application/vnd.pay+json;q=0.9' },
+        });
+        expect(listed.status).toBe(200);
+      } finally {
+        await strict.app.close();
+      }
     });
 
     it('switches the debug part off', async () => {

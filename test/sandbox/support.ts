@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parse as parseQuery } from 'node:querystring';
 import OAuth from 'oauth-1.0a';
 import type { FastifyInstance } from 'fastify';
 import { createSandboxApp } from '../../sandbox/app.ts';
@@ -155,12 +156,27 @@ export interface Answer {
   raw: string;
 }
 
+/**
+ * How a client reads answers: `json` sends `Accept: application/vnd.pay+json`; `gateway` sends no
+ * Accept, as the vendor's SDKs do, and reads the gateway's default form-encoded answer the way they
+ * do (`querystring.parse`, each value trimmed), independent of the sandbox's encoder.
+ */
+export type ClientDialect = 'json' | 'gateway';
+
+/** The gateway's default answer read as its clients read it: parse the pairs, trim each value. */
+export function readGatewayAnswer(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(parseQuery(text))) out[k] = String(v).trim();
+  return out;
+}
+
 /** A merchant's back end talking to the sandbox (through fastify's inject: no socket needed). */
 export class Client {
   constructor(
     readonly app: FastifyInstance,
     readonly merchant: TestMerchant,
     readonly clock: FakeClock,
+    readonly dialect: ClientDialect = 'json',
   ) {}
 
   controlFor(
@@ -220,7 +236,7 @@ export class Client {
     const signer = opts.signer ?? this.merchant;
     const headers: Record<string, string | undefined> = {
       host: HOST,
-      accept: 'application/vnd.pay+json',
+      accept: this.dialect === 'json' ? 'application/vnd.pay+json' : undefined,
       'content-type': 'application/x-www-form-urlencoded',
     };
     let body: string;
@@ -255,10 +271,13 @@ export class Client {
       payload: body,
     });
     let parsed: Record<string, unknown>;
-    try {
-      parsed = JSON.parse(res.body) as Record<string, unknown>;
-    } catch {
-      parsed = {};
+    if (res.headers['content-type'] === 'text/html;charset=utf-8') parsed = readGatewayAnswer(res.body);
+    else {
+      try {
+        parsed = JSON.parse(res.body) as Record<string, unknown>;
+      } catch {
+        parsed = {};
+      }
     }
     return { status: res.statusCode, body: parsed, headers: res.headers, raw: res.body };
   }

@@ -26,14 +26,9 @@ import {
 } from './profile-schema.ts';
 import { initialProfilesState, preferredTarget, vaultStatusOf, type VaultStatus } from './initial-state.ts';
 import { loadStoredProfiles, saveStoredProfiles } from './profile-storage.ts';
-import {
-  deriveVaultKey,
-  openVault,
-  sealVault,
-  VaultError,
-  type ProfileSecrets,
-  type VaultKey,
-} from './vault-crypto.ts';
+import type { ProfileSecrets, VaultKey } from './vault-crypto.ts';
+// The vault's crypto loads when someone remembers, unlocks or locks, not with the first form.
+const vaultCrypto = () => import('./vault-crypto.ts');
 const classroomCredentials = () => import('../../shared/browser/classroom-credentials.ts');
 // The dialog loads when someone is asked for a passphrase, not with the first form.
 const PassphraseDialog = lazy(() =>
@@ -269,6 +264,7 @@ function ProfilesState({
       const kept = Object.fromEntries(Object.entries(secrets).filter(([id]) => profileIds.includes(id)));
       writeChain.current = writeChain.current
         .then(async () => {
+          const { sealVault } = await vaultCrypto();
           const record = await sealVault(
             globalThis.crypto.subtle,
             key,
@@ -412,6 +408,7 @@ function ProfilesState({
 
   const remember = useCallback(
     async (passphrase: string) => {
+      const { deriveVaultKey } = await vaultCrypto();
       const key = await deriveVaultKey(globalThis.crypto.subtle, passphrase);
       vaultKey.current = key;
       setVault({ kind: 'unlocked', updatedAt: new Date().toISOString() });
@@ -421,7 +418,7 @@ function ProfilesState({
   );
 
   const unlock = useCallback(async (passphrase: string) => {
-    const stored = await readVault();
+    const [stored, { openVault, VaultError }] = await Promise.all([readVault(), vaultCrypto()]);
     if (stored.state === 'none') {
       setVault({ kind: 'off' });
       throw new VaultError(

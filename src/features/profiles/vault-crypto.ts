@@ -1,31 +1,10 @@
 import { z } from 'zod/mini';
 import { fromBase64, toBase64, utf8Bytes } from '../../core/index.ts';
+import { IV_BYTES, SALT_BYTES, VAULT_MIN_ITERATIONS, type VaultRecord } from './vault-record.ts';
 
-export const VAULT_MIN_ITERATIONS = 600_000;
-const SALT_BYTES = 16;
-const IV_BYTES = 12;
+export { VAULT_MIN_ITERATIONS, VaultRecordSchema, type VaultRecord } from './vault-record.ts';
+
 const AAD = utf8Bytes('pay-console/secrets/v1');
-
-const base64Of = (bytes: number) =>
-  z
-    .string()
-    .check(
-      z.refine((s) => fromBase64(s)?.length === bytes, { message: `expected ${bytes} bytes of Base64` }),
-    );
-
-export const VaultRecordSchema = z.object({
-  version: z.literal(1),
-  kdf: z.object({
-    name: z.literal('PBKDF2'),
-    hash: z.literal('SHA-256'),
-    iterations: z.int().check(z.gte(VAULT_MIN_ITERATIONS)),
-    salt: base64Of(SALT_BYTES),
-  }),
-  cipher: z.object({ name: z.literal('AES-GCM'), iv: base64Of(IV_BYTES) }),
-  ciphertext: z.string().check(z.refine((s) => fromBase64(s) !== undefined, { message: 'expected Base64' })),
-  updatedAt: z.string(),
-});
-export type VaultRecord = z.infer<typeof VaultRecordSchema>;
 
 export const ProfileSecretsSchema = z.object({
   controlKey: z._default(z.string(), ''),

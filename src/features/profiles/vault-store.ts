@@ -1,5 +1,5 @@
 import { openDatabase, withStore } from '../../shared/browser/idb.ts';
-import { VaultRecordSchema, type VaultRecord } from './vault-crypto.ts';
+import { VaultRecordSchema, type VaultRecord } from './vault-record.ts';
 
 const DB_NAME = 'pay-console-secrets';
 const STORE = 'vault';
