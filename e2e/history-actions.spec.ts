@@ -92,3 +92,37 @@ test('history: re-send an entry, copy it as curl, export it as HAR, compare two 
     await expect(rows(page)).toHaveCount(4);
   });
 });
+
+test('history: re-sending a payout asks for its masked destination card instead of sending without it', async ({
+  page,
+}) => {
+  const PAN = '4444444444444448';
+  await test.step('send a v2/payout with test data (an optional destination card among them)', async () => {
+    await openOperation(page, 'v2/payout');
+    await fillTestData(page);
+    await expect(field(page, 'destination-card-no')).toHaveValue(PAN);
+    await send(page);
+  });
+
+  await test.step('Re-send: the form opens, says what to fill in, and sends nothing', async () => {
+    await page.goto('/history');
+    await expect(rows(page)).toHaveCount(2);
+    await rows(page).nth(1).getByRole('button', { name: 'Re-send' }).click();
+    await expect(page).toHaveURL(/\/ops\/v2\/payout$/);
+    await expect(page.getByRole('alert').filter({ hasText: 'Not sent: fill in' })).toContainText(
+      'destination-card-no',
+    );
+    await expect(field(page, 'destination-card-no')).toHaveValue('');
+    await expect(answer(page)).toHaveCount(0);
+    await page.goto('/history');
+    await expect(rows(page)).toHaveCount(2);
+  });
+
+  await test.step('filled in, the re-send goes out with it', async () => {
+    await page.goBack();
+    await field(page, 'destination-card-no').fill(PAN);
+    await send(page);
+    await page.goto('/history');
+    await expect(rows(page)).toHaveCount(3);
+  });
+});

@@ -149,7 +149,8 @@ test('a saved card payment keeps no card number or CVV, and sending it asks for 
   await page.goto('/saved');
   const file = await download(page, 'Export collections');
   expect(file.text).not.toContain(PAN);
-  expect(file.text).not.toMatch(/cvv2/);
+  // The CVV keeps its name, withheld (a send asks for it), never its value.
+  expect(file.text).not.toMatch(/"cvv2":\s*"/);
   const stored = await page.evaluate(
     () =>
       new Promise<string>((resolve, reject) => {
@@ -163,15 +164,147 @@ test('a saved card payment keeps no card number or CVV, and sending it asks for 
   );
   expect(stored).toContain('v2/sale');
   expect(stored).not.toContain(PAN);
-  expect(stored).not.toMatch(/cvv2/);
+  expect(stored).not.toMatch(/"cvv2":"/);
 
   await page.getByRole('button', { name: /^Send Sale/ }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'need attention' })).toContainText(
-    'credit_card_number',
+  await expect(page.getByRole('alert').filter({ hasText: 'Not sent: fill in' })).toContainText(
+    'credit_card_number, cvv2',
   );
   await expect(answer(page)).toHaveCount(0);
   await field(page, 'credit_card_number').fill(PAN);
   await field(page, 'cvv2').fill('123');
   await send(page);
   await expect(answer(page).getByText(/^HTTP 200\b/)).toBeVisible();
+});
+
+test('a saved payout-check exported and imported in a fresh browser: Send asks for its optional destination card', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  let exported = '';
+  await test.step('save a payout-check with test data (an optional destination card among them)', async () => {
+    await openOperation(page, 'v4/payout-check');
+    await fillTestData(page);
+    await expect(field(page, 'destination-card-no')).toHaveValue(PAN);
+    await saveCurrent(page, 'Payout check', { new: 'Payouts' });
+  });
+
+  await test.step('the Saved page says what Send will ask for; the export keeps no card number', async () => {
+    await page.goto('/saved');
+    await expect(collection(page, 'Payouts').getByRole('row', { name: /Payout check/ })).toContainText(
+      'Send asks first for: destination-card-no',
+    );
+    exported = (await download(page, 'Export collections')).text;
+    expect(exported).not.toContain(PAN);
+  });
+
+  const fresh = await browser.newContext({ baseURL: baseURL! });
+  const other = await fresh.newPage();
+  const errors: string[] = [];
+  other.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await test.step('import the file in a fresh browser and press Send: nothing goes out', async () => {
+      await other.goto('/saved');
+      await other.getByLabel('Collections file to import').setInputFiles({
+        name: 'payouts.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(exported),
+      });
+      await other.getByRole('button', { name: 'Send Payout check' }).click();
+      await expect(other).toHaveURL(/\/ops\/v4\/payout-check$/);
+      await expect(other.getByRole('alert').filter({ hasText: 'Not sent: fill in' })).toContainText(
+        'destination-card-no',
+      );
+      await expect(field(other, 'destination-card-no')).toBeFocused();
+      await expect(
+        other.getByRole('group', { name: /Not kept with this request/ }).getByRole('button', {
+          name: 'destination-card-no',
+        }),
+      ).toBeVisible();
+      await expect(answer(other)).toHaveCount(0);
+      await other.goto('/history');
+      await expect(other.getByText('Nothing sent yet.', { exact: false })).toBeVisible();
+    });
+
+    await test.step('filled in, it goes out with the destination card', async () => {
+      await other.goBack();
+      await expect(other).toHaveURL(/\/ops\/v4\/payout-check$/);
+      await field(other, 'destination-card-no').fill(PAN);
+      await expect(other.getByRole('group', { name: /Not kept with this request/ })).toHaveCount(0);
+      await expect(other.getByRole('group', { name: 'Raw HTTP request' })).toContainText(
+        `destination-card-no=${PAN}`,
+      );
+      await send(other);
+      await expect(answer(other).getByText(/^HTTP 200\b/)).toBeVisible();
+    });
+  } finally {
+    await fresh.close();
+  }
+  expect(errors).toEqual([]);
+});
+
+test('Save updates the open saved request, Save as makes a copy, a second one of a name asks', async ({
+  page,
+}) => {
+  await test.step('save a hosted sale, then open it from the Saved page', async () => {
+    await openOperation(page, 'v2/sale-form');
+    await fillTestData(page);
+    await field(page, 'amount').fill('10.42');
+    await saveCurrent(page, 'Sale A', { new: 'Mine' });
+    await page.goto('/saved');
+    await page.getByRole('button', { name: 'Open Sale A' }).click();
+    await expect(field(page, 'amount')).toHaveValue('10.42');
+    await expect(page.getByText('Saved request Sale A')).toBeVisible();
+    await expect(page.getByText('Unsaved changes')).toHaveCount(0);
+  });
+
+  await test.step('a change shows the unsaved-changes mark; changed back, it goes', async () => {
+    await field(page, 'amount').fill('11.00');
+    await expect(page.getByText('Unsaved changes')).toBeVisible();
+    await field(page, 'amount').fill('10.42');
+    await expect(page.getByText('Unsaved changes')).toHaveCount(0);
+  });
+
+  await test.step('Save updates it in place', async () => {
+    await field(page, 'amount').fill('12.00');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Saved changes to “Sale A”.' })).toBeVisible();
+    await expect(page.getByText('Unsaved changes')).toHaveCount(0);
+    await page.goto('/saved');
+    await expect(collection(page, 'Mine').getByRole('row')).toHaveCount(2);
+    await page.getByRole('button', { name: 'Open Sale A' }).click();
+    await expect(field(page, 'amount')).toHaveValue('12.00');
+  });
+
+  await test.step('Save as under the same name asks: keep both', async () => {
+    await field(page, 'amount').fill('13.00');
+    await page.getByRole('button', { name: 'Save as…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save as a new request' });
+    await dialog.getByLabel('Request name').fill('Sale A');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(dialog.getByRole('alert')).toContainText('“Sale A” is already in Mine.');
+    await dialog.getByRole('button', { name: 'Keep both' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText('Saved request Sale A (2)')).toBeVisible();
+  });
+
+  await test.step('… or replace it', async () => {
+    await field(page, 'amount').fill('14.00');
+    await page.getByRole('button', { name: 'Save as…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save as a new request' });
+    await dialog.getByLabel('Request name').fill('Sale A');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Replace' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('status').filter({ hasText: 'Replaced “Sale A” in Mine.' })).toBeVisible();
+    await page.goto('/saved');
+    const rows = collection(page, 'Mine').getByRole('row');
+    await expect(rows).toHaveCount(3);
+    await page.getByRole('button', { name: 'Open Sale A', exact: true }).click();
+    await expect(field(page, 'amount')).toHaveValue('14.00');
+    await page.goto('/saved');
+    await page.getByRole('button', { name: 'Open Sale A (2)' }).click();
+    await expect(field(page, 'amount')).toHaveValue('13.00');
+  });
 });

@@ -7,8 +7,8 @@ import { useCurrentRequest } from './current-request.ts';
 import { navigate } from './router.ts';
 import { teachHref } from './routes.ts';
 
-const SaveTool = lazy(() =>
-  import('../features/saved/save-dialog.tsx').then((m) => ({ default: m.SaveTool })),
+const SavedRequestTools = lazy(() =>
+  import('../features/saved/save-dialog.tsx').then((m) => ({ default: m.SavedRequestTools })),
 );
 const ExportsPage = lazy(() =>
   import('../features/exports/exports-page.tsx').then((m) => ({ default: m.ExportsPage })),
@@ -20,27 +20,34 @@ export function WorkbenchTools({
   context,
   place,
   onOpen,
+  savedId,
 }: {
   operationPath: string;
   context: SigningContext | null;
   place: Place;
   onOpen: (draft: RequestDraft) => void;
+  /** The saved request the workbench was opened from (an id from history state: looked up, never trusted). */
+  savedId: string | undefined;
 }) {
   const latest = useCurrentRequest();
   const current = latest?.operation === operationPath ? latest : null;
-  // Each click opens a fresh dialog (the key), which then shows what was saved.
-  const [saving, setSaving] = useState<{ draft: RequestDraft; n: number } | null>(null);
+  // Clicks on "Save request"; the saved request's tools load with the first one or an opened request.
+  const [asks, setAsks] = useState(0);
+  // Set once the saved request is open (not merely named by the navigation: it may be gone).
+  const [open, setOpen] = useState<string>();
   return (
     <RequestTools current={current} context={context} place={place} onOpen={onOpen}>
-      <button
-        type="button"
-        className="ui-btn ui-btn-small"
-        aria-haspopup="dialog"
-        disabled={!current}
-        onClick={() => current && setSaving((s) => ({ draft: current, n: (s?.n ?? 0) + 1 }))}
-      >
-        Save request
-      </button>
+      {open ? null : (
+        <button
+          type="button"
+          className="ui-btn ui-btn-small"
+          aria-haspopup="dialog"
+          disabled={!current}
+          onClick={() => setAsks((n) => n + 1)}
+        >
+          Save request
+        </button>
+      )}
       <button
         type="button"
         className="ui-btn ui-btn-small"
@@ -48,9 +55,16 @@ export function WorkbenchTools({
       >
         Teach this
       </button>
-      {saving ? (
+      {asks || savedId ? (
         <Suspense fallback={null}>
-          <SaveTool key={saving.n} draft={saving.draft} onShowSaved={() => navigate('/saved')} />
+          <SavedRequestTools
+            current={current}
+            savedId={savedId}
+            place={place}
+            asks={asks}
+            onOpened={setOpen}
+            onShowSaved={() => navigate('/saved')}
+          />
         </Suspense>
       ) : null}
     </RequestTools>

@@ -64,9 +64,9 @@ function sendTokenOf(state: unknown): unknown {
 }
 
 /** Opens a draft in the workbench and sends it once (the form's checks and confirmations apply). */
-export function openAndSend(d: RequestDraft): void {
+export function openAndSend(d: RequestDraft, saved?: string): void {
   pendingSend = globalThis.crypto.randomUUID();
-  navigate(opHref(d.operation), { draft: d, send: pendingSend });
+  navigate(opHref(d.operation), { draft: d, send: pendingSend, saved });
 }
 
 /** True when focus is where typing `?` means text (fields, editors). */
@@ -146,7 +146,10 @@ export function Shell() {
     navigate(opHref(to.operationPath), to.draft ? { draft: to.draft } : null);
   }, []);
 
-  const reopen = useCallback((d: RequestDraft) => navigate(opHref(d.operation), { draft: d }), []);
+  const reopen = useCallback(
+    (d: RequestDraft, saved?: string) => navigate(opHref(d.operation), { draft: d, saved }),
+    [],
+  );
   const sendOnOpen = pendingSend !== null && sendTokenOf(loc.state) === pendingSend;
   useEffect(() => {
     // The workbench has taken the request to send: never again for this entry.
@@ -267,7 +270,14 @@ export function Shell() {
           ) : null}
           {route.kind === 'op' ? (
             <>
-              <WorkbenchTools operationPath={route.path} context={context} place={place} onOpen={reopen} />
+              <WorkbenchTools
+                key={loc.key}
+                operationPath={route.path}
+                context={context}
+                place={place}
+                onOpen={reopen}
+                savedId={(loc.state as { saved?: string } | null)?.saved}
+              />
               <Workbench
                 operationPath={route.path}
                 context={context}

@@ -2,7 +2,8 @@ import type { ControlTerm, EndpointRef, Scheme } from '../core/index.ts';
 import { exampleValues, type Operation } from '../catalog/index.ts';
 import { formulaEditable, schemeOf } from './draft-params.ts';
 import { placeholderFor, resolveDraft, type Place } from './place.ts';
-import { DRAFT_VERSION, type DraftValue, type RequestDraft } from './request-draft.ts';
+import { missingValues } from './missing-values.ts';
+import { DRAFT_VERSION, type DraftValue, type RequestDraft, type WithheldReason } from './request-draft.ts';
 
 /** A request as a form edits it: plain strings, with the place's values filled in. */
 export interface FormState {
@@ -13,6 +14,8 @@ export interface FormState {
   formula: readonly ControlTerm[];
   pinned?: { nonce: string; timestamp: string } | undefined;
   endpoint?: EndpointRef | undefined;
+  /** Fields and extra rows the opened draft came without (empty in the form until typed again). */
+  withheld?: Readonly<Record<string, WithheldReason>> | undefined;
 }
 
 function sameTerms(a: readonly ControlTerm[], b: readonly ControlTerm[]): boolean {
@@ -25,11 +28,16 @@ function sameTerms(a: readonly ControlTerm[], b: readonly ControlTerm[]): boolea
  * differ from the operation's own; extra rows without a name are left out.
  */
 export function draftFromForm(op: Operation, state: FormState, place: Place): RequestDraft {
+  // A withheld value left empty stays withheld: the draft still says it must be filled in.
+  const value = (name: string, typed: string): DraftValue => {
+    const reason = typed ? undefined : state.withheld?.[name];
+    return reason ? { withheld: reason } : placeholderFor(op, name, typed, place);
+  };
   const values: Record<string, DraftValue> = {};
-  for (const f of op.fields) values[f.name] = placeholderFor(op, f.name, state.values[f.name] ?? '', place);
+  for (const f of op.fields) values[f.name] = value(f.name, state.values[f.name] ?? '');
   const extras = state.extras
     .filter((e) => e.name.trim() !== '')
-    .map((e) => ({ name: e.name.trim(), value: placeholderFor(op, e.name, e.value, place) }));
+    .map((e) => ({ name: e.name.trim(), value: value(e.name.trim(), e.value) }));
   const scheme = schemeOf(op, { scheme: state.scheme });
   const edited = scheme === 'control' && formulaEditable(op) && !sameTerms(state.formula, op.formula ?? []);
   return {
@@ -57,6 +65,7 @@ export function formFromDraft(op: Operation, draft: RequestDraft, place: Place):
     ...r.extras.filter((e) => e.name !== 'control'),
   ];
   const scheme = schemeOf(op, draft);
+  const missing = missingValues(draft);
   return {
     values,
     extras,
@@ -64,6 +73,7 @@ export function formFromDraft(op: Operation, draft: RequestDraft, place: Place):
     formula: draft.formula && formulaEditable(op) ? draft.formula : (op.formula ?? []),
     ...(r.pinned ? { pinned: r.pinned } : {}),
     ...(r.endpoint ? { endpoint: r.endpoint } : {}),
+    ...(missing[0] ? { withheld: Object.fromEntries(missing.map((m) => [m.name, m.reason])) } : {}),
   };
 }
 

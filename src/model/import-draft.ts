@@ -32,6 +32,13 @@ export interface DraftFromCaptureOptions {
   base?: RequestDraft;
 }
 
+/** A card number as the console masks it (`444444******4448`): 12–19 digit positions, some starred. */
+const MASKED_CARD = /(?<![\d*])\d(?:[ -]?[\d*]){11,18}(?![\d*])/g;
+function looksMasked(value: string): boolean {
+  for (const m of value.matchAll(MASKED_CARD)) if (m[0].includes('*')) return true;
+  return false;
+}
+
 const SIGNATURE_METHODS: Record<string, Scheme> = {
   'HMAC-SHA1': 'oauth-hmac-sha1',
   'RSA-SHA256': 'oauth-rsa-sha256',
@@ -41,7 +48,9 @@ const SIGNATURE_METHODS: Record<string, Scheme> = {
  * Opens a captured request (parsed from curl, raw HTTP, HAR or a log line) as a draft: the
  * operation and endpoint from the path, the body values (the operation's fields as values, the
  * rest as extras), and for OAuth the signature method as the scheme and the captured nonce and
- * timestamp PINNED, so that signing the draft again reproduces the captured signature.
+ * timestamp PINNED, so that signing the draft again reproduces the captured signature. A masked
+ * card number (as the console's own history and HAR exports write it) is withheld: it must be
+ * filled in before a send.
  * @throws DraftError IMPORT_UNREADABLE for a URL that cannot be read, IMPORT_OPERATION for a path
  *   that is no operation of the catalog.
  */
@@ -70,8 +79,13 @@ export function draftFromCapture(
   const notes: string[] = [];
   const dropped: string[] = [];
   const known = new Set(op.fields.map((f) => f.name));
-  const value = (name: string, v: string): DraftValue =>
-    options.place ? placeholderFor(op, name, v, options.place) : v;
+  const value = (name: string, v: string): DraftValue => {
+    if (looksMasked(v)) {
+      notes.push(`${name} is masked in the capture: fill it in before sending.`);
+      return { withheld: 'card-number' };
+    }
+    return options.place ? placeholderFor(op, name, v, options.place) : v;
+  };
   const values: Record<string, DraftValue> = {};
   const extras: RequestDraft['extras'] = [];
   const oauth = new Map<string, string>();

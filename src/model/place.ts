@@ -30,8 +30,9 @@ export function placeValue(ref: PlaceRef, place: Place): string {
   }
 }
 
+// A withheld value is empty until it is typed again: it is left out, and a send refuses it.
 function resolveValue(v: DraftValue, place: Place): string {
-  return typeof v === 'string' ? v : placeValue(v.place, place);
+  return typeof v === 'string' ? v : 'place' in v ? placeValue(v.place, place) : '';
 }
 
 /**
@@ -50,7 +51,7 @@ export function resolveDraft(draft: RequestDraft, place: Place): ResolvedDraft {
   }
   for (const [name, v] of Object.entries(draft.values)) {
     values[name] = resolveValue(v, place);
-    if (typeof v !== 'string' && v.place === 'login') fromProfile.add(name);
+    if (typeof v !== 'string' && 'place' in v && v.place === 'login') fromProfile.add(name);
   }
   return {
     operation: draft.operation,

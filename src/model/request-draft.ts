@@ -16,9 +16,28 @@ export type PlaceRef = (typeof PLACE_REFS)[number];
 const NAME = z.string().check(z.minLength(1), z.maxLength(200));
 const TEXT = z.string().check(z.maxLength(65_536));
 
-/** A value as a draft holds it: literal text, or a placeholder resolved where the draft is used. */
-export const DraftValueSchema = z.union([TEXT, z.strictObject({ place: z.enum(PLACE_REFS) })]);
+/**
+ * Why a value is not in a draft the console kept (history, saved requests, a file, a share link):
+ * a card number, a CVV or a secret is never kept; {@link missingValues} names it before a send.
+ */
+export const WITHHELD_REASONS = ['card-number', 'cvv', 'secret'] as const;
+export type WithheldReason = (typeof WITHHELD_REASONS)[number];
+
+/**
+ * A value as a draft holds it: literal text, a placeholder resolved where the draft is used, or a
+ * value that was sent but not kept (it must be typed again before the draft is sent).
+ */
+export const DraftValueSchema = z.union([
+  TEXT,
+  z.strictObject({ place: z.enum(PLACE_REFS) }),
+  z.strictObject({ withheld: z.enum(WITHHELD_REASONS) }),
+]);
 export type DraftValue = z.infer<typeof DraftValueSchema>;
+export type WithheldValue = { withheld: WithheldReason };
+
+export function isWithheld(v: DraftValue): v is WithheldValue {
+  return typeof v === 'object' && 'withheld' in v;
+}
 
 export const SchemeSchema = z.enum(['control', 'oauth-hmac-sha1', 'oauth-rsa-sha256']);
 

@@ -1,5 +1,13 @@
 import { z } from 'zod/mini';
-import { containsCardNumber, findOperation, isCvvName, isPanName, isSecretName } from '../catalog/index.ts';
+import {
+  containsCardNumber,
+  containsPrivateKey,
+  dropCvvFromText,
+  findOperation,
+  isCvvName,
+  isPanName,
+  isSecretName,
+} from '../catalog/index.ts';
 import { fromBase64Url, toBase64Url } from './base64url.ts';
 import { DraftError } from './errors.ts';
 import { DRAFT_VERSION, RequestDraftSchema, type DraftValue, type RequestDraft } from './request-draft.ts';
@@ -13,34 +21,45 @@ export type DropReason = 'cvv' | 'card-number' | 'secret' | 'signature';
 
 export interface ShareableDraft {
   draft: RequestDraft;
-  /** Names left out and why, for the UI to say so. */
+  /** Names whose values were taken out and why, for the UI to say so. */
   dropped: Array<{ name: string; reason: DropReason }>;
 }
 
 function dropReason(name: string, value: DraftValue, operation: string): DropReason | undefined {
   if (name === 'control' || name === 'oauth_signature') return 'signature';
-  if (isCvvName(name)) return 'cvv';
-  if (isSecretName(name)) return 'secret';
-  if (isPanName(name, operation) || (typeof value === 'string' && containsCardNumber(value)))
-    return 'card-number';
+  // A placeholder, a value already withheld or an empty one holds nothing to take out.
+  if (typeof value !== 'string' || value === '') return undefined;
+  if (isCvvName(name) || dropCvvFromText(value) !== value) return 'cvv';
+  if (isSecretName(name) || containsPrivateKey(value)) return 'secret';
+  if (isPanName(name, operation) || containsCardNumber(value)) return 'card-number';
   return undefined;
 }
 
 /**
  * The draft as it may be shared: the control key and private key are never in a draft; the CVV,
- * card numbers (by field and by content), `control` and anything secret-looking are taken out
- * here. Placeholders (login, return page, callback inbox) stay placeholders, so the link opens
- * with the recipient's own.
+ * card numbers (by field and by content) and anything secret-looking are withheld here (the name
+ * stays, in its place, marked `{ withheld }`: it must be typed again before a send, see
+ * {@link missingValues}); `control` and `oauth_signature` are left out (signing computes them).
+ * Placeholders (login, return page, callback inbox) stay placeholders, so the link opens with the
+ * recipient's own.
  */
 export function prepareShareDraft(draft: RequestDraft): ShareableDraft {
   const dropped: ShareableDraft['dropped'] = [];
-  const keep = (name: string, value: DraftValue) => {
+  const kept = (name: string, value: DraftValue): DraftValue | undefined => {
     const reason = dropReason(name, value, draft.operation);
-    if (reason) dropped.push({ name, reason });
-    return reason === undefined;
+    if (reason === undefined) return value;
+    dropped.push({ name, reason });
+    return reason === 'signature' ? undefined : { withheld: reason };
   };
-  const values = Object.fromEntries(Object.entries(draft.values).filter(([n, v]) => keep(n, v)));
-  const extras = draft.extras.filter((e) => keep(e.name, e.value));
+  const values: Record<string, DraftValue> = {};
+  for (const [name, value] of Object.entries(draft.values)) {
+    const v = kept(name, value);
+    if (v !== undefined) values[name] = v;
+  }
+  const extras = draft.extras.flatMap((e) => {
+    const v = kept(e.name, e.value);
+    return v === undefined ? [] : [{ name: e.name, value: v }];
+  });
   return { draft: { ...draft, values, extras }, dropped };
 }
 

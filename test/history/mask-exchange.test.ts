@@ -190,8 +190,9 @@ describe('history entries', () => {
     const entry = buildEntry(saleExchange(), 'id-1');
     const draft = draftOfEntry(entry);
     expect(draft.operation).toBe('v2/sale');
-    expect(draft.values.credit_card_number).toBe('');
-    expect(draft.values.cvv2).toBe('');
+    // Withheld, never with their masked values: a re-send asks for them first.
+    expect(draft.values.credit_card_number).toEqual({ withheld: 'card-number' });
+    expect(draft.values.cvv2).toEqual({ withheld: 'cvv' });
     expect(draft.values.client_orderid).toBe('inv-42');
     expect(draft.values.amount).toBe('10.42');
     expect(draft.values).not.toHaveProperty('control');
@@ -227,8 +228,18 @@ describe('history entries', () => {
       v: 2,
       operation: 'v2/payout-form',
       scheme: 'oauth-rsa-sha256',
-      values: { client_orderid: 'pf-9', server_callback_url: { place: 'callback-url' } },
-      extras: [],
+      values: {
+        client_orderid: 'pf-9',
+        destination_card_no: { withheld: 'card-number' },
+        server_callback_url: { place: 'callback-url' },
+        order_desc: { withheld: 'card-number' },
+      },
+      // cvv2 was in the draft; credit_card_number only in this (made-up) exchange's body: both were
+      // masked or dropped before storage, so both are asked for.
+      extras: [
+        { name: 'cvv2', value: { withheld: 'cvv' } },
+        { name: 'credit_card_number', value: { withheld: 'card-number' } },
+      ],
       pinned: { nonce: 'n-1', timestamp: '1700000000' },
     });
   });

@@ -134,9 +134,14 @@ describe('draft → share link → draft', () => {
     };
     const link = encodeShareLink(draft);
     const text = Buffer.from(link.slice('#share='.length), 'base64url').toString('utf8');
-    for (const secret of ['4444444444444448', '4111-1111-1111-1111', '"cvv2"', 'B17F59B4', 'c6bdd88a'])
+    for (const secret of ['4444444444444448', '4111-1111-1111-1111', '"cvv2":"', 'B17F59B4', 'c6bdd88a'])
       expect(text).not.toContain(secret);
-    expect(decodeShareLink(link).extras).toEqual([{ name: 'custom', value: 'kept' }]);
+    // What was left out keeps its name and place, withheld: a send asks for it instead of sending less.
+    expect(decodeShareLink(link).extras).toEqual([
+      { name: 'note', value: { withheld: 'card-number' } },
+      { name: 'merchant_control_key', value: { withheld: 'secret' } },
+      { name: 'custom', value: 'kept' },
+    ]);
   });
 
   test('a damaged, foreign or newer link is refused with a stable code and advice', () => {

@@ -7,7 +7,7 @@ import { signingEnvFor, type SigningContext } from '../../shared/contracts/contr
 import { CodeView, CopyButton } from '../../shared/ui/index.ts';
 import { tryBuild, type BuildResult } from './build.ts';
 import type { FieldValues, MetaValues } from './meta.ts';
-import { SCHEME_LABEL } from './operation-form.tsx';
+import { SCHEME_LABEL } from './labels.ts';
 import { SigningInputView } from './signing-input-view.tsx';
 
 export interface PreviewRef {

@@ -8,6 +8,7 @@ import {
   draftKey,
   emptyDraft,
   formFromDraft,
+  missingValues,
   returnUrlOf,
   schemeOf,
   type Place,
@@ -26,7 +27,8 @@ import { takesEarlierIds } from './takes-earlier-ids.ts';
 import { fromFormulaRows, toFormulaRows } from './form-params.ts';
 import { LivePanes, type PanesHandle, type PreviewRef } from './live-panes.tsx';
 import type { FieldValues, MetaValues } from './meta.ts';
-import { OperationForm, provenanceLabel, SCHEME_LABEL } from './operation-form.tsx';
+import { provenanceLabel, SCHEME_LABEL } from './labels.ts';
+import { OperationForm } from './operation-form.tsx';
 import type { SendAborted, SendLifecycle } from './send-lifecycle.ts';
 import { loadTimeoutSeconds, parseTimeoutSeconds, saveTimeoutSeconds } from './send-timeout.ts';
 import { freshOrderId, testDataFor } from './test-data.ts';
@@ -42,6 +44,10 @@ const AnswerView = lazy(() =>
 // Cancel and timeout matter only once a send is under way.
 const SendStopped = lazy(() => import('./send-stopped.tsx').then((m) => ({ default: m.SendStopped })));
 const loadLifecycle = () => import('./send-lifecycle.ts');
+// Only a request opened without some of its values (masked when kept) names them above the form.
+const WithheldValues = lazy(() =>
+  import('./withheld-values.tsx').then((m) => ({ default: m.WithheldValues })),
+);
 const CallbacksPanel = lazy(() =>
   import('./callbacks-panel.tsx').then((m) => ({ default: m.CallbacksPanel })),
 );
@@ -177,6 +183,8 @@ function OperationWorkbench({
   // The opened draft, resolved once for this place: the form then holds plain strings.
   const [opened] = useState(() => formFromDraft(op, draft ?? emptyDraft(op.path), place));
   const [endpoint, setEndpoint] = useState<EndpointRef | undefined>(opened.endpoint);
+  // Values the opened request came without: empty until typed again, and a send asks for them.
+  const [withheld, setWithheld] = useState(opened.withheld);
   const form = useForm<FieldValues>({
     // The catalog schema's input is `unknown` per key (catchall); the form holds strings only.
     resolver: zodResolver(schema) as unknown as Resolver<FieldValues>,
@@ -209,12 +217,13 @@ function OperationWorkbench({
           formula: fromFormulaRows(m.formula ?? toFormulaRows(op.formula ?? [])),
           pinned: m.pin ? { nonce: m.nonce ?? '', timestamp: m.timestamp ?? '' } : undefined,
           endpoint: endpointRef.current,
+          withheld,
         },
         placeRef.current,
       ),
     // `endpoint` is read through its ref; listed so that the panes rebuild when it changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [op, endpoint, place],
+    [op, endpoint, place, withheld],
   );
   const currentDraft = useCallback(() => toDraft(form.getValues(), meta.getValues()), [toDraft, form, meta]);
   // The nonce the preview shows while typing (an unpinned send draws its own, and shows it).
@@ -226,6 +235,8 @@ function OperationWorkbench({
   contextRef.current = context;
   const [confirming, setConfirming] = useState(false);
   const [invalid, setInvalid] = useState<string[] | null>(null);
+  // Sends refused for values the opened request came without (the box above the form says which).
+  const [refusals, setRefusals] = useState(0);
   const [timeoutText, setTimeoutText] = useState(() => String(loadTimeoutSeconds()));
   const timeout = parseTimeoutSeconds(timeoutText);
   const timeoutSeconds = timeout.ok ? timeout.seconds : null;
@@ -323,6 +334,12 @@ function OperationWorkbench({
         timeoutInput.current?.focus();
         return;
       }
+      // Not even "send anyway" without a value the opened request had: it would send less.
+      if (missingValues(currentDraft())[0]) {
+        setInvalid(null);
+        setRefusals((n) => n + 1);
+        return;
+      }
       if (!force) {
         const ok = await form.trigger();
         if (!ok) {
@@ -342,7 +359,7 @@ function OperationWorkbench({
       }
       send();
     },
-    [form, schema, mutation.isPending, op.movesMoney, send, timeoutSeconds],
+    [form, schema, mutation.isPending, op.movesMoney, send, timeoutSeconds, currentDraft],
   );
 
   const requestSendRef = useRef(requestSend);
@@ -408,6 +425,7 @@ function OperationWorkbench({
     form.reset(formFromDraft(op, emptyDraft(op.path), placeRef.current).values);
     meta.setValue('extras', []);
     setInvalid(null);
+    setWithheld(undefined);
   }, [op, form, meta]);
 
   const draftChangeRef = useRef(onDraftChange);
@@ -447,6 +465,11 @@ function OperationWorkbench({
             void requestSend();
           }}
         >
+          {withheld ? (
+            <Suspense fallback={null}>
+              <WithheldValues withheld={withheld} form={form} meta={meta} refusals={refusals} />
+            </Suspense>
+          ) : null}
           <OperationForm
             op={op}
             register={form.register}

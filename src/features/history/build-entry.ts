@@ -1,6 +1,7 @@
 import { findOperation, parseResponse } from '../../catalog/index.ts';
 import { encodeFormBody } from '../../core/index.ts';
 import { draftFromCapture } from '../../model/import-draft.ts';
+import { withhold } from '../../model/mask-draft.ts';
 import { emptyDraft, type RequestDraft } from '../../model/index.ts';
 import type { Exchange } from '../../shared/contracts/contracts.ts';
 import type { HistoryEntry } from './history-schema.ts';
@@ -59,11 +60,16 @@ export function buildEntry(ex: Exchange, id: string): HistoryEntry {
 }
 
 /**
- * The request to reopen an entry with: its stored draft (card fields come back empty, never with
- * their masked values). An entry stored before the request model is read back like a capture.
+ * The request to reopen an entry with: its stored draft, where every value masked or dropped
+ * before storage is withheld (card fields come back empty, never with their masked values, and a
+ * send asks for them first). An entry stored before the request model is read back like a capture.
  */
 export function draftOfEntry(entry: HistoryEntry): RequestDraft {
-  if (entry.draft) return entry.draft;
+  // Drafts stored before withheld values were marked lack them: the entry's `masked` still names them.
+  return withhold(entry.draft ?? draftOfCapture(entry), entry.masked);
+}
+
+function draftOfCapture(entry: HistoryEntry): RequestDraft {
   const unsafe = (name: string) =>
     entry.masked.includes(name) || isPanName(name, entry.operationPath) || isCvvName(name);
   let draft: RequestDraft;
@@ -72,11 +78,15 @@ export function draftOfEntry(entry: HistoryEntry): RequestDraft {
       method: entry.request.method,
       url: entry.request.url,
       headers: Object.fromEntries(entry.request.headers.map((h) => [h.name.toLowerCase(), h.value])),
-      body: encodeFormBody(entry.request.body.filter((p) => !unsafe(p.name))),
+      body: encodeFormBody(entry.request.body.map((p) => (unsafe(p.name) ? { name: p.name, value: '' } : p))),
     }).draft;
   } catch {
     return emptyDraft(entry.operationPath);
   }
+  draft = withhold(
+    draft,
+    entry.request.body.filter((p) => unsafe(p.name) && p.value !== '').map((p) => p.name),
+  );
   const pinned = entry.request.pinned;
   const { pinned: _captured, ...rest } = draft;
   return pinned?.nonce !== undefined && pinned.timestamp !== undefined

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { encodeFormBody } from '../../core/index.ts';
 import { diffText } from '../../diagnose/text-diff.ts';
-import type { RequestDraft } from '../../model/index.ts';
+import { missingValues, type RequestDraft } from '../../model/index.ts';
 import { downloadText } from '../../shared/browser/download.ts';
 import { draftOfEntry, matchesSearch } from './build-entry.ts';
 import { compareEntries, curlOfEntry, harOfEntry } from './entry-tools.ts';
@@ -320,8 +320,12 @@ function EntryDetails({
       </dl>
       {entry.masked.length > 0 && (
         <p className="hy-note">
-          Masked or dropped before storage: {entry.masked.join(', ')}. Reopening leaves these fields empty for
-          you to fill in.
+          Masked or dropped before storage: {entry.masked.join(', ')}. Reopening leaves these fields empty,
+          and Re-send asks for{' '}
+          {missingValues(draftOfEntry(entry))
+            .map((m) => m.name)
+            .join(', ') || 'them'}{' '}
+          before anything is sent.
         </p>
       )}
       <h3>Request</h3>

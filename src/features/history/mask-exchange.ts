@@ -35,7 +35,8 @@ export function maskExchange(ex: Exchange): MaskedExchange {
       masked.add(pair.name);
       continue;
     }
-    const value = isPanName(pair.name, ex.operationPath) ? maskDigits(pair.value) : scrubText(pair.value);
+    const scrubbed = scrubText(pair.value);
+    const value = isPanName(pair.name, ex.operationPath) ? maskDigits(scrubbed) : scrubbed;
     if (value !== pair.value) masked.add(pair.name);
     body.push({ name: pair.name, value });
   }

@@ -1,9 +1,9 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import { findOperation } from '../../catalog/index.ts';
-import type { RequestDraft } from '../../model/index.ts';
-import { maskDraft } from '../../model/mask-draft.ts';
+import type { Place, RequestDraft } from '../../model/index.ts';
 import { prepareShareDraft } from '../../model/share-link.ts';
-import { createCollection, saveRequest } from './saved-db.ts';
+import { SaveSession, type SaveSnapshot } from './save-session.ts';
+import { savedStore } from './saved-db.ts';
 import { checkName } from './saved-schema.ts';
 import { useSaved } from './use-saved.ts';
 import './saved.css';
@@ -17,62 +17,130 @@ function suggestedName(draft: RequestDraft): string {
   return typeof order === 'string' && order !== '' ? `${title} ${order}` : title;
 }
 
+export interface SavedRequestToolsProps {
+  /** The workbench's request as it is now. */
+  current: RequestDraft | null;
+  /** The saved request the workbench was opened from, if any. */
+  savedId: string | undefined;
+  place: Place;
+  /** Clicks on "Save request" (a new saved request): each one opens the dialog. */
+  asks: number;
+  /** A saved request is now open in the workbench (opened, or just saved). */
+  onOpened: (id: string) => void;
+  onShowSaved: () => void;
+}
+
 /**
- * The workbench's "Save request" after its button: the dialog, then what was saved (with a link to
- * the Saved page). Loaded on the first click, so the first page carries only the button.
+ * The workbench's saved request: its name, an unsaved-changes mark, Save (in place) and Save as (a
+ * copy), and the dialog that names a new one. Loaded when a saved request is opened or on the
+ * first "Save request", so the first page carries only that button.
  */
-export function SaveTool({ draft, onShowSaved }: { draft: RequestDraft; onShowSaved: () => void }) {
-  const [saved, setSaved] = useState<string | null>(null);
-  const [open, setOpen] = useState(true);
+export function SavedRequestTools({
+  current,
+  savedId,
+  place,
+  asks,
+  onOpened,
+  onShowSaved,
+}: SavedRequestToolsProps) {
+  const placeRef = useRef(place);
+  placeRef.current = place;
+  const [session] = useState(() => new SaveSession(savedStore, () => placeRef.current));
+  const snap = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const [dialog, setDialog] = useState(false);
+  useEffect(() => {
+    if (savedId) void session.openById(savedId);
+  }, [session, savedId]);
+  useEffect(() => {
+    if (current) session.change(current);
+  }, [session, current]);
+  useEffect(() => {
+    if (asks > 0) setDialog(true);
+  }, [asks]);
+  const openId = snap.open?.id;
+  useEffect(() => {
+    if (openId) onOpened(openId);
+  }, [openId, onOpened]);
   return (
     <>
-      {open ? (
-        <SaveRequestDialog
-          draft={draft}
-          onClose={() => setOpen(false)}
-          onSaved={(text) => {
-            setOpen(false);
-            setSaved(text);
-          }}
-        />
-      ) : null}
-      {saved ? (
-        <span role="status">
-          {saved}{' '}
-          <a
-            href="/saved"
-            onClick={(e) => {
-              if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-              e.preventDefault();
-              onShowSaved();
-            }}
+      {snap.open ? (
+        <span className="sv-open">
+          Saved request <strong>{snap.open.name}</strong>
+          {snap.modified ? <span className="sv-modified">Unsaved changes</span> : null}
+          <button
+            type="button"
+            className="ui-btn ui-btn-small"
+            disabled={!snap.modified || snap.busy}
+            onClick={() => void session.save()}
           >
-            Saved requests
-          </a>
+            Save
+          </button>
+          <button
+            type="button"
+            className="ui-btn ui-btn-small"
+            aria-haspopup="dialog"
+            onClick={() => setDialog(true)}
+          >
+            Save as…
+          </button>
         </span>
       ) : null}
+      {dialog && current ? (
+        <SaveRequestDialog
+          session={session}
+          snap={snap}
+          draft={current}
+          title={snap.open ? 'Save as a new request' : 'Save request'}
+          onClose={() => setDialog(false)}
+        />
+      ) : null}
+      {snap.error && !dialog ? (
+        <span role="alert" className="sv-error">
+          {snap.error}
+        </span>
+      ) : null}
+      <span role="status">
+        {snap.done ? (
+          <>
+            {snap.done}{' '}
+            <a
+              href="/saved"
+              onClick={(e) => {
+                if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+                e.preventDefault();
+                onShowSaved();
+              }}
+            >
+              Saved requests
+            </a>
+          </>
+        ) : null}
+      </span>
     </>
   );
 }
 
-/** "Save request": a name and a collection (or a new one) for the workbench's current request. */
+/** A name and a collection (or a new one) for the workbench's request; asks before a second one of a name. */
 export function SaveRequestDialog({
+  session,
+  snap,
   draft,
+  title,
   onClose,
-  onSaved,
 }: {
+  session: SaveSession;
+  snap: SaveSnapshot;
   draft: RequestDraft;
+  title: string;
   onClose: () => void;
-  onSaved: (text: string) => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   const { state, error: loadError } = useSaved();
-  const [name, setName] = useState(() => suggestedName(draft));
-  const [collection, setCollection] = useState<string>('');
+  const [name, setName] = useState(() => (snap.open ? `${snap.open.name} (copy)` : suggestedName(draft)));
+  const [collection, setCollection] = useState<string>(() => snap.open?.collectionId ?? '');
   const [newName, setNewName] = useState(DEFAULT_COLLECTION);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const left = prepareShareDraft(draft).dropped.filter((d) => d.reason !== 'signature');
 
   useEffect(() => {
@@ -80,30 +148,26 @@ export function SaveRequestDialog({
     if (d && !d.open) d.showModal();
   }, []);
   const collections = state?.collections ?? [];
-  const chosen = collection || (collections[0]?.id ?? NEW);
+  const chosen = collections.some((c) => c.id === collection) ? collection : (collections[0]?.id ?? NEW);
 
   const save = async () => {
     const n = checkName(name);
     if ('error' in n) return setError(n.error);
-    let collectionId = chosen;
-    let collectionName = collections.find((c) => c.id === chosen)?.name ?? '';
-    setBusy(true);
-    try {
-      if (chosen === NEW) {
-        const cn = checkName(newName);
-        if ('error' in cn) return setError(`Collection: ${cn.error}`);
-        const c = await createCollection(cn.name);
-        collectionId = c.id;
-        collectionName = c.name;
-      }
-      await saveRequest({ name: n.name, collectionId, draft: maskDraft(draft) });
-      onSaved(`Saved “${n.name}” in ${collectionName}.`);
-    } catch (e) {
-      setError(`Not saved: ${e instanceof Error ? e.message : String(e)}`);
-    } finally {
-      setBusy(false);
+    let target: { id: string } | { newName: string } = { id: chosen };
+    if (chosen === NEW) {
+      const cn = checkName(newName);
+      if ('error' in cn) return setError(`Collection: ${cn.error}`);
+      target = { newName: cn.name };
     }
+    setError(null);
+    if ((await session.saveAs({ name: n.name, collection: target })) === 'saved') onClose();
   };
+  const resolve = async (choice: 'replace' | 'keep-both' | 'cancel') => {
+    await session.resolveConflict(choice);
+    if (choice !== 'cancel' && !session.getSnapshot().error) onClose();
+  };
+  const shownError =
+    error ?? snap.error ?? (loadError ? `Saved requests cannot be read: ${loadError}` : null);
 
   return (
     <dialog
@@ -115,7 +179,7 @@ export function SaveRequestDialog({
         onClose();
       }}
     >
-      <h2 id={`${id}-title`}>Save request</h2>
+      <h2 id={`${id}-title`}>{title}</h2>
       <form
         className="sv-form"
         onSubmit={(e) => {
@@ -143,21 +207,45 @@ export function SaveRequestDialog({
         <p className="sv-note">
           Saved in this browser: the values, scheme, formula, endpoint and pinned nonce and timestamp. Never
           the control key or private key
-          {left.length > 0 ? `; left out: ${left.map((d) => d.name).join(', ')} (card data)` : ''}.
+          {left.length > 0
+            ? `; left out: ${left.map((d) => d.name).join(', ')} (card data), to fill in when you send`
+            : ''}
+          .
         </p>
-        {error || loadError ? (
+        {snap.conflict ? (
+          <div className="sv-conflict" role="alert">
+            <p>
+              “{snap.conflict.name}” is already in {snap.conflict.collectionName}. Replace it with this
+              request, or keep both?
+            </p>
+            <div className="ui-dialog-actions">
+              <button type="button" className="ui-btn" onClick={() => void resolve('cancel')}>
+                Cancel
+              </button>
+              <button type="button" className="ui-btn" onClick={() => void resolve('keep-both')}>
+                Keep both
+              </button>
+              <button type="button" className="ui-btn ui-btn-primary" onClick={() => void resolve('replace')}>
+                Replace
+              </button>
+            </div>
+          </div>
+        ) : null}
+        {shownError ? (
           <p role="alert" className="sv-error">
-            {error ?? `Saved requests cannot be read: ${loadError}`}
+            {shownError}
           </p>
         ) : null}
-        <div className="ui-dialog-actions">
-          <button type="button" className="ui-btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="ui-btn ui-btn-primary" disabled={busy || !state}>
-            Save
-          </button>
-        </div>
+        {snap.conflict ? null : (
+          <div className="ui-dialog-actions">
+            <button type="button" className="ui-btn" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit" className="ui-btn ui-btn-primary" disabled={snap.busy || !state}>
+              Save
+            </button>
+          </div>
+        )}
       </form>
     </dialog>
   );

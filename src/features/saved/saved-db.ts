@@ -3,6 +3,7 @@ import { lazyDatabase, withStore } from '../../shared/browser/idb.ts';
 import type { RequestDraft } from '../../model/index.ts';
 import { maskDraft } from '../../model/mask-draft.ts';
 import { freeName, type FileCollection } from './saved-file.ts';
+import type { SavedStore } from './save-session.ts';
 import { CollectionSchema, SavedRequestSchema, type Collection, type SavedRequest } from './saved-schema.ts';
 
 const DB_NAME = 'pay-console-saved';
@@ -114,7 +115,11 @@ export async function saveRequest(input: {
   return r;
 }
 
-export async function updateRequest(request: SavedRequest, change: { name?: string; draft?: RequestDraft }) {
+/** Renames a saved request or gives it another draft (masked first); returns it as stored. */
+export async function updateRequest(
+  request: SavedRequest,
+  change: { name?: string; draft?: RequestDraft },
+): Promise<SavedRequest> {
   const r = SavedRequestSchema.parse({
     ...request,
     ...(change.name !== undefined ? { name: change.name } : {}),
@@ -122,6 +127,7 @@ export async function updateRequest(request: SavedRequest, change: { name?: stri
     updatedAt: now(),
   });
   await write((_cs, rs) => rs.put(r));
+  return r;
 }
 
 /** A copy beside the original, named "<name> (copy)" (then "(copy) (2)", …). */
@@ -133,6 +139,14 @@ export async function duplicateRequest(request: SavedRequest, siblings: readonly
     draft: request.draft,
   });
 }
+
+/** The IndexedDB store of the workbench's save session. */
+export const savedStore: SavedStore = {
+  list: listSaved,
+  createCollection,
+  save: saveRequest,
+  update: updateRequest,
+};
 
 export async function deleteRequest(id: string): Promise<void> {
   await write((_cs, rs) => rs.delete(id));

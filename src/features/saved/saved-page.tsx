@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { findOperation } from '../../catalog/index.ts';
-import type { RequestDraft } from '../../model/index.ts';
+import { missingValues, type RequestDraft } from '../../model/index.ts';
 import { downloadText } from '../../shared/browser/download.ts';
 import { ConfirmDialog } from '../../shared/ui/confirm-dialog.tsx';
 import {
@@ -18,10 +18,13 @@ import { useSaved } from './use-saved.ts';
 import './saved.css';
 
 export interface SavedPageProps {
-  /** Opens a draft in the workbench. */
-  onOpen: (draft: RequestDraft) => void;
-  /** Opens a draft in the workbench and sends it (the workbench's own checks and confirmations apply). */
-  onSend: (draft: RequestDraft) => void;
+  /** Opens a saved request's draft in the workbench (its id: Save then updates it). */
+  onOpen: (draft: RequestDraft, savedId: string) => void;
+  /**
+   * Opens a saved request's draft in the workbench and sends it (the workbench's own checks and
+   * confirmations apply; a value not kept with it must be filled in first).
+   */
+  onSend: (draft: RequestDraft, savedId: string) => void;
 }
 
 const text = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -75,6 +78,14 @@ function RenameForm({
       ) : null}
     </form>
   );
+}
+
+/** What Send asks for first: the values not kept with the request. */
+function MissingNote({ draft }: { draft: RequestDraft }) {
+  const missing = missingValues(draft);
+  return missing.length > 0 ? (
+    <div className="sv-muted">Send asks first for: {missing.map((m) => m.name).join(', ')}</div>
+  ) : null;
 }
 
 function endpointText(draft: RequestDraft): string {
@@ -249,8 +260,8 @@ function CollectionView({
   renaming: string | null;
   setRenaming: (id: string | null) => void;
   act: (p: Promise<unknown>, done?: string) => void;
-  onOpen: (d: RequestDraft) => void;
-  onSend: (d: RequestDraft) => void;
+  onOpen: (d: RequestDraft, savedId: string) => void;
+  onSend: (d: RequestDraft, savedId: string) => void;
   onDelete: () => void;
 }) {
   const titleId = useId();
@@ -324,12 +335,13 @@ function CollectionView({
                 <td>
                   <span className="sv-mono">{r.draft.operation}</span>
                   <span className="sv-muted"> · {findOperation(r.draft.operation)?.title ?? 'unknown'}</span>
+                  <MissingNote draft={r.draft} />
                 </td>
                 <td className="sv-mono">{endpointText(r.draft)}</td>
                 <td>
                   <div className="sv-actions">
-                    {button('Open', `Open ${r.name}`, () => onOpen(r.draft))}
-                    {button('Send', `Send ${r.name}`, () => onSend(r.draft), 'ui-btn-primary')}
+                    {button('Open', `Open ${r.name}`, () => onOpen(r.draft, r.id))}
+                    {button('Send', `Send ${r.name}`, () => onSend(r.draft, r.id), 'ui-btn-primary')}
                     {button('Rename', `Rename ${r.name}`, () => setRenaming(r.id))}
                     {button('Duplicate', `Duplicate ${r.name}`, () =>
                       act(duplicateRequest(r, all), `Duplicated ${r.name}.`),
