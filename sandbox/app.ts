@@ -5,7 +5,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { sandboxPlugin } from './plugin.ts';
+import { callOf, sandboxPlugin } from './plugin.ts';
 import { resolveSandboxOptions, type SandboxOptions } from './options.ts';
 import type { SandboxHandle } from './hooks.ts';
 import { dialectOf } from './http-input.ts';
@@ -119,18 +119,7 @@ export async function createSandboxApp(
   // The same sandbox at the gateway's own path: one store, one engine; the signature is checked
   // over the URL the client used (`http://<Host>/paynet/api/...`).
   app.all(`${GATEWAY_BASE_PATH}/api/*`, { config: { access: 'gateway-api' } }, async (request, reply) => {
-    const h = request.headers;
-    const answer = await handle!.answer({
-      method: request.method,
-      path: (request.raw.url ?? request.url).split('?')[0]!,
-      headers: {
-        accept: h.accept,
-        'content-type': h['content-type'],
-        host: h.host,
-        authorization: h.authorization,
-      },
-      body: request.body,
-    });
+    const answer = await handle!.answer(callOf(request));
     return reply.code(answer.status).headers(answer.headers).send(answer.body);
   });
   await app.register(sandboxPlugin, {

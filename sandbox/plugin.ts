@@ -120,7 +120,7 @@ interface Seen {
 }
 
 /** The parts of an HTTP request an operation call is answered from. */
-function callOf(request: FastifyRequest): OperationCall {
+export function callOf(request: FastifyRequest): OperationCall {
   const h = request.headers;
   return {
     method: request.method,
