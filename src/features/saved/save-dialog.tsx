@@ -148,7 +148,11 @@ export function SaveRequestDialog({
     if (d && !d.open) d.showModal();
   }, []);
   const collections = state?.collections ?? [];
-  const chosen = collections.some((c) => c.id === collection) ? collection : (collections[0]?.id ?? NEW);
+  // "New collection…" stays chosen once picked; an id that is gone falls back to the first collection.
+  const chosen =
+    collection === NEW || collections.some((c) => c.id === collection)
+      ? collection
+      : (collections[0]?.id ?? NEW);
 
   const save = async () => {
     const n = checkName(name);
