@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -72,14 +72,9 @@ export async function registerStaticConsole(
   // The files as the build left them, listed once: a request names one of these or gets the page.
   const files = new Set(
     built
-      ? readdirSync(distDir, { recursive: true, withFileTypes: true })
-          .filter((d) => d.isFile())
-          .map((d) =>
-            join(d.parentPath, d.name)
-              .slice(distDir.length + 1)
-              .split(sep)
-              .join('/'),
-          )
+      ? readdirSync(distDir, { recursive: true, encoding: 'utf8' })
+          .filter((f) => statSync(join(distDir, f)).isFile())
+          .map((f) => f.split(sep).join('/'))
       : [],
   );
   const classroomIndex =
