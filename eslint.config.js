@@ -21,12 +21,31 @@ const features = fs
 
 // Package groups (gitignore-style patterns, as no-restricted-imports reads them).
 const REACT = ['react', 'react/*', 'react-*', 'react-*/*', '@tanstack/*', 'monaco-editor', 'monaco-editor/*'];
-const NODE = ['node:*', ...builtinModules.filter((m) => !m.startsWith('_')).flatMap((m) => [m, `${m}/*`])];
+// A regular expression, not gitignore patterns: the pattern `console` would also match
+// `../features/console/index.ts`.
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const BUILTINS = builtinModules.filter((m) => !m.startsWith('_')).map(escape);
+const NODE = `^(node:.*|(${BUILTINS.join('|')})(/.*)?)$`;
 
 /** no-restricted-imports for one folder: the groups it may not import, each with what to do instead. */
 const packages = (...groups) => ({
-  'no-restricted-imports': ['error', { patterns: groups.map(([group, message]) => ({ group, message })) }],
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: groups.map(([group, message]) =>
+        typeof group === 'string' ? { regex: group, message } : { group, message },
+      ),
+    },
+  ],
 });
+const noForge = (where) => [
+  ['node-forge', 'node-forge/*'],
+  `${where}: node-forge is the PEM and ASN.1 reader of src/core/keys only. Call a function of src/core/keys instead.`,
+];
+const noSqlite = (where) => [
+  ['better-sqlite3', 'better-sqlite3/*'],
+  `${where} runs in the browser: the database is the sandbox’s. Ask the server over HTTP.`,
+];
 const noUi = (where) => [
   REACT,
   `${where} has no UI: React, TanStack and Monaco belong in src/features, src/app or src/shared/ui.`,
@@ -39,6 +58,9 @@ const noNode = (where) => [
 const src = (...dirs) => dirs.map((d) => `./src/${d}`);
 const BROWSER_UI = src('features', 'app', 'shared/ui');
 const NODE_SIDE = ['./proxy', './sandbox', './classroom', ...src('cli', 'node')];
+// Browser code not already fenced off the servers by its own layer's zone (core, catalog, diagnose,
+// model, exports and contracts list the servers in theirs).
+const BROWSER_OUTER = src('shared/ui', 'shared/browser', 'features', 'app', 'main.tsx');
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.data/**'] },
@@ -132,6 +154,30 @@ export default tseslint.config(
               message:
                 'src/node is Node-only and never reaches the browser bundle. Take the port (e.g. CryptoPort) as a parameter; the CLI or server passes the Node implementation.',
             },
+            {
+              target: './sandbox',
+              from: ['./proxy', './classroom'],
+              message:
+                'The sandbox is the gateway on its own: it never imports the proxy or the classroom. Let the server that mounts it (proxy/, classroom/) pass in what it needs.',
+            },
+            {
+              target: './proxy',
+              from: ['./classroom'],
+              message:
+                'The proxy sits below the classroom: the classroom mounts the proxy, never the reverse. Pass the classroom’s policy in as an option.',
+            },
+            {
+              target: BROWSER_OUTER,
+              from: ['./sandbox', './proxy', './classroom'],
+              message:
+                'Browser code never imports a server. Share the logic through src/core, src/catalog or src/model, or talk to the server over HTTP with a zod contract.',
+            },
+            {
+              target: ['./src', './sandbox', './proxy', './classroom', './scripts', './bench'],
+              from: ['./test', './e2e'],
+              message:
+                'Source never imports a test. Move the shared helper into the source tree and let the test import it.',
+            },
             ...features.map((f) => ({
               target: `./src/features/${f}`,
               from: ['./src/app', ...features.filter((o) => o !== f).map((o) => `./src/features/${o}`)],
@@ -145,16 +191,38 @@ export default tseslint.config(
   },
   // Package zones. Each file falls in at most one of these blocks (a later block would replace the
   // rule's options, not add to them).
-  { files: ['src/core/**'], rules: packages(noUi('The signing core'), noNode('The signing core')) },
-  { files: ['src/catalog/**'], rules: packages(noUi('The catalog'), noNode('The catalog')) },
-  { files: ['src/diagnose/**'], rules: packages(noUi('Diagnosis'), noNode('Diagnosis')) },
-  { files: ['src/model/**'], rules: packages(noUi('The request model'), noNode('The request model')) },
-  { files: ['src/shared/contracts/**'], rules: packages(noUi('A contract'), noNode('A contract')) },
-  { files: ['src/shared/browser/**'], rules: packages(noUi('Browser IO'), noNode('Browser IO')) },
-  { files: ['src/exports/**'], rules: packages(noUi('Exports'), noNode('Exports')) },
+  {
+    files: ['src/core/**'],
+    rules: packages(
+      noUi('The signing core'),
+      noNode('The signing core'),
+      noForge('The signing core'),
+      noSqlite('The signing core'),
+    ),
+  },
+  // The one place node-forge may be imported (PKCS#1 PEM, ASN.1).
+  {
+    files: ['src/core/keys/**'],
+    rules: packages(noUi('The signing core'), noNode('The signing core'), noSqlite('The signing core')),
+  },
+  ...[
+    ['src/catalog/**', 'The catalog'],
+    ['src/diagnose/**', 'Diagnosis'],
+    ['src/model/**', 'The request model'],
+    ['src/shared/contracts/**', 'A contract'],
+    ['src/shared/browser/**', 'Browser IO'],
+    ['src/exports/**', 'Exports'],
+  ].map(([files, where]) => ({
+    files: [files],
+    rules: packages(noUi(where), noNode(where), noForge(where), noSqlite(where)),
+  })),
+  {
+    files: ['src/features/**', 'src/app/**', 'src/shared/ui/**', 'src/main.tsx'],
+    rules: packages(noNode('Browser code'), noForge('Browser code'), noSqlite('Browser code')),
+  },
   {
     files: ['sandbox/**', 'proxy/**', 'classroom/**', 'src/cli/**', 'src/node/**'],
-    rules: packages(noUi('Node code')),
+    rules: packages(noUi('Node code'), noForge('Node code')),
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],

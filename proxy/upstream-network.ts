@@ -1,7 +1,6 @@
 import { subscribe } from 'node:diagnostics_channel';
 import { rootCertificates } from 'node:tls';
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
-import type { ProxyTarget } from './config.ts';
 
 /**
  * The corporate proxy settings, from HTTPS_PROXY / HTTP_PROXY / NO_PROXY (lowercase names win, as
@@ -78,7 +77,8 @@ export class UpstreamRoutes {
     watchTlsConnections();
   }
 
-  route(target: ProxyTarget, url: URL): Route {
+  /** Takes only what routing needs of a target (its name keys the cache), so config.ts imports this file and not the reverse. */
+  route(target: { name: string; tls?: TargetTls }, url: URL): Route {
     const proxy = proxyFor(url, this.network);
     const key = `${target.name}\n${proxy ?? ''}`;
     let route = this.routes.get(key);

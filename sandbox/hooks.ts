@@ -1,5 +1,4 @@
 import type { CryptoPort, EndpointRef, Scheme } from '../src/core/index.ts';
-import type { Engine } from './engine.ts';
 import type { Merchant, MerchantRegistry } from './merchants.ts';
 import type { ApiReply } from './replies.ts';
 import type { SandboxStore } from './store.ts';
@@ -52,7 +51,6 @@ export interface OperationAnswer {
 export interface SandboxHandle {
   store: SandboxStore;
   merchants: MerchantRegistry;
-  engine: Engine;
   crypto: CryptoPort;
   /** Creates a merchant (persisted) with the given public key; see `createMerchant`. */
   createMerchant(input: { loginPrefix: string; publicKeyPem: string }): Promise<Merchant>;

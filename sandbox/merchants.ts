@@ -9,8 +9,30 @@ import {
   type CryptoPort,
   type EndpointRef,
 } from '../src/core/index.ts';
-import { merchantConfigSchema, type ParsedMerchantConfig, type ResolvedSandboxOptions } from './options.ts';
 import type { AddedMerchantRow, SandboxStore } from './store.ts';
+
+/** A merchant of the sandbox, as `SANDBOX_MERCHANTS` lists it. */
+export const merchantConfigSchema = z.object({
+  login: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[\x21-\x7e]+$/, 'a login is printable ASCII without spaces'),
+  controlKey: z.string().min(8, 'a control key has at least 8 characters').max(256),
+  endpointIds: z
+    .array(z.union([z.string(), z.number().int().nonnegative()]).transform(String))
+    .min(1, 'give at least one endpoint id')
+    .refine((ids) => ids.every((id) => /^\d{1,19}$/.test(id)), 'endpoint ids are whole numbers'),
+  endpointGroupIds: z
+    .array(z.union([z.string(), z.number().int().nonnegative()]).transform(String))
+    .default([])
+    .refine((ids) => ids.every((id) => /^\d{1,19}$/.test(id)), 'endpoint group ids are whole numbers'),
+  publicKeyPem: z.string().min(1),
+  /** Optional: lets `GET /demo-merchant` hand the console a ready signing key for this merchant. */
+  privateKeyPem: z.string().optional(),
+});
+export type MerchantConfig = z.input<typeof merchantConfigSchema>;
+export type ParsedMerchantConfig = z.output<typeof merchantConfigSchema>;
 
 export interface Merchant {
   login: string;
@@ -236,7 +258,7 @@ async function loadOrCreateDemo(
  * merchant; then any public key registered at run time (kept in the database) replaces the configured one.
  */
 export async function loadMerchants(
-  opts: ResolvedSandboxOptions,
+  opts: { merchants: MerchantConfig[] | undefined; merchantsFile: string | undefined; dataDir: string },
   crypto: CryptoPort,
   store: SandboxStore,
 ): Promise<MerchantRegistry> {

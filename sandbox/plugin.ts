@@ -387,7 +387,6 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
   opts.onReady?.({
     store,
     merchants,
-    engine,
     crypto,
     createMerchant: (input) => createMerchant(store, merchants, crypto, { ...input, now: options.clock() }),
     finalizeDue: () => scheduler.finalizeDue(),

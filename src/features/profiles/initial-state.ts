@@ -1,8 +1,19 @@
 import type { ProxyTarget } from '../../shared/contracts/contracts.ts';
-import type { SettledPrefetch } from './prefetch.ts';
-import { demoProfile, type Profile, type StoredProfiles } from './profile-schema.ts';
+import type { KeyImport } from './key-import.ts';
+import { demoProfile, type DemoMerchant, type Profile, type StoredProfiles } from './profile-schema.ts';
 import type { ProfileSecrets } from './vault-crypto.ts';
 import type { StoredVault } from './vault-store.ts';
+
+/** The prefetched answers that were already in when React mounted (see prefetch.ts). */
+export interface SettledPrefetch {
+  targets?: ProxyTarget[];
+  demo?: DemoMerchant;
+  vault?: StoredVault;
+  /** `vault` is the hint's "nothing remembered", not yet the read's answer (which is still to come). */
+  vaultFromHint?: boolean;
+  /** The demo merchant's private key, imported: the first render signs with it, with no second pass. */
+  demoKey?: { pem: string; result: KeyImport };
+}
 
 export type VaultStatus =
   | { kind: 'checking' }

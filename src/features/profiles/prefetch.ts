@@ -1,8 +1,8 @@
 import { consoleMode } from '../../shared/browser/console-mode.ts';
 import { ProxyTargetsSchema, type ProxyTarget } from '../../shared/contracts/contracts.ts';
 import { fetchJson } from './fetch-json.ts';
-import { initialProfilesState } from './initial-state.ts';
-import { keyImporter, type KeyImport } from './key-import.ts';
+import { initialProfilesState, type SettledPrefetch } from './initial-state.ts';
+import { keyImporter } from './key-import.ts';
 import { loadStoredProfiles } from './profile-storage.ts';
 import { DemoMerchantSchema, type DemoMerchant } from './profile-schema.ts';
 import { readVault, vaultHintSaysNone, type StoredVault } from './vault-store.ts';
@@ -14,16 +14,6 @@ export interface ProfilesPrefetch {
   vault?: Promise<StoredVault>;
   /** The answers that were already in when React mounted: the first render uses them as they are. */
   settled?: SettledPrefetch;
-}
-
-export interface SettledPrefetch {
-  targets?: ProxyTarget[];
-  demo?: DemoMerchant;
-  vault?: StoredVault;
-  /** `vault` is the hint's "nothing remembered", not yet the read's answer (which is still to come). */
-  vaultFromHint?: boolean;
-  /** The demo merchant's private key, imported: the first render signs with it, with no second pass. */
-  demoKey?: { pem: string; result: KeyImport };
 }
 
 // index.html preloads both (rel=preload as=fetch), so their answers are usually in before this runs;
