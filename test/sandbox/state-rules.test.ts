@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CARD,
   customer,
+  fakeClock,
   orderId,
   payoutParams,
   saleParams,
@@ -491,9 +492,17 @@ describe('sandbox state rules (api-description.md, States and transitions)', () 
       await refusedField({ redirect_url: 'http://[not-a-host' }, 'redirect_url');
     });
     it('refuses an expiry earlier this year', async () => {
-      const d = new Date(sb.clock.now);
-      if (d.getUTCMonth() === 0) return; // January: no earlier month this year.
-      await refusedField({ expire_month: '01', expire_year: String(d.getUTCFullYear()) }, 'expire_month');
+      // A pinned mid-year clock: with the wall clock, January had no earlier month to test.
+      const june = await startSandbox({}, fakeClock(Date.UTC(2031, 5, 15, 12)));
+      try {
+        const r = await june.acme.call('v2/sale', saleParams({ expire_month: '05', expire_year: '2031' }));
+        expect(r.status, r.raw).toBe(400);
+        expect(r.body['error-message']).toContain('expire_month');
+        const ok = await june.acme.call('v2/sale', saleParams({ expire_month: '06', expire_year: '2031' }));
+        expect(ok.status, ok.raw).toBe(200);
+      } finally {
+        await june.app.close();
+      }
     });
     it('refuses a non-loopback server_callback_url at request time', async () => {
       const r = await sb.acme.call('v2/sale', saleParams({ server_callback_url: 'http://example.com/cb' }));
