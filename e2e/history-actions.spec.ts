@@ -95,7 +95,9 @@ test('history: re-send an entry, copy it as curl, export it as HAR, compare two 
 
 test('history: re-sending a payout asks for its masked destination card instead of sending without it', async ({
   page,
+  context,
 }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const PAN = '4444444444444448';
   await test.step('send a v2/payout with test data (an optional destination card among them)', async () => {
     await openOperation(page, 'v2/payout');
@@ -116,6 +118,29 @@ test('history: re-sending a payout asks for its masked destination card instead 
     await expect(answer(page)).toHaveCount(0);
     await page.goto('/history');
     await expect(rows(page)).toHaveCount(2);
+  });
+
+  await test.step('Copy as curl: the stored request, or one signed again with a fresh nonce', async () => {
+    await rows(page).nth(1).getByRole('button', { name: 'Details' }).click();
+    const details = page
+      .getByRole('article')
+      .filter({ has: page.getByRole('heading', { level: 2, name: /v2\/payout/ }) });
+    await details.getByRole('button', { name: 'Copy as curl' }).click();
+    await expect(details.getByRole('button', { name: 'Copied as curl' })).toBeVisible();
+    const stored = await page.evaluate(() => navigator.clipboard.readText());
+    await details.getByRole('button', { name: 'Copy re-signed curl' }).click();
+    await expect(details.getByRole('button', { name: 'Copied re-signed curl' })).toBeVisible();
+    await expect(details.getByRole('status').filter({ hasText: 'Fresh nonce' })).toContainText(
+      'destination-card-no',
+    );
+    const again = await page.evaluate(() => navigator.clipboard.readText());
+    const nonce = (curl: string) => /oauth_nonce="([^"]+)"/.exec(curl)?.[1];
+    expect(nonce(stored)).toBeTruthy();
+    expect(nonce(again)).toBeTruthy();
+    expect(nonce(again)).not.toBe(nonce(stored));
+    expect(again).toContain('destination-card-no=FILL-IN-destination-card-no');
+    expect(again).not.toContain(PAN);
+    expect(stored).not.toContain(PAN);
   });
 
   await test.step('filled in, the re-send goes out with it', async () => {

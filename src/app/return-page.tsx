@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { callbackControl, constantTimeEqual } from '../core/index.ts';
+import { verifyCallback } from '../core/index.ts';
 import { useSigningContext } from '../features/profiles/index.ts';
 import { announceReturn, returnFieldsOf, uploadDraft } from './customer-return.ts';
 import { navigate, opHref } from './router.ts';
@@ -15,17 +15,13 @@ function useReturnCheck(q: URLSearchParams): 'ok' | 'bad' | 'no-key' | null {
   const merchantOrder = q.get('merchant_order') ?? q.get('client_orderid');
   useEffect(() => {
     if (!control || status === null) return;
-    if (!key) {
-      setResult('no-key');
-      return;
-    }
     let live = true;
-    void callbackControl(
-      { status, orderid: orderid ?? '', merchantOrder: merchantOrder ?? '' },
+    void verifyCallback(
+      { control, status, orderid: orderid ?? '', merchant_order: merchantOrder ?? '' },
       key,
       runtime.crypto,
-    ).then((expected) => {
-      if (live) setResult(constantTimeEqual(control.toLowerCase(), expected) ? 'ok' : 'bad');
+    ).then((verdict) => {
+      if (live) setResult(verdict === 'valid' ? 'ok' : verdict === 'no-key' ? 'no-key' : 'bad');
     });
     return () => {
       live = false;

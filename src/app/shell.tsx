@@ -306,7 +306,13 @@ export function Shell() {
           {route.kind === 'export' ? <ExportsRoute context={context} place={place} onOpen={reopen} /> : null}
           {route.kind === 'history' ? (
             <Suspense fallback={loading}>
-              <HistoryPage onReopen={reopen} onResend={openAndSend} />
+              <HistoryPage
+                onReopen={reopen}
+                onResend={openAndSend}
+                context={context}
+                place={place}
+                runtime={runtime}
+              />
             </Suspense>
           ) : null}
           {route.kind === 'saved' ? (

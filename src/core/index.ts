@@ -9,6 +9,7 @@ export * from './nonce.ts';
 export * from './control/control-terms.ts';
 export * from './control/sign-control.ts';
 export * from './control/callback-control.ts';
+export * from './control/verify-callback.ts';
 export * from './oauth/oauth-parameters.ts';
 export * from './oauth/normalize-url.ts';
 export * from './oauth/build-base-string.ts';

@@ -12,5 +12,6 @@ export * from './form-draft.ts';
 export * from './missing-values.ts';
 // Imported by path, not re-exported here: share-link.ts (share links, the draft reader of links and
 // collection files), mask-draft.ts and import-draft.ts (a capture into a draft), capture-link.ts (a
-// capture carried to the debugger). The first page loads this index, and only lazy pages use those
+// capture carried to the debugger); the exchange after the build (exchange.ts, read-answer.ts,
+// poll-policy.ts, resign-draft.ts), which the workbench loads with its first Send. The first page loads this index, and only lazy pages use those
 // (a re-export would put them on the first page).

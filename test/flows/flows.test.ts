@@ -114,7 +114,7 @@ function deps(sent: string[] = []): FlowDeps {
         browserAcceptHeader: 'text/html',
       },
     }),
-    transport: async (built, _ctx, signal) => {
+    transport: () => async (built, signal) => {
       sent.push(built.url);
       const started = performance.now();
       const headers: Record<string, string> = {};
@@ -134,8 +134,7 @@ function deps(sent: string[] = []): FlowDeps {
       expect(res.status).toBe(200);
     },
     freshOrderId: () => `flow-test-${Date.now().toString(36)}-${++ids}`,
-    pollDelayMs: () => 60,
-    pollLimitMs: 20_000,
+    poll: { delayMs: () => 60, limitMs: 20_000 },
   };
 }
 

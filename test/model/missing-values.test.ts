@@ -24,6 +24,7 @@ import {
   type RequestDraft,
 } from '../../src/model/index.ts';
 import { draftFromCapture } from '../../src/model/import-draft.ts';
+import { ExchangeRefused, prepareExchange, type Transport } from '../../src/model/exchange.ts';
 import { maskDraft } from '../../src/model/mask-draft.ts';
 import { decodeShareLink, encodeShareLink } from '../../src/model/share-link.ts';
 import { draftOf } from './draft-arbitraries.ts';
@@ -184,6 +185,31 @@ describe('a send carries exactly the draft’s signed parameters, or refuses nam
               } else {
                 // The refusal names exactly what the send would have lacked.
                 expect([...new Set(missing)].sort()).toEqual(lost);
+              }
+
+              // The model's own send (every surface's: workbench, history, saved, flows, teaching):
+              // exactly the draft's signed parameters on the wire, or a typed refusal and nothing sent.
+              const wire: BuiltRequest[] = [];
+              const transport: Transport = (req) => {
+                wire.push(req);
+                return Promise.resolve({ status: 200, headers: {}, body: '{}', elapsedMs: 0 });
+              };
+              const sent = prepareExchange(sending, env, { nonce: NONCE }).then((p) => p.send(transport));
+              if (missing.length === 0) {
+                expect((await sent).ok).toBe(true);
+                expect(wire).toHaveLength(1);
+                expect(byName(signed(wire[0]!))).toEqual(byName(signed(original)));
+              } else {
+                const refusal = await sent.then(
+                  () => null,
+                  (e: unknown) => e,
+                );
+                expect(refusal).toBeInstanceOf(ExchangeRefused);
+                const r = refusal as ExchangeRefused;
+                expect(r.code).toBe('SEND_MISSING_VALUES');
+                expect([...new Set(r.missing.map((m) => m.name))].sort()).toEqual(lost);
+                for (const name of lost) expect(r.message).toContain(name);
+                expect(wire).toEqual([]);
               }
 
               // Filled in with the values sent the first time, it goes out with every one of them.

@@ -17,12 +17,12 @@ import { findOperation, type Operation } from '../../src/catalog/index.ts';
 import { importSigningKey, webCryptoPort, type BuiltRequest, type Scheme } from '../../src/core/index.ts';
 import { type MistakeId } from '../../src/diagnose/index.ts';
 import {
-  readSandboxAnswer,
   runTeaching,
   switchesFor,
   testValues,
   type TeachingProfile,
 } from '../../src/features/teaching/teaching-model.ts';
+import { readAnswer } from '../../src/model/read-answer.ts';
 import { sandboxPlugin } from '../../sandbox/plugin.ts';
 import { installRouteAccess, SANDBOX_POLICY } from '../../sandbox/route-access.ts';
 
@@ -216,8 +216,8 @@ describe.each(CASES)('$scheme: $title ($id)', ({ id, path }) => {
     expect(correct.signatureChanged).toBe(false);
     expect(correct.correct.signature).toBe(independentSignature(path, correct.correct.request));
     const first = await send(correct.correct.request);
-    const accepted = readSandboxAnswer(op(path), first.status, first.body);
-    expect(accepted.status, accepted.body).toBe(200);
+    const accepted = readAnswer(op(path), first.status, first.body);
+    expect(accepted.httpStatus, accepted.body).toBe(200);
     expect(accepted.accepted).toBe(true);
     expect(accepted.schemaOk, accepted.body).toBe(true);
 
@@ -230,15 +230,15 @@ describe.each(CASES)('$scheme: $title ($id)', ({ id, path }) => {
     expect(t.correct.signature).toBe(independentSignature(path, t.correct.request));
 
     const { status, body } = await send(t.mistaken.request);
-    const answer = readSandboxAnswer(op(path), status, body);
+    const answer = readAnswer(op(path), status, body);
     if (id === 'uppercase-hex') {
       // Documented exception (issue 3, sandbox/README.md): the local sandbox takes control in either
       // case; the page shows the changed signature and says the gateway publishes lowercase.
-      expect(answer.status, body).toBe(200);
+      expect(answer.httpStatus, body).toBe(200);
       return;
     }
     const scheme = op(path).scheme;
-    expect(answer.status, body).toBe(scheme === 'control' ? 400 : 403);
+    expect(answer.httpStatus, body).toBe(scheme === 'control' ? 400 : 403);
     expect(answer.errorCode).toBe(scheme === 'control' ? 'INVALID_CONTROL_CODE' : 'INVALID_SIGNATURE');
     expect(answer.signatureRefused).toBe(true);
     expect(answer.schemaOk, body).toBe(true);

@@ -136,7 +136,10 @@ function entryOf(ex: Exchange): HarEntry {
     timings: { send: 0, wait: elapsed, receive: 0 },
     comment: scrubText(`${ex.operationPath} — profile ${ex.profileName}, target ${ex.targetName}`),
     _operationPath: ex.operationPath,
-    ...(ex.request.pinned ? { _pinned: { ...ex.request.pinned } } : {}),
+    // A record keeps its pinned values in its draft; an entry stored before, in its request.
+    ...((ex.draft?.pinned ?? ex.request.pinned)
+      ? { _pinned: { ...(ex.draft?.pinned ?? ex.request.pinned) } }
+      : {}),
   };
 }
 

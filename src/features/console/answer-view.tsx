@@ -1,11 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import { renderRawHttp, type BuiltRequest } from '../../core/index.ts';
+import { renderRawHttp } from '../../core/index.ts';
 import type { Operation } from '../../catalog/index.ts';
 import type { Place, RequestDraft, SigningRuntime } from '../../model/index.ts';
 import type { Exchange, SigningContext } from '../../shared/contracts/contracts.ts';
-import type { ProxyEnvelope } from '../../shared/browser/proxy-client.ts';
 import { CodeView, CopyButton } from '../../shared/ui/index.ts';
-import type { Interpreted } from './answer.ts';
 import { StatusBadge } from './badge.tsx';
 import { FollowUpButton } from './follow-up-button.tsx';
 import { AnswerFacts, ANSWER_FACTS } from './answer-facts.tsx';
@@ -14,16 +12,9 @@ import { rememberAnswer } from './recent-ids-store.ts';
 import { SignatureMismatch } from './signature-mismatch.tsx';
 import { StatusPoller, type PollIds } from './status-poller.tsx';
 import { freshOrderId } from './test-data.ts';
+import type { SendOutcome } from './send-session.ts';
 
-export interface SendOutcome {
-  opPath: string;
-  built: BuiltRequest;
-  envelope: ProxyEnvelope;
-  interpreted: Interpreted;
-  sentAt: string;
-  /** The draft key of what was sent: the form differs from it once edited. */
-  sentKey: string;
-}
+export type { SendOutcome };
 
 export function AnswerView({
   op,
@@ -115,7 +106,7 @@ export function AnswerView({
           </ul>
         </details>
       ) : null}
-      <SignatureMismatch built={built} envelope={env} interpreted={a} />
+      <SignatureMismatch built={built} interpreted={a} />
       {a.links.length > 0 ? (
         <div className="wb-row">
           {a.links.map((l) => (

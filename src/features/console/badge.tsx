@@ -1,4 +1,4 @@
-import type { BadgeKind } from './answer.ts';
+import type { BadgeKind } from '../../model/read-answer.ts';
 
 export function StatusBadge({ kind, label }: { kind: BadgeKind; label: string }) {
   return (

@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { callbackControl, constantTimeEqual, type CryptoPort } from '../../core/index.ts';
+import { verifyCallback, type CallbackVerdict, type CryptoPort } from '../../core/index.ts';
 import {
   callbacksSnapshot,
   callbackUrl,
@@ -8,7 +8,7 @@ import {
   type CallbackEvent,
 } from './callbacks-store.ts';
 
-type Check = 'ok' | 'bad' | 'no-control' | 'no-key';
+type Check = CallbackVerdict;
 
 function useControlChecks(
   events: CallbackEvent[],
@@ -19,21 +19,10 @@ function useControlChecks(
   useEffect(() => {
     let live = true;
     void Promise.all(
-      events.map(async (e): Promise<[number, Check]> => {
-        const q = e.query;
-        if (!q.control) return [e.id, 'no-control'];
-        if (!controlKey) return [e.id, 'no-key'];
-        const expected = await callbackControl(
-          {
-            status: q.status ?? '',
-            orderid: q.orderid ?? '',
-            merchantOrder: q.merchant_order ?? q.client_orderid ?? '',
-          },
-          controlKey,
-          cryptoPort,
-        );
-        return [e.id, constantTimeEqual(q.control.toLowerCase(), expected) ? 'ok' : 'bad'];
-      }),
+      events.map(async (e): Promise<[number, Check]> => [
+        e.id,
+        await verifyCallback(e.query, controlKey, cryptoPort),
+      ]),
     ).then((pairs) => {
       if (live) setChecks(new Map(pairs));
     });
@@ -45,8 +34,8 @@ function useControlChecks(
 }
 
 const CHECK_TEXT: Record<Check, string> = {
-  ok: '✓ control valid',
-  bad: '✗ control does not match',
+  valid: '✓ control valid',
+  invalid: '✗ control does not match',
   'no-control': 'no control field',
   'no-key': 'enter the control key to check',
 };
@@ -100,7 +89,7 @@ export function CallbacksPanel({
                   <td>{e.query.status ?? ''}</td>
                   <td>{e.query.orderid ?? ''}</td>
                   <td>{e.query.client_orderid ?? e.query.merchant_order ?? ''}</td>
-                  <td className={c === 'ok' ? 'wb-good' : c === 'bad' ? 'wb-bad' : undefined}>
+                  <td className={c === 'valid' ? 'wb-good' : c === 'invalid' ? 'wb-bad' : undefined}>
                     {c ? CHECK_TEXT[c] : '…'}
                   </td>
                 </tr>

@@ -1,8 +1,7 @@
 import type { BuiltRequest } from '../../core/index.ts';
-import type { ProxyEnvelope } from '../../shared/browser/proxy-client.ts';
-import type { Interpreted } from './answer.ts';
+import type { AnswerReading } from '../../model/read-answer.ts';
 import { compareTerms, diffText, type DiffSegment } from '../../diagnose/text-diff.ts';
-import { isSignatureRefusal, readSandboxDebug } from './sandbox-debug.ts';
+import { readSandboxDebug } from './sandbox-debug.ts';
 
 function Diff({ parts, label }: { parts: DiffSegment[]; label: string }) {
   return (
@@ -29,14 +28,12 @@ const Legend = () => (
 
 export function SignatureMismatch({
   built,
-  envelope,
   interpreted,
 }: {
   built: BuiltRequest;
-  envelope: ProxyEnvelope;
-  interpreted: Interpreted;
+  interpreted: AnswerReading;
 }) {
-  if (!isSignatureRefusal(envelope.status, interpreted.json)) return null;
+  if (!interpreted.signatureRefused) return null;
   const dbg = readSandboxDebug(interpreted.json);
   const s = built.signing;
   if (!dbg) {

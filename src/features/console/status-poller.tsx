@@ -1,32 +1,30 @@
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { findOperation } from '../../catalog/index.ts';
-import { DRAFT_VERSION, type Place, type RequestDraft, type SigningRuntime } from '../../model/index.ts';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import type { Place, RequestDraft, SigningRuntime } from '../../model/index.ts';
+import { pollLimitText } from '../../model/poll-policy.ts';
+import { prepareExchange } from '../../model/exchange.ts';
 import { signingEnvFor, type Exchange, type SigningContext } from '../../shared/contracts/contracts.ts';
-import { sendThroughProxy } from '../../shared/browser/proxy-client.ts';
+import { browserTransport } from '../../shared/browser/proxy-client.ts';
 import { AnswerFacts, STATUS_FACTS } from './answer-facts.tsx';
-import { interpretAnswer, type Interpreted } from './answer.ts';
 import { rememberAnswer } from './recent-ids-store.ts';
 import { StatusBadge } from './badge.tsx';
 import { FollowUpButton } from './follow-up-button.tsx';
-import { tryBuild } from './build.ts';
-import { toExchange } from './exchange.ts';
 import { followUpsFor } from './follow-ups.ts';
 import { freshOrderId } from './test-data.ts';
-import { isFinalStatus, POLL_LIMIT_MS, pollDelayMs } from './polling.ts';
+import { STATUS_OPERATION as STATUS, StatusPoll, type PollIds } from './status-poll.ts';
 
-const STATUS = findOperation('v2/status')!;
+export type { PollIds };
 
-export interface PollIds {
-  clientOrderId: string;
-  orderId?: string;
-}
-
-interface PollResult {
-  sent: Array<{ name: string; value: string }>;
-  interpreted: Interpreted;
-  httpStatus: number;
-  at: number;
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 export function StatusPoller({
@@ -49,87 +47,51 @@ export function StatusPoller({
   onStop: () => void;
   onNavigate: (to: { operationPath: string; draft?: RequestDraft }) => void;
 }) {
-  const [started] = useState(() => Date.now());
-  const [pollKey] = useState(() => `${ids.clientOrderId}:${ids.orderId ?? ''}:${started}`);
-  const contextRef = useRef(context);
-  contextRef.current = context;
-  const [now, setNow] = useState(started);
-  const [checks, setChecks] = useState(0);
-
-  const q = useQuery<PollResult, Error>({
-    queryKey: ['status-poll', pollKey],
-    queryFn: async ({ signal }) => {
-      const ctx = contextRef.current;
-      setChecks((c) => c + 1);
-      const draft: RequestDraft = {
-        v: DRAFT_VERSION,
-        operation: STATUS.path,
-        values: { login: { place: 'login' }, client_orderid: ids.clientOrderId, orderid: ids.orderId ?? '' },
-        extras: [],
-      };
-      const r = await tryBuild(
-        draft,
-        signingEnvFor(ctx, { ...place, login: ctx.credentials.login }, runtime),
-      );
-      if (!r.ok) throw new Error(r.message);
-      if (r.built.signing.signature === null)
-        throw new Error(r.built.problems.map((p) => p.message).join(' '));
-      const sentAt = new Date().toISOString();
-      try {
-        const env = await sendThroughProxy(ctx.target, r.built, signal);
-        onExchange(toExchange(draft, ctx, r.built, sentAt, env));
-        const interpreted = interpretAnswer(STATUS, env.status, env.body);
-        if (env.status === 200) rememberAnswer(STATUS.path, r.built.body, interpreted.json, sentAt);
-        return {
-          sent: r.built.body,
-          interpreted,
-          httpStatus: env.status,
-          at: Date.now(),
-        };
-      } catch (e) {
-        onExchange(
-          toExchange(draft, ctx, r.built, sentAt, undefined, e instanceof Error ? e.message : String(e)),
-        );
-        throw e;
-      }
-    },
-    refetchInterval: (query) => {
-      const d = query.state.data;
-      if (query.state.status === 'error') return false;
-      if (d && (isFinalStatus(d.interpreted.status) || d.httpStatus !== 200)) return false;
-      if (Date.now() - started > POLL_LIMIT_MS) return false;
-      return pollDelayMs(query.state.dataUpdateCount);
-    },
-    refetchIntervalInBackground: true,
-    refetchOnWindowFocus: false,
-    retry: false,
-    gcTime: 0,
-    staleTime: Infinity,
-  });
-
-  const data = q.data;
-  const onResultRef = useRef(onResult);
-  onResultRef.current = onResult;
+  const latest = useRef({ context, place, onExchange, onResult });
+  latest.current = { context, place, onExchange, onResult };
+  const [poll] = useState(
+    () =>
+      new StatusPoll(ids, {
+        prepare: (draft) => {
+          const { context: ctx, place: p } = latest.current;
+          return prepareExchange(draft, signingEnvFor(ctx, { ...p, login: ctx.credentials.login }, runtime));
+        },
+        transport: () => browserTransport(latest.current.context.target),
+        party: () => ({
+          profileName: latest.current.context.profileName,
+          targetName: latest.current.context.target.name,
+        }),
+        clock: runtime.clock,
+        sleep,
+        onExchange: (record) => latest.current.onExchange(record),
+        onStatus: (check) => {
+          rememberAnswer(STATUS.path, check.sent, check.answer.json, check.sentAt);
+          latest.current.onResult?.(check.answer.json);
+        },
+      }),
+  );
   useEffect(() => {
-    if (data && data.httpStatus === 200) onResultRef.current?.(data.interpreted.json);
-  }, [data]);
-  const final = data ? isFinalStatus(data.interpreted.status) : false;
-  const stopped =
-    final || q.isError || (data !== undefined && data.httpStatus !== 200) || now - started > POLL_LIMIT_MS;
+    void poll.start();
+    return () => poll.stop();
+  }, [poll]);
+  const snap = useSyncExternalStore(poll.subscribe, poll.getSnapshot);
+  const polling = snap.phase === 'polling';
+  const [now, setNow] = useState(() => runtime.clock());
   useEffect(() => {
-    if (stopped) return;
-    const t = setInterval(() => setNow(Date.now()), 250);
+    if (!polling) return;
+    const t = setInterval(() => setNow(runtime.clock()), 250);
     return () => clearInterval(t);
-  }, [stopped]);
+  }, [polling, runtime]);
 
-  const attempts = q.isFetching ? checks - 1 : checks;
-  const nextIn =
-    data && !stopped ? Math.max(0, Math.ceil((data.at + pollDelayMs(attempts) - now) / 1000)) : null;
-  const elapsed = Math.round((now - started) / 1000);
+  const data = snap.last;
+  const answer = data?.answer;
+  const final = snap.phase === 'final';
+  const limitS = poll.policy.limitMs / 1000;
+  const attempts = snap.inFlight ? snap.checks - 1 : snap.checks;
+  const nextIn = snap.nextAt !== null && polling ? Math.max(0, Math.ceil((snap.nextAt - now) / 1000)) : null;
+  const elapsed = Math.round((Math.max(now, snap.startedAt) - snap.startedAt) / 1000);
   const body =
-    data?.interpreted.json && typeof data.interpreted.json === 'object'
-      ? (data.interpreted.json as Record<string, unknown>)
-      : {};
+    answer?.json && typeof answer.json === 'object' ? (answer.json as Record<string, unknown>) : {};
   const stage = typeof body['threeds-stage'] === 'string' ? body['threeds-stage'] : undefined;
   const threeDs =
     !final && stage === 'method'
@@ -141,16 +103,14 @@ export function StatusPoller({
           : null;
   const tdsFollowUps =
     data && !final && stage
-      ? followUpsFor(STATUS, data.sent, data.interpreted.json, () => freshOrderId(Date.now()))
+      ? followUpsFor(STATUS, data.sent, data.answer.json, () => freshOrderId(runtime.clock()))
       : [];
   return (
     <section className="wb-poller" aria-label="Status polling">
       <div className="wb-row">
         <strong>Status of {ids.orderId ? `order ${ids.orderId}` : ids.clientOrderId}</strong>
-        {data ? (
-          <StatusBadge kind={data.interpreted.badge.kind} label={data.interpreted.badge.label} />
-        ) : null}
-        {!stopped ? (
+        {answer ? <StatusBadge kind={answer.badge.kind} label={answer.badge.label} /> : null}
+        {polling ? (
           <button type="button" className="ui-btn ui-btn-small" onClick={onStop}>
             Stop polling
           </button>
@@ -161,24 +121,26 @@ export function StatusPoller({
         )}
       </div>
       <progress
-        max={POLL_LIMIT_MS / 1000}
-        value={final ? POLL_LIMIT_MS / 1000 : Math.min(elapsed, POLL_LIMIT_MS / 1000)}
+        max={limitS}
+        value={final ? limitS : Math.min(elapsed, limitS)}
         aria-label="Polling progress"
       />
       <p className="wb-hint" aria-live="polite">
-        {q.isError
-          ? `Polling stopped: ${q.error.message}`
+        {snap.phase === 'failed'
+          ? `Polling stopped: ${snap.error}`
           : final
-            ? `Final status after ${attempts} check${attempts === 1 ? '' : 's'}: ${data?.interpreted.status}.`
-            : data && data.httpStatus !== 200
-              ? `Polling stopped: HTTP ${data.httpStatus}${data.interpreted.errorMessage ? `: ${data.interpreted.errorMessage}` : ''}.`
-              : now - started > POLL_LIMIT_MS
-                ? 'Polling stopped after 5 minutes without a final status; check again later.'
-                : `Check ${attempts + (q.isFetching ? 1 : 0)}${q.isFetching ? ' in flight' : ''} · ${elapsed} s elapsed${nextIn !== null && !q.isFetching ? ` · next check in ${nextIn} s` : ''}`}
+            ? `Final status after ${attempts} check${attempts === 1 ? '' : 's'}: ${answer?.status}.`
+            : snap.phase === 'refused' && answer
+              ? `Polling stopped: HTTP ${answer.httpStatus}${answer.errorMessage ? `: ${answer.errorMessage}` : ''}.`
+              : snap.phase === 'expired'
+                ? `Polling stopped after ${pollLimitText(poll.policy)} without a final status; check again later.`
+                : snap.phase === 'stopped'
+                  ? 'Polling stopped.'
+                  : `Check ${snap.checks}${snap.inFlight ? ' in flight' : ''} · ${elapsed} s elapsed${nextIn !== null && !snap.inFlight ? ` · next check in ${nextIn} s` : ''}`}
       </p>
-      {data && data.httpStatus === 200 ? (
+      {answer && answer.httpStatus === 200 ? (
         <AnswerFacts
-          json={data.interpreted.json}
+          json={answer.json}
           keys={STATUS_FACTS}
           label="Last status answer"
           prefix="last status: "
@@ -192,7 +154,7 @@ export function StatusPoller({
           ))}
         </div>
       ) : null}
-      {data?.interpreted.links.map((l) => (
+      {answer?.links.map((l) => (
         <a key={l.url} href={l.url} target="_blank" rel="noopener noreferrer" className="ui-btn">
           {l.label}
         </a>

@@ -1,7 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
-import { describeFormula, type BuiltRequest, type EndpointRef } from '../../core/index.ts';
+import { describeFormula, type EndpointRef } from '../../core/index.ts';
 import { findOperation, requestSchema, type Operation } from '../../catalog/index.ts';
 import {
   draftFromForm,
@@ -16,34 +25,27 @@ import {
   type SigningRuntime,
 } from '../../model/index.ts';
 import { signingEnvFor, type Exchange, type SigningContext } from '../../shared/contracts/contracts.ts';
-import { sendThroughProxy } from '../../shared/browser/proxy-client.ts';
+import { browserTransport } from '../../shared/browser/proxy-client.ts';
 import { ConfirmDialog, useIdle } from '../../shared/ui/index.ts';
-import { useAction } from '../../shared/ui/use-async.ts';
-import { interpretAnswer } from './answer.ts';
-import type { SendOutcome } from './answer-view.tsx';
-import { tryBuild } from './build.ts';
-import { toExchange } from './exchange.ts';
+import { SendSession } from './send-session.ts';
 import { takesEarlierIds } from './takes-earlier-ids.ts';
 import { fromFormulaRows, toFormulaRows } from './form-params.ts';
 import { LivePanes, type PanesHandle, type PreviewRef } from './live-panes.tsx';
 import type { FieldValues, MetaValues } from './meta.ts';
 import { provenanceLabel, SCHEME_LABEL } from './labels.ts';
 import { OperationForm } from './operation-form.tsx';
-import type { SendAborted, SendLifecycle } from './send-lifecycle.ts';
+import type { SendAborted } from './send-lifecycle.ts';
 import { loadTimeoutSeconds, parseTimeoutSeconds, saveTimeoutSeconds } from './send-timeout.ts';
 import { freshOrderId, testDataFor } from './test-data.ts';
 import './console.css';
 
 // What only matters after a send (the answer, polling, follow-ups, callbacks) loads after the form.
-// The answer view polls with TanStack Query, so it comes with the shared query client.
-const AnswerView = lazy(() =>
-  Promise.all([import('./answer-view.tsx'), import('../../shared/ui/query-scope.tsx')]).then(([m, q]) => ({
-    default: q.withQueries(m.AnswerView),
-  })),
-);
+const AnswerView = lazy(() => import('./answer-view.tsx').then((m) => ({ default: m.AnswerView })));
 // Cancel and timeout matter only once a send is under way.
 const SendStopped = lazy(() => import('./send-stopped.tsx').then((m) => ({ default: m.SendStopped })));
 const loadLifecycle = () => import('./send-lifecycle.ts');
+// The model's exchange (prepare → send → read → record) loads with the first Send.
+const loadExchange = () => import('../../model/exchange.ts');
 // Only a request opened without some of its values (masked when kept) names them above the form.
 const WithheldValues = lazy(() =>
   import('./withheld-values.tsx').then((m) => ({ default: m.WithheldValues })),
@@ -241,21 +243,9 @@ function OperationWorkbench({
   const timeout = parseTimeoutSeconds(timeoutText);
   const timeoutSeconds = timeout.ok ? timeout.seconds : null;
   const timeoutInput = useRef<HTMLInputElement>(null);
-  const lifecycle = useRef<SendLifecycle | null>(null);
-  // A Cancel pressed before the send's lifecycle has loaded still cancels it.
-  const cancelPending = useRef(false);
   // The key of the request the answer on screen belongs to; the form is compared with it.
   const sentKeyRef = useRef<string | null>(null);
   const [stale, setStale] = useState(false);
-  // Leaving the operation drops its send in flight (the proxy then drops the upstream call).
-  useEffect(
-    () => () => {
-      cancelPending.current = true;
-      lifecycle.current?.cancel();
-    },
-    [],
-  );
-
   const prevLogin = useRef(profileLogin);
   useEffect(() => {
     const prev = prevLogin.current;
@@ -274,62 +264,61 @@ function OperationWorkbench({
     },
     [onExchange],
   );
+  const reportRef = useRef(report);
+  reportRef.current = report;
 
-  const mutation = useAction<SendOutcome>(async () => {
-    const ctx = contextRef.current;
-    if (!ctx) throw new Error('No profile is active: fill in the profile bar first.');
-    const sending = currentDraft();
-    const key = draftKey(sending);
-    // Send what is on screen, byte for byte. Only an unpinned OAuth request is due a fresh
-    // nonce and timestamp: it is built again, shown in the panes, and that same object is sent.
-    const shown = panesRef.current?.shown();
-    const fresh = schemeOf(op, sending) !== 'control' && sending.pinned === undefined;
-    let built: BuiltRequest;
-    if (!fresh && shown && shown.key === key && shown.context === ctx) built = shown.built;
-    else {
-      const r = await tryBuild(sending, signingEnvFor(ctx, placeRef.current, runtime));
-      if (!r.ok) throw new Error(r.message);
-      built = r.built;
-      panesRef.current?.show(key, ctx, built);
-    }
-    const endpointProblem = built.problems.find((p) => p.code.startsWith('ENDPOINT_'));
-    if (endpointProblem) throw new Error(`Not sent: ${endpointProblem.message}`);
-    if (built.signing.signature === null) {
-      throw new Error(`Not sent: ${built.problems.map((p) => p.message).join(' ')}`);
-    }
-    const sentAt = new Date(runtime.clock()).toISOString();
-    const { SendLifecycle } = await loadLifecycle();
-    const life = new SendLifecycle(timeoutSeconds ?? loadTimeoutSeconds());
-    lifecycle.current = life;
-    if (cancelPending.current) life.cancel();
-    try {
-      const envelope = await sendThroughProxy(ctx.target, built, life.signal);
-      if (life.aborted) throw new DOMException('The send was stopped.', 'AbortError');
-      report(toExchange(sending, ctx, built, sentAt, envelope));
-      const interpreted = interpretAnswer(op, envelope.status, envelope.body);
-      sentKeyRef.current = key;
-      setStale(false);
-      return { opPath: op.path, built, envelope, interpreted, sentAt, sentKey: key };
-    } catch (caught) {
-      const e = life.explain(caught, built.body);
-      report(toExchange(sending, ctx, built, sentAt, undefined, e instanceof Error ? e.message : String(e)));
-      throw e;
-    } finally {
-      life.settle();
-      if (lifecycle.current === life) lifecycle.current = null;
-    }
-  });
+  const [session] = useState(
+    () =>
+      new SendSession({
+        prepare: (d, env, options) => loadExchange().then((m) => m.prepareExchange(d, env, options)),
+        lifecycle: (seconds) => loadLifecycle().then((m) => new m.SendLifecycle(seconds)),
+        onExchange: (record) => reportRef.current(record),
+        onBuilt: (key, built) => {
+          const ctx = contextRef.current;
+          if (ctx) panesRef.current?.show(key, ctx, built);
+        },
+        onAnswer: (outcome) => {
+          sentKeyRef.current = outcome.sentKey;
+          setStale(false);
+        },
+      }),
+  );
+  const sending = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  // Leaving the operation drops its send in flight (the proxy then drops the upstream call).
+  useEffect(() => () => session.cancel(), [session]);
+
+  const startSend = useCallback(() => {
+    void session.send(() => {
+      const ctx = contextRef.current;
+      if (!ctx) throw new Error('No profile is active: fill in the profile bar first.');
+      const draft = currentDraft();
+      const key = draftKey(draft);
+      // Send what is on screen, byte for byte. Only an unpinned OAuth request is due a fresh
+      // nonce and timestamp: the exchange builds it again, and the panes show what is sent.
+      const shown = panesRef.current?.shown();
+      const fresh = schemeOf(op, draft) !== 'control' && draft.pinned === undefined;
+      const reuse = !fresh && shown && shown.key === key && shown.context === ctx;
+      return {
+        draft,
+        key,
+        env: signingEnvFor(ctx, placeRef.current, runtime),
+        ...(reuse ? { built: shown.built } : {}),
+        party: { profileName: ctx.profileName, targetName: ctx.target.name },
+        transport: browserTransport(ctx.target),
+        timeoutSeconds: timeoutSeconds ?? loadTimeoutSeconds(),
+      };
+    });
+  }, [session, currentDraft, op, runtime, timeoutSeconds]);
 
   const send = useCallback(() => {
-    cancelPending.current = false;
     setConfirming(false);
     setInvalid(null);
-    mutation.run();
-  }, [mutation]);
+    startSend();
+  }, [startSend]);
 
   const requestSend = useCallback(
     async (force = false) => {
-      if (mutation.isPending) return;
+      if (session.getSnapshot().pending) return;
       if (timeoutSeconds === null) {
         timeoutInput.current?.focus();
         return;
@@ -359,7 +348,7 @@ function OperationWorkbench({
       }
       send();
     },
-    [form, schema, mutation.isPending, op.movesMoney, send, timeoutSeconds, currentDraft],
+    [form, schema, session, op.movesMoney, send, timeoutSeconds, currentDraft],
   );
 
   const requestSendRef = useRef(requestSend);
@@ -446,7 +435,7 @@ function OperationWorkbench({
     };
   }, [currentDraft, form, meta]);
 
-  const outcome = mutation.data;
+  const outcome = sending.outcome;
   return (
     <article className="wb" aria-labelledby="op-title">
       <OperationHeader
@@ -490,20 +479,13 @@ function OperationWorkbench({
             <button
               type="submit"
               className="ui-btn ui-btn-primary"
-              disabled={mutation.isPending || !context}
+              disabled={sending.pending || !context}
               aria-keyshortcuts="Control+Enter Meta+Enter"
             >
-              {mutation.isPending ? 'Sending…' : 'Send'}
+              {sending.pending ? 'Sending…' : 'Send'}
             </button>
-            {mutation.isPending ? (
-              <button
-                type="button"
-                className="ui-btn"
-                onClick={() => {
-                  cancelPending.current = true;
-                  lifecycle.current?.cancel();
-                }}
-              >
+            {sending.pending ? (
+              <button type="button" className="ui-btn" onClick={() => session.cancel()}>
                 Cancel
               </button>
             ) : null}
@@ -547,13 +529,13 @@ function OperationWorkbench({
                 {timeout.message}
               </p>
             )}
-            {isSendAborted(mutation.error) ? (
-              <Suspense fallback={<p className="wb-error">{mutation.error.message}</p>}>
-                <SendStopped error={mutation.error} onNavigate={onNavigate} />
+            {isSendAborted(sending.error) ? (
+              <Suspense fallback={<p className="wb-error">{sending.error.message}</p>}>
+                <SendStopped error={sending.error} onNavigate={onNavigate} />
               </Suspense>
-            ) : mutation.error ? (
+            ) : sending.error ? (
               <p className="wb-error" role="alert">
-                {mutation.error.message}
+                {sending.error.message}
               </p>
             ) : null}
           </div>

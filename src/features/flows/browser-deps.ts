@@ -1,6 +1,6 @@
 import type { SigningRuntime } from '../../model/index.ts';
 import type { SigningContext } from '../../shared/contracts/contracts.ts';
-import { sendThroughProxy } from '../../shared/browser/proxy-client.ts';
+import { browserTransport } from '../../shared/browser/proxy-client.ts';
 import type { FlowDeps } from './flow-engine.ts';
 import type { FlowEnv } from './flow-types.ts';
 
@@ -79,10 +79,7 @@ export function browserDeps(
     clock: runtime.clock,
     nonce: runtime.nonce,
     env,
-    transport: async (built, ctx, signal) => {
-      const e = await sendThroughProxy(ctx.target, built, signal);
-      return { status: e.status, headers: e.headers, body: e.body, elapsedMs: e.elapsedMs };
-    },
+    transport: (ctx) => browserTransport(ctx.target),
     sleep,
     loadMethodUrl,
     freshOrderId,

@@ -1,21 +1,23 @@
 import {
-  callbackControl,
-  constantTimeEqual,
   isPayError,
-  type BuiltRequest,
+  verifyCallback,
+  type CallbackVerdict,
   type Clock,
   type CryptoPort,
   type NonceSource,
 } from '../../core/index.ts';
+import { findOperation, RESPONSE_SCHEMAS, type Operation } from '../../catalog/index.ts';
+import { DRAFT_VERSION, isDraftError, type Place, type RequestDraft } from '../../model/index.ts';
 import {
-  FINAL_STATUSES,
-  findOperation,
-  parseResponse,
-  RESPONSE_SCHEMAS,
-  type Operation,
-} from '../../catalog/index.ts';
-import { buildDraft, DRAFT_VERSION, type Place, type RequestDraft } from '../../model/index.ts';
-import { signingEnvFor, type Exchange, type SigningContext } from '../../shared/contracts/contracts.ts';
+  isExchangeRefused,
+  prepareExchange,
+  type ExchangeRecord,
+  type PreparedExchange,
+  type Transport,
+} from '../../model/exchange.ts';
+import { isFinalStatus, POLL_POLICY, pollLimitText, type PollPolicy } from '../../model/poll-policy.ts';
+import { describeRefusal } from '../../model/read-answer.ts';
+import { signingEnvFor, type SigningContext } from '../../shared/contracts/contracts.ts';
 import type {
   CustomerStep,
   FlowDefinition,
@@ -28,13 +30,6 @@ import type {
   Vars,
 } from './flow-types.ts';
 
-export interface TransportAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  elapsedMs: number;
-}
-
 export interface FlowDeps {
   /** The active profile, read again before every request. */
   context: () => SigningContext | null;
@@ -43,13 +38,14 @@ export interface FlowDeps {
   nonce: NonceSource;
   /** Read when a run starts: the login and the inbox addresses of the moment. */
   env: () => FlowEnv;
-  transport: (built: BuiltRequest, context: SigningContext, signal: AbortSignal) => Promise<TransportAnswer>;
+  /** The transport to the profile's target (the browser's proxy; a test's sandbox). */
+  transport: (context: SigningContext) => Transport;
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   loadMethodUrl: (url: string, signal: AbortSignal) => Promise<void>;
   freshOrderId: () => string;
-  onExchange?: (ex: Exchange) => void;
-  pollDelayMs?: (attempt: number) => number;
-  pollLimitMs?: number;
+  onExchange?: (ex: ExchangeRecord) => void;
+  /** The model's polling policy unless a test passes a quicker one. */
+  poll?: PollPolicy;
 }
 
 /** One callback or customer return that reached the run's inbox. */
@@ -60,7 +56,7 @@ export interface InboxEvent {
 }
 
 export type StepState = 'pending' | 'running' | 'waiting' | 'done' | 'warning' | 'failed';
-export type ControlCheck = 'checking' | 'valid' | 'invalid' | 'no-key' | 'no-control';
+export type ControlCheck = 'checking' | CallbackVerdict;
 
 export type TimelineEntry =
   | {
@@ -167,26 +163,8 @@ export function envVars(env: FlowEnv): Vars {
   return vars;
 }
 
-/** Backs off 0.5 s, 1 s, 1.5 s, 2 s, 3 s, then every 5 s. `attempt` counts from 1. */
-export function defaultPollDelayMs(attempt: number): number {
-  return [500, 1000, 1500, 2000, 3000][attempt - 1] ?? 5000;
-}
-
-const DEFAULT_POLL_LIMIT_MS = 5 * 60 * 1000;
-
 function text(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined;
-}
-
-function isFinal(status: string | undefined): boolean {
-  return status !== undefined && FINAL_STATUSES.includes(status);
-}
-
-function describeRefusal(obj: Record<string, unknown>, httpStatus: number): string {
-  const message = text(obj['error-message']);
-  const code = text(obj['error-code']);
-  if (message) return `${message}${code && !message.includes(code) ? ` (${code})` : ''}`;
-  return `The gateway answered HTTP ${httpStatus}.`;
 }
 
 /**
@@ -414,7 +392,7 @@ export class FlowRun {
   ): Promise<Answer & { key: number }> {
     const context = this.deps.context();
     if (!context) throw new FlowStepError('No profile is active: fill in the profile bar first.');
-    let built: BuiltRequest;
+    let prepared: PreparedExchange;
     try {
       const env = this.deps.env();
       // A flow's values are filled in already; the place only resolves a login left to the profile.
@@ -424,15 +402,15 @@ export class FlowRun {
         login: context.credentials.login,
       };
       const runtime = { crypto: this.deps.crypto, clock: this.deps.clock, nonce: this.deps.nonce };
-      built = await buildDraft(stepDraft(op, values), signingEnvFor(context, place, runtime));
+      prepared = await prepareExchange(stepDraft(op, values), signingEnvFor(context, place, runtime));
     } catch (e) {
-      throw new FlowStepError(isPayError(e) ? e.message : `The request could not be built: ${String(e)}`);
-    }
-    if (built.signing.signature === null) {
-      throw new FlowStepError(`Not sent: ${built.problems.map((p) => p.message).join(' ')}`);
+      throw new FlowStepError(
+        isPayError(e) || isDraftError(e) || isExchangeRefused(e)
+          ? e.message
+          : `The request could not be built: ${String(e)}`,
+      );
     }
     const draft = reopenDraft(op, values, context);
-    const sentAt = this.deps.clock();
     const key =
       entryKey ??
       this.push({
@@ -448,82 +426,53 @@ export class FlowRun {
         draft,
         checks: 0,
       });
-    let answer: TransportAnswer;
-    try {
-      answer = await this.deps.transport(built, context, signal);
-    } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      this.report(op, stepDraft(op, values), context, built, sentAt, undefined, message);
+    const outcome = await prepared.send(this.deps.transport(context), signal);
+    this.report(
+      prepared.record({ profileName: context.profileName, targetName: context.target.name }, outcome),
+    );
+    if (!outcome.ok) {
+      const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
       if (!signal.aborted) this.update(key, { summary: message, ok: false });
       throw new FlowStepError(message);
     }
-    this.report(op, stepDraft(op, values), context, built, sentAt, answer);
-    let json: unknown;
-    try {
-      json = JSON.parse(answer.body);
-    } catch {
+    const answer = outcome.answer;
+    if (!answer.isJson) {
       this.update(key, {
-        httpStatus: answer.status,
-        elapsedMs: answer.elapsedMs,
+        httpStatus: answer.httpStatus,
+        elapsedMs: outcome.wire.elapsedMs,
         summary: 'not JSON',
         ok: false,
       });
-      throw new FlowStepError(`The answer (HTTP ${answer.status}) is not JSON: check the target's base URL.`);
+      throw new FlowStepError(
+        `The answer (HTTP ${answer.httpStatus}) is not JSON: check the target's base URL.`,
+      );
     }
-    const obj = json && typeof json === 'object' ? (json as Record<string, unknown>) : {};
-    const type = text(obj.type) ?? null;
-    const base = { httpStatus: answer.status, elapsedMs: answer.elapsedMs, type };
-    if (answer.status !== 200 || type === 'validation-error' || type === 'error') {
-      const why = describeRefusal(obj, answer.status);
+    const obj =
+      answer.json && typeof answer.json === 'object' ? (answer.json as Record<string, unknown>) : {};
+    const base = {
+      httpStatus: answer.httpStatus,
+      elapsedMs: outcome.wire.elapsedMs,
+      type: answer.type ?? null,
+    };
+    if (answer.httpStatus !== 200 || answer.type === 'validation-error' || answer.type === 'error') {
+      const why = describeRefusal(answer);
       this.update(key, { ...base, ok: false, summary: why });
       throw new FlowStepError(why);
     }
-    const { schema, result } = parseResponse(op.response, answer.status, json);
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      const why = `The answer is not a ${schema}${issue ? `: ${issue.path.join('.') || '(body)'} ${issue.message}` : ''}.`;
+    if (!answer.schemaOk) {
+      const issue = answer.schemaIssues[0];
+      const why = `The answer is not a ${answer.schema}${issue ? `: ${issue}` : ''}.`;
       this.update(key, { ...base, ok: false, summary: why });
       throw new FlowStepError(why);
     }
     this.update(key, { ...base, ok: true, summary: summarize(obj) });
-    return { json: obj, httpStatus: answer.status, key };
+    return { json: obj, httpStatus: answer.httpStatus, key };
   }
 
-  private report(
-    op: Operation,
-    draft: RequestDraft,
-    context: SigningContext,
-    built: BuiltRequest,
-    sentAt: number,
-    answer?: TransportAnswer,
-    error?: string,
-  ): void {
+  private report(record: ExchangeRecord): void {
     if (!this.deps.onExchange) return;
     try {
-      this.deps.onExchange({
-        operationPath: op.path,
-        draft,
-        profileName: context.profileName,
-        targetName: context.target.name,
-        sentAt: new Date(sentAt).toISOString(),
-        request: {
-          method: built.method,
-          url: built.url,
-          headers: built.headers.map((h) => ({ name: h.name, value: h.value })),
-          body: built.body.map((p) => ({ name: p.name, value: p.value })),
-        },
-        ...(answer
-          ? {
-              response: {
-                status: answer.status,
-                elapsedMs: answer.elapsedMs,
-                headers: answer.headers,
-                body: answer.body,
-              },
-            }
-          : {}),
-        ...(error ? { error } : {}),
-      });
+      this.deps.onExchange(record);
     } catch {
       // History is a convenience: a failure to record never stops the flow.
     }
@@ -573,8 +522,7 @@ export class FlowRun {
     const op = this.operation('v2/status');
     const order = this.fill(step.order);
     const values = { login: this.snap.vars['env.login'] ?? '', ...order };
-    const delay = this.deps.pollDelayMs ?? defaultPollDelayMs;
-    const limit = this.deps.pollLimitMs ?? DEFAULT_POLL_LIMIT_MS;
+    const policy = this.deps.poll ?? POLL_POLICY;
     const started = this.deps.clock();
     let key: number | undefined;
     for (let attempt = 1; ; attempt++) {
@@ -587,7 +535,7 @@ export class FlowRun {
       const status = parsed.data.status;
       const reached =
         step.until === 'final'
-          ? isFinal(status)
+          ? isFinalStatus(status)
           : step.until === 'redirect-to'
             ? text(json['redirect-to']) !== undefined
             : text(json['threeds-method-url']) !== undefined;
@@ -601,19 +549,19 @@ export class FlowRun {
         this.save(step.save, json);
         return;
       }
-      if (isFinal(status)) {
+      if (isFinalStatus(status)) {
         const why = text(json['error-message']);
         throw new FlowStepError(
           `The transaction became ${status}${why ? ` (${why})` : ''} before ${goalText(step)}.`,
         );
       }
-      if (this.deps.clock() - started > limit) {
+      if (this.deps.clock() - started > policy.limitMs) {
         throw new FlowStepError(
-          `Still ${status} after ${Math.round(limit / 1000)} s: the gateway has not answered ${goalText(step)}. Try Next step later.`,
+          `Still ${status} after ${pollLimitText(policy)}: the gateway has not answered ${goalText(step)}. Try Next step later.`,
         );
       }
       this.setStep(index, 'waiting', `${status} after ${attempt} check${attempt === 1 ? '' : 's'}…`);
-      await this.deps.sleep(delay(attempt), signal);
+      await this.deps.sleep(policy.delayMs(attempt), signal);
       if (signal.aborted) throw new FlowStepError('Stopped.');
     }
   }
@@ -688,20 +636,8 @@ export class FlowRun {
     void this.checkControl(q).then((control) => this.update(key, { control }));
   }
 
-  private async checkControl(q: Record<string, string>): Promise<ControlCheck> {
-    if (!q.control) return 'no-control';
-    const key = this.deps.context()?.credentials.controlKey;
-    if (!key) return 'no-key';
-    const expected = await callbackControl(
-      {
-        status: q.status ?? '',
-        orderid: q.orderid ?? '',
-        merchantOrder: q.merchant_order ?? q.client_orderid ?? '',
-      },
-      key,
-      this.deps.crypto,
-    );
-    return constantTimeEqual(q.control.toLowerCase(), expected) ? 'valid' : 'invalid';
+  private checkControl(q: Record<string, string>): Promise<ControlCheck> {
+    return verifyCallback(q, this.deps.context()?.credentials.controlKey, this.deps.crypto);
   }
 }
 

@@ -1,39 +1,25 @@
-import { findOperation, parseResponse } from '../../catalog/index.ts';
+import { findOperation } from '../../catalog/index.ts';
 import { encodeFormBody } from '../../core/index.ts';
 import { draftFromCapture } from '../../model/import-draft.ts';
 import { withhold } from '../../model/mask-draft.ts';
 import { emptyDraft, type RequestDraft } from '../../model/index.ts';
+import { readAnswer } from '../../model/read-answer.ts';
 import type { Exchange } from '../../shared/contracts/contracts.ts';
 import type { HistoryEntry } from './history-schema.ts';
 import { isCvvName, isPanName, maskExchange } from './mask-exchange.ts';
 
 const ORDER_ID_NAMES = ['client_orderid', 'client-order-id', 'client-orderid'];
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 function describeOutcome(ex: Exchange): { outcome: string | null; orderId: string | null } {
   if (!ex.response) return { outcome: ex.error ? 'not sent' : null, orderId: null };
   const op = findOperation(ex.operationPath);
-  const body = parseJson(ex.response.body);
-  const loose = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-  const orderId = typeof loose['paynet-order-id'] === 'string' ? loose['paynet-order-id'] : null;
-  if (op && body !== undefined) {
-    const { result } = parseResponse(op.response, ex.response.status, body);
-    if (result.success) {
-      const data = result.data as Record<string, unknown>;
-      const status =
-        typeof data.status === 'string' ? data.status : typeof data.type === 'string' ? data.type : null;
-      return { outcome: status, orderId };
-    }
-  }
-  if (ex.response.status === 403) return { outcome: 'forbidden', orderId };
-  return { outcome: typeof loose.type === 'string' ? loose.type : `HTTP ${ex.response.status}`, orderId };
+  const answer = readAnswer(op ?? { response: 'AsyncResponse' }, ex.response.status, ex.response.body);
+  const body = answer.json && typeof answer.json === 'object' ? (answer.json as Record<string, unknown>) : {};
+  const orderId = typeof body['paynet-order-id'] === 'string' ? body['paynet-order-id'] : null;
+  if (op && answer.isJson && answer.schemaOk)
+    return { outcome: answer.status ?? answer.type ?? null, orderId };
+  if (answer.httpStatus === 403) return { outcome: 'forbidden', orderId };
+  return { outcome: answer.type ?? `HTTP ${answer.httpStatus}`, orderId };
 }
 
 /** The stored form of an exchange: masked first, then described for the list. */

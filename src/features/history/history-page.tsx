@@ -2,7 +2,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { encodeFormBody } from '../../core/index.ts';
 import { diffText } from '../../diagnose/text-diff.ts';
-import { missingValues, type RequestDraft } from '../../model/index.ts';
+import { missingValues, type Place, type RequestDraft, type SigningRuntime } from '../../model/index.ts';
+import { resignDraft } from '../../model/resign-draft.ts';
+import { signingEnvFor, type SigningContext } from '../../shared/contracts/contracts.ts';
 import { downloadText } from '../../shared/browser/download.ts';
 import { draftOfEntry, matchesSearch } from './build-entry.ts';
 import { compareEntries, curlOfEntry, harOfEntry } from './entry-tools.ts';
@@ -29,14 +31,22 @@ function prettyBody(text: string): string {
   }
 }
 
+/** What signs a re-signed curl: the active profile, this console's place, the app's runtime. */
+interface Signing {
+  context: SigningContext | null;
+  place: Place;
+  runtime: SigningRuntime;
+}
+
 export function HistoryPage({
   onReopen,
   onResend,
+  ...signing
 }: {
   onReopen: (draft: RequestDraft) => void;
   /** Opens the entry's request in the workbench and sends it (masked card fields must be filled in). */
   onResend: (draft: RequestDraft) => void;
-}) {
+} & Signing) {
   const queryClient = useQueryClient();
   const searchId = useId();
   const [search, setSearch] = useState('');
@@ -229,7 +239,12 @@ export function HistoryPage({
           </div>
         )}
         {selected && (
-          <EntryDetails entry={selected} onReopen={onReopen} onClose={() => setSelectedId(null)} />
+          <EntryDetails
+            entry={selected}
+            signing={signing}
+            onReopen={onReopen}
+            onClose={() => setSelectedId(null)}
+          />
         )}
         {pair && pair[0] && pair[1] ? (
           <Comparison a={pair[0]} b={pair[1]} onClose={() => setComparing(null)} />
@@ -258,14 +273,17 @@ function StatusBadge({ entry }: { entry: HistoryEntry }) {
 
 function EntryDetails({
   entry,
+  signing,
   onReopen,
   onClose,
 }: {
   entry: HistoryEntry;
+  signing: Signing;
   onReopen: (d: RequestDraft) => void;
   onClose: () => void;
 }) {
   const titleId = useId();
+  const pinned = entry.draft?.pinned ?? entry.request.pinned;
   return (
     <article className="hy-details" aria-labelledby={titleId}>
       <header className="hy-details__header">
@@ -280,7 +298,7 @@ function EntryDetails({
           >
             Reopen in the form
           </button>
-          <CopyCurl entry={entry} />
+          <CopyCurl entry={entry} signing={signing} />
           <button
             type="button"
             className="hy-button"
@@ -308,12 +326,12 @@ function EntryDetails({
         <dd className="hy-mono">{entry.clientOrderId ?? '—'}</dd>
         <dt>Gateway order id</dt>
         <dd className="hy-mono">{entry.orderId ?? '—'}</dd>
-        {entry.request.pinned && (
+        {pinned && (
           <>
             <dt>Pinned</dt>
             <dd className="hy-mono">
-              {entry.request.pinned.nonce && `nonce ${entry.request.pinned.nonce} `}
-              {entry.request.pinned.timestamp && `timestamp ${entry.request.pinned.timestamp}`}
+              {pinned.nonce && `nonce ${pinned.nonce} `}
+              {pinned.timestamp && `timestamp ${pinned.timestamp}`}
             </dd>
           </>
         )}
@@ -370,26 +388,64 @@ function EntryDetails({
   );
 }
 
-function CopyCurl({ entry }: { entry: HistoryEntry }) {
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+type CopyState = { kind: 'idle' } | { kind: 'copied'; what: string } | { kind: 'failed'; message: string };
+
+/** The stored request (for the record), or the request signed again for a replay. */
+function CopyCurl({ entry, signing }: { entry: HistoryEntry; signing: Signing }) {
+  const [state, setState] = useState<CopyState>({ kind: 'idle' });
+  const [toFill, setToFill] = useState<string[]>([]);
   useEffect(() => {
-    if (state === 'idle') return;
-    const t = setTimeout(() => setState('idle'), 2000);
+    if (state.kind !== 'copied') return;
+    const t = setTimeout(() => setState({ kind: 'idle' }), 2000);
     return () => clearTimeout(t);
   }, [state]);
+  const copy = (what: string, text: () => Promise<string>) =>
+    text()
+      .then((t) => navigator.clipboard.writeText(t))
+      .then(
+        () => setState({ kind: 'copied', what }),
+        (e: unknown) =>
+          setState({ kind: 'failed', message: e instanceof Error ? e.message : 'Copy failed.' }),
+      );
+  const { context, place, runtime } = signing;
   return (
-    <button
-      type="button"
-      className="hy-button"
-      onClick={() =>
-        navigator.clipboard.writeText(curlOfEntry(entry)).then(
-          () => setState('copied'),
-          () => setState('failed'),
-        )
-      }
-    >
-      {state === 'copied' ? 'Copied as curl' : state === 'failed' ? 'Copy failed' : 'Copy as curl'}
-    </button>
+    <>
+      <button
+        type="button"
+        className="hy-button"
+        onClick={() => {
+          setToFill([]);
+          void copy('stored', () => Promise.resolve(curlOfEntry(entry)));
+        }}
+      >
+        {state.kind === 'copied' && state.what === 'stored' ? 'Copied as curl' : 'Copy as curl'}
+      </button>
+      <button
+        type="button"
+        className="hy-button"
+        disabled={!context}
+        title={context ? undefined : 'Fill in the profile bar first: re-signing needs its keys.'}
+        onClick={() =>
+          void copy('re-signed', async () => {
+            if (!context) throw new Error('No profile is active: fill in the profile bar first.');
+            const again = await resignDraft(draftOfEntry(entry), signingEnvFor(context, place, runtime));
+            setToFill(again.placeholders);
+            return again.curl;
+          })
+        }
+      >
+        {state.kind === 'copied' && state.what === 're-signed'
+          ? 'Copied re-signed curl'
+          : 'Copy re-signed curl'}
+      </button>
+      <span role="status" className="hy-muted">
+        {state.kind === 'failed'
+          ? state.message
+          : state.kind === 'copied' && state.what === 're-signed'
+            ? `Fresh nonce and timestamp${toFill.length > 0 ? `; fill in ${toFill.join(', ')} (written FILL-IN-…): the signature covers them, so it verifies only once they are filled and signed again (Re-send)` : ''}.`
+            : ''}
+      </span>
+    </>
   );
 }
 

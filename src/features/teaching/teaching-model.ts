@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   type Clock,
   type Credentials,
@@ -17,13 +16,7 @@ import {
   type TeachInput,
   type TeachResult,
 } from '../../diagnose/index.ts';
-import {
-  isSignatureRefusal,
-  parseResponse,
-  readSandboxDebug,
-  RESPONSE_SCHEMAS,
-  type Operation,
-} from '../../catalog/index.ts';
+import type { Operation } from '../../catalog/index.ts';
 import {
   DRAFT_VERSION,
   draftParams,
@@ -185,69 +178,4 @@ export function teachingInput(a: TeachingArgs): TeachInput {
 /** Runs the engine's teaching mode for the page's values. */
 export function runTeaching(a: TeachingArgs): Promise<TeachResult> {
   return teach(teachingInput(a));
-}
-
-const ErrorBody = z.looseObject({
-  type: z.string().optional(),
-  'error-code': z.string().optional(),
-  'error-message': z.string().optional(),
-  debug: z.unknown().optional(),
-});
-
-/** The sandbox's answer, parsed: accepted, or refused with its code, message and own signing input. */
-export interface SandboxAnswer {
-  status: number;
-  accepted: boolean;
-  /** The body matched the operation's response schema (200) or the error schema. */
-  schemaOk: boolean;
-  type?: string;
-  errorCode?: string;
-  errorMessage?: string;
-  /** What the sandbox signed itself: the concatenation (key masked) or the base string. */
-  sandboxSigningInput?: { kind: 'control' | 'oauth'; text: string; formula?: string; signingKey?: string };
-  /** True when the refusal is about the signature (the catalog's rule, shared with the console's answer view). */
-  signatureRefused: boolean;
-  body: string;
-}
-
-export function readSandboxAnswer(op: Operation, status: number, body: string): SandboxAnswer {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    return { status, accepted: false, schemaOk: false, signatureRefused: false, body };
-  }
-  const parsed = ErrorBody.safeParse(json);
-  const b = parsed.success ? parsed.data : {};
-  const schemaOk =
-    status === 200 || status === 400 || status >= 500
-      ? parseResponse(op.response, status, json).result.success
-      : RESPONSE_SCHEMAS.ServerErrorResponse.safeParse(json).success;
-  const dbg = readSandboxDebug(json);
-  const sandboxSigningInput =
-    dbg?.kind === 'control'
-      ? {
-          kind: 'control' as const,
-          text: dbg.debug['signing-input'],
-          ...(dbg.debug.formula ? { formula: dbg.debug.formula } : {}),
-        }
-      : dbg?.kind === 'oauth'
-        ? {
-            kind: 'oauth' as const,
-            text: dbg.debug['base-string'],
-            ...(dbg.debug['signing-key'] ? { signingKey: dbg.debug['signing-key'] } : {}),
-          }
-        : undefined;
-  const code = b['error-code'];
-  return {
-    status,
-    accepted: status === 200,
-    schemaOk,
-    ...(b.type ? { type: b.type } : {}),
-    ...(code ? { errorCode: code } : {}),
-    ...(b['error-message'] ? { errorMessage: b['error-message'] } : {}),
-    ...(sandboxSigningInput ? { sandboxSigningInput } : {}),
-    signatureRefused: isSignatureRefusal(status, json),
-    body,
-  };
 }

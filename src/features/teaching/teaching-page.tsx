@@ -17,21 +17,22 @@ import {
   type OperationGroup,
 } from '../../catalog/index.ts';
 import type { Place, RequestDraft, SigningRuntime } from '../../model/index.ts';
-import type { SigningContext } from '../../shared/contracts/contracts.ts';
-import { sendThroughProxy } from '../../shared/browser/proxy-client.ts';
+import { prepareExchange } from '../../model/exchange.ts';
+import type { AnswerReading } from '../../model/read-answer.ts';
+import { signingEnvFor, type SigningContext } from '../../shared/contracts/contracts.ts';
+import { browserTransport } from '../../shared/browser/proxy-client.ts';
 import { InlineCode } from '../../shared/ui/index.ts';
 import { MarkedText } from './marked-text.tsx';
 import {
   flatValues,
   orderIdField,
-  readSandboxAnswer,
   runTeaching,
   SCHEME_LABEL,
   schemesOf,
   switchesFor,
+  teachingDraft,
   teachingRequest,
   testValues,
-  type SandboxAnswer,
   type TeachingProfile,
 } from './teaching-model.ts';
 import { walkThrough, type Walkthrough } from './walkthrough.ts';
@@ -108,7 +109,7 @@ interface Sent {
   request: BuiltRequest;
   signingInput: string;
   correctSigningInput: string;
-  answer: SandboxAnswer;
+  answer: AnswerReading;
   newOrderId: boolean;
 }
 
@@ -239,8 +240,15 @@ function OperationTeaching({
         );
       // A default port written out is the same address: send it to the target's own URL.
       const wire = { ...side.request, url: r.correct.request.url };
-      const envelope = await sendThroughProxy(context.target, wire);
-      const answer = readSandboxAnswer(op, envelope.status, envelope.body);
+      // Through the model's exchange, the request built here (mistake and all) sent as is.
+      const prepared = await prepareExchange(
+        teachingDraft(op, scheme, values, profile.credentials.login),
+        signingEnvFor(context, place, runtime),
+        { built: wire },
+      );
+      const outcome = await prepared.send(browserTransport(context.target));
+      if (!outcome.ok) throw outcome.error;
+      const answer = outcome.answer;
       const idField = orderIdField(op);
       const newOrderId = answer.accepted && idField !== undefined;
       if (newOrderId) setValues((v) => ({ ...v, [idField]: testValues(op, clock(), place)[idField] ?? '' }));
@@ -552,7 +560,7 @@ function ComparisonColumn({
 
 function SandboxAnswerView({ sent }: { sent: Sent }) {
   const a = sent.answer;
-  const label = `HTTP ${a.status}${a.errorCode ? ` ${a.errorCode}` : ''}`;
+  const label = `HTTP ${a.httpStatus}${a.errorCode ? ` ${a.errorCode}` : ''}`;
   const dbg = a.sandboxSigningInput;
   return (
     <section className="teach-answer" aria-label="Sandbox answer">

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod/mini';
 import type { BuiltRequest } from '../../core/index.ts';
+import type { Transport } from '../../model/exchange.ts';
 import { ProxyTargetsSchema, type ProxyTarget } from '../contracts/contracts.ts';
 
 export const ProxyEnvelopeSchema = z.object({
@@ -117,4 +118,9 @@ export async function sendThroughProxy(
     throw new ProxyClientError('PROXY_SHAPE', 'The proxy answer has an unexpected shape; update the server.');
   }
   return parsed.data;
+}
+
+/** The browser's transport for the model's exchange (`prepareExchange(…).send`): the proxy to this target. */
+export function browserTransport(target: ProxyTarget): Transport {
+  return (request, signal) => sendThroughProxy(target, request, signal);
 }

@@ -38,7 +38,11 @@ export function signingEnvFor(context: SigningContext, place: Place, runtime: Si
   };
 }
 
-/** One request sent and its answer, as the workbench reports it to history. Not yet masked. */
+/**
+ * One request sent and its answer, as history takes it. Every send makes it with the model's one
+ * builder (`ExchangeRecord`, `src/model/exchange.ts`: draft required, pinned values in the draft
+ * only); the optional draft and `request.pinned` are there for entries stored before that.
+ */
 export interface Exchange {
   operationPath: string;
   /** The request as the model holds it (placeholders, scheme, formula, pinned values), to reopen it. */
@@ -51,6 +55,7 @@ export interface Exchange {
     url: string;
     headers: Array<{ name: string; value: string }>;
     body: Array<{ name: string; value: string }>;
+    /** Entries stored before the model's record: the pinned values, now in the draft only. */
     pinned?: { nonce?: string; timestamp?: string };
   };
   response?: {

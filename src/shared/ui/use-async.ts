@@ -1,7 +1,7 @@
 /**
- * Two small async-state hooks for the first page. TanStack Query (about 10 KB gzip) is what the
- * other pages use; the workbench and the profile bar only need "run this and show its state" and
- * "fetch this once", so they use these and the first form loads without TanStack.
+ * A small async-state hook for the first page. TanStack Query (about 10 KB gzip) is what the other
+ * pages use; the profile bar only needs "fetch this once", so the first form loads without TanStack.
+ * (The workbench's send is a headless `SendSession`.)
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 
@@ -14,39 +14,6 @@ export type AsyncState<T> =
 const IDLE = { status: 'idle', data: undefined, error: null } as const;
 const PENDING = { status: 'pending', data: undefined, error: null } as const;
 const asError = (e: unknown) => (e instanceof Error ? e : new Error(String(e)));
-
-export interface Action<T> {
-  /** Starts the action; the state shows the latest run only. */
-  run: () => void;
-  isPending: boolean;
-  isError: boolean;
-  data: T | undefined;
-  error: Error | null;
-}
-
-/** An action run on demand (a send): like TanStack's useMutation with `retry: false`. */
-export function useAction<T>(fn: () => Promise<T>): Action<T> {
-  const [state, setState] = useState<AsyncState<T>>(IDLE);
-  const latest = useRef(fn);
-  latest.current = fn;
-  const runs = useRef(0);
-  const run = useCallback(() => {
-    const id = ++runs.current;
-    setState(PENDING);
-    latest.current().then(
-      (data) => id === runs.current && setState({ status: 'success', data, error: null }),
-      (e: unknown) =>
-        id === runs.current && setState({ status: 'error', data: undefined, error: asError(e) }),
-    );
-  }, []);
-  return {
-    run,
-    isPending: state.status === 'pending',
-    isError: state.status === 'error',
-    data: state.data,
-    error: state.error,
-  };
-}
 
 export interface Resource<T> {
   data: T | undefined;
