@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { findOperation } from '../../catalog/index.ts';
-import { DRAFT_VERSION, type Place, type RequestDraft, type SigningRuntime } from '../../model/index.ts';
+import { draftFromValues, type Place, type RequestDraft, type SigningRuntime } from '../../model/index.ts';
 import { signingEnvFor, type Exchange, type SigningContext } from '../../shared/contracts/contracts.ts';
 import { sendThroughProxy } from '../../shared/browser/proxy-client.ts';
 import { AnswerFacts, STATUS_FACTS } from './answer-facts.tsx';
@@ -61,12 +61,9 @@ export function StatusPoller({
     queryFn: async ({ signal }) => {
       const ctx = contextRef.current;
       setChecks((c) => c + 1);
-      const draft: RequestDraft = {
-        v: DRAFT_VERSION,
-        operation: STATUS.path,
-        values: { login: { place: 'login' }, client_orderid: ids.clientOrderId, orderid: ids.orderId ?? '' },
-        extras: [],
-      };
+      const draft = draftFromValues(STATUS, {
+        values: { client_orderid: ids.clientOrderId, orderid: ids.orderId ?? '' },
+      });
       const r = await tryBuild(
         draft,
         signingEnvFor(ctx, { ...place, login: ctx.credentials.login }, runtime),

@@ -14,7 +14,7 @@ import {
   RESPONSE_SCHEMAS,
   type Operation,
 } from '../../catalog/index.ts';
-import { buildDraft, DRAFT_VERSION, type Place, type RequestDraft } from '../../model/index.ts';
+import { buildDraft, draftFromValues, type Place, type RequestDraft } from '../../model/index.ts';
 import { signingEnvFor, type Exchange, type SigningContext } from '../../shared/contracts/contracts.ts';
 import type {
   CustomerStep,
@@ -189,35 +189,16 @@ function describeRefusal(obj: Record<string, unknown>, httpStatus: number): stri
   return `The gateway answered HTTP ${httpStatus}.`;
 }
 
-/**
- * A step's filled-in values as a draft of the request model: the operation's fields, the rest as
- * extra parameters. Signed through the model's one converter and build.
- */
-export function stepDraft(
-  op: Operation,
-  values: Record<string, string>,
-  endpoint?: SigningContext['endpoint'],
-): RequestDraft {
-  const known = new Set(op.fields.map((f) => f.name));
-  return {
-    v: DRAFT_VERSION,
-    operation: op.path,
-    values: Object.fromEntries(Object.entries(values).filter(([name]) => known.has(name))),
-    extras: Object.entries(values)
-      .filter(([name]) => !known.has(name))
-      .map(([name, value]) => ({ name, value })),
-    ...(endpoint ? { endpoint: { ...endpoint } } : {}),
-  };
-}
-
-/** The step's request to open in the workbench: its CVV is not carried over. */
+/** The step's request to open in the workbench: its CVV is not carried over, so it must be typed again. */
 function reopenDraft(op: Operation, values: Record<string, string>, context: SigningContext): RequestDraft {
-  const kept = Object.fromEntries(
-    Object.entries(values).filter(
-      ([name]) => !op.fields.some((f) => f.name === name && f.sensitive === 'cvv'),
-    ),
-  );
-  return stepDraft(op, kept, context.endpoint);
+  const withheld: Record<string, 'cvv'> = {};
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const cvv = op.fields.some((f) => f.name === name && f.sensitive === 'cvv');
+    if (cvv && value !== '') withheld[name] = 'cvv';
+    kept[name] = cvv ? '' : value;
+  }
+  return draftFromValues(op, { values: kept, endpoint: context.endpoint, withheld });
 }
 
 function originOf(url: string): string {
@@ -424,7 +405,7 @@ export class FlowRun {
         login: context.credentials.login,
       };
       const runtime = { crypto: this.deps.crypto, clock: this.deps.clock, nonce: this.deps.nonce };
-      built = await buildDraft(stepDraft(op, values), signingEnvFor(context, place, runtime));
+      built = await buildDraft(draftFromValues(op, { values }), signingEnvFor(context, place, runtime));
     } catch (e) {
       throw new FlowStepError(isPayError(e) ? e.message : `The request could not be built: ${String(e)}`);
     }
@@ -453,11 +434,11 @@ export class FlowRun {
       answer = await this.deps.transport(built, context, signal);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      this.report(op, stepDraft(op, values), context, built, sentAt, undefined, message);
+      this.report(op, draftFromValues(op, { values }), context, built, sentAt, undefined, message);
       if (!signal.aborted) this.update(key, { summary: message, ok: false });
       throw new FlowStepError(message);
     }
-    this.report(op, stepDraft(op, values), context, built, sentAt, answer);
+    this.report(op, draftFromValues(op, { values }), context, built, sentAt, answer);
     let json: unknown;
     try {
       json = JSON.parse(answer.body);
