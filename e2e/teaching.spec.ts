@@ -259,3 +259,44 @@ test('the three walkthroughs: every step shows its input, its output and the rul
     await expect(page.getByRole('main')).not.toContainText('PRIVATE KEY');
   });
 });
+
+test('"Teach this" keeps an edited payout-form formula: the walkthrough shows it and signs as the workbench', async ({
+  page,
+}) => {
+  const demo = await demoMerchant(page);
+  const text = async (label: string) =>
+    (await page.getByRole('group', { name: label, exact: true }).textContent()) ?? '';
+  let workbenchSignature = '';
+  await test.step('payout-form in the workbench, signed with control, its formula edited', async () => {
+    await page.goto('/ops/v2/payout-form');
+    await page.getByLabel('Signature scheme').selectOption('control');
+    await expect(page.getByRole('group', { name: /Control formula/ })).toBeVisible();
+    await page.getByRole('button', { name: 'Fill with test data' }).click();
+    await expect(page.getByLabel('Signature', { exact: true })).toHaveText(/^[0-9a-f]{40}$/);
+    const before = (await page.getByLabel('Signature', { exact: true }).textContent()) ?? '';
+    await page.getByRole('button', { name: 'Move term 2 up' }).click();
+    await expect(page.getByLabel('Signature', { exact: true })).not.toHaveText(before);
+    await expect(page.getByLabel('Signature', { exact: true })).toHaveText(/^[0-9a-f]{40}$/);
+    workbenchSignature = (await page.getByLabel('Signature', { exact: true }).textContent()) ?? '';
+  });
+
+  await test.step('the teaching page walks through the edited formula and signs the same', async () => {
+    await page.getByRole('button', { name: 'Teach this' }).click();
+    await expect(page).toHaveURL(/\/teach\/v2\/payout-form$/);
+    await expect(page.getByLabel('Scheme', { exact: true })).toHaveValue('control');
+    await expect(page.getByRole('heading', { name: 'Step by step: control (SHA-1)' })).toBeVisible();
+    await expect(page.getByRole('group', { name: 'Formula (step 1)', exact: true })).toHaveText(
+      'client_orderid + endpointId + amount + email + merchant_control_key',
+    );
+    await expect(page.getByRole('group', { name: 'control (step 4)', exact: true })).toHaveText(
+      workbenchSignature,
+    );
+    await expect(correctSignature(page)).toHaveText(workbenchSignature);
+    // The concatenation in the edited order, signed as Node's crypto signs it.
+    const joined = await text('Concatenation (step 3)');
+    expect(joined).toBe(
+      `${await value(page, 'client_orderid')}${demo.endpointIds[0]}${minorUnits(await value(page, 'amount'))}${await value(page, 'email')}`,
+    );
+    expect(controlSha1([joined], demo.controlKey)).toBe(workbenchSignature);
+  });
+});

@@ -30,34 +30,14 @@ export interface AuthRequest {
   pairs: ReadonlyArray<{ name: string; value: string }>;
   params: ReadonlyMap<string, string>;
   authorization: string | undefined;
+  /** The scheme the request is checked with: the catalog's `identifyCapture` of what it carries. */
+  scheme: Scheme;
 }
 
 const OAUTH_METHOD: Record<'oauth-hmac-sha1' | 'oauth-rsa-sha256', string> = {
   'oauth-hmac-sha1': 'HMAC-SHA1',
   'oauth-rsa-sha256': 'RSA-SHA256',
 };
-
-/**
- * The scheme a request is checked with: the operation's own; for an operation whose scheme the
- * sources disagree on (payout-form), any of its listed alternatives, picked from what the request carries.
- */
-export function pickScheme(
-  op: Operation,
-  authorization: string | undefined,
-  params: ReadonlyMap<string, string>,
-): Scheme {
-  const allowed: Scheme[] = [op.scheme, ...(op.schemeAlternatives ?? [])];
-  if (allowed.length === 1) return op.scheme;
-  if (authorization && /^\s*OAuth\s/i.test(authorization)) {
-    const m = /oauth_signature_method\s*=\s*"?([A-Za-z0-9-]+)/.exec(authorization);
-    const method = m?.[1]?.toUpperCase();
-    if (method === 'HMAC-SHA1' && allowed.includes('oauth-hmac-sha1')) return 'oauth-hmac-sha1';
-    if (method === 'RSA-SHA256' && allowed.includes('oauth-rsa-sha256')) return 'oauth-rsa-sha256';
-    return op.scheme;
-  }
-  if (params.has('control') && allowed.includes('control')) return 'control';
-  return op.scheme;
-}
 
 /**
  * A verified OAuth request's nonce. The engine records it in the operation's own write transaction
@@ -87,9 +67,8 @@ const GOOD: Verified = { verified: true };
 
 /** Checks the request's signature; a refusal to send, or what the operation must claim. */
 export async function authenticate(req: AuthRequest, ctx: AuthContext): Promise<AuthResult> {
-  const scheme = pickScheme(req.op, req.authorization, req.params);
-  if (scheme === 'control') return checkControl(req, ctx);
-  return checkOAuth(req, ctx, scheme);
+  if (req.scheme === 'control') return checkControl(req, ctx);
+  return checkOAuth(req, ctx, req.scheme);
 }
 
 async function checkControl(req: AuthRequest, ctx: AuthContext): Promise<AuthResult> {

@@ -23,8 +23,9 @@ import {
   requestSchema,
   type Operation,
 } from '../src/catalog/index.ts';
+import { identifyCapture } from '../src/catalog/identify-capture.ts';
 import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
-import { authenticate, isVerified, pickScheme } from './authenticate.ts';
+import { authenticate, isVerified } from './authenticate.ts';
 import { Engine } from './engine.ts';
 import {
   acceptsPayJson,
@@ -224,7 +225,12 @@ async function answerOperation(request: OperationCall, ctx: Context, seen: Seen)
   }
 
   const now = ctx.options.clock();
-  seen.scheme = pickScheme(op, request.headers.authorization, params);
+  // The route gave the operation and endpoint: only the scheme is read from the request.
+  const { scheme } = identifyCapture(
+    { url: seen.url, authorization: request.headers.authorization, body: pairs },
+    { operation: op, endpoint },
+  );
+  seen.scheme = scheme;
   const verdict = await authenticate(
     {
       op,
@@ -235,6 +241,7 @@ async function answerOperation(request: OperationCall, ctx: Context, seen: Seen)
       pairs,
       params,
       authorization: request.headers.authorization,
+      scheme,
     },
     {
       crypto: ctx.crypto,

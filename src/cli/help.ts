@@ -36,9 +36,10 @@ ${SECRETS}`;
 
 function operationList(): string {
   const width = Math.max(...OPERATIONS.map((o) => o.path.length));
-  return OPERATIONS.map(
-    (o) => `  ${o.path.padEnd(width)}  ${SCHEME_LABEL[o.scheme].padEnd(21)}  ${o.title}`,
-  ).join('\n');
+  return OPERATIONS.map((o) => {
+    const others = (o.schemeAlternatives ?? []).map((s) => `--scheme ${s}`).join(', ');
+    return `  ${o.path.padEnd(width)}  ${SCHEME_LABEL[o.scheme].padEnd(21)}  ${o.title}${others ? ` (also ${others})` : ''}`;
+  }).join('\n');
 }
 
 export function signHelp(): string {
@@ -48,9 +49,10 @@ Builds the request of one operation, signs it and prints the operation, the sche
 the signing input with its source, the signature and the raw HTTP request.
 
 <operation> is the path after /api/, e.g. v2/sale, v4/payout-check, 3ds/v1/upload-cres-result.
-name=value pairs are the body parameters, sent in the order given. A value may contain "=" (the
-pair is split at the first one) and may be empty (name=). Parameters the catalog does not list are
-sent too. The login given with --login fills the operation's "login" field unless login=... is given.
+name=value pairs are the body parameters: the operation's fields in the order given, then the
+names the catalog does not list (and a name given twice), in their order. A value may contain "="
+(the pair is split at the first one) and may be empty (name=). The login given with --login fills
+the operation's "login" field unless login=... is given.
 
 Options:
   --endpoint-id N          Endpoint id (the path's last segment and, where signed, the endpointId term).
@@ -59,6 +61,9 @@ Options:
   --control-key-file F     File holding the merchant control key (control and HMAC-SHA1 operations).
   --control-key K          The control key itself (visible in the process list; see Secrets).
   --private-key-file F     RSA private key, PEM (PKCS#1 or PKCS#8), for RSA-SHA256 (v4) operations.
+  --scheme S               Sign with S where the operation allows several (payout-form: control,
+                           oauth-hmac-sha1 or oauth-rsa-sha256; hmac-sha1 and rsa-sha256 work too).
+                           Default: the operation's own scheme, listed below.
   --base-url URL           Gateway base URL (default $${ENV.baseUrl}, else ${DEFAULT_BASE_URL},
                            the local sandbox). The request goes to URL/api/<operation>/N.
   --nonce X                OAuth nonce to use instead of a fresh random one (to reproduce a request).
@@ -78,6 +83,8 @@ Examples:
     client_orderid=p-1 amount=5.00 currency=USD --curl
   paysign sign v4/payout-check --endpoint-id 1111 --login demo --private-key-file private.pem \\
     client_orderid=p-2 amount=5.00 currency=USD --raw > request.http
+  paysign sign v2/payout-form --endpoint-id 1111 --login demo --scheme rsa-sha256 \\
+    --private-key-file private.pem client_orderid=p-3 amount=5.00 currency=USD
 
 Operations:
 ${operationList()}`;

@@ -66,7 +66,7 @@ export function renderDiagnosis(d: Diagnosis, ctx: VerifyContext): string {
   const v = d.verification;
   const rows: Array<[string, string]> = [
     ['operation', describeOperation(op)],
-    ['scheme', schemeLine(op)],
+    ['scheme', schemeLine(op, { scheme: d.scheme })],
     ['endpoint', endpointText(d.endpoint)],
     ['capture', `${CAPTURE_FORMAT_LABEL[ctx.format]} (recognised from its shape)`],
   ];
@@ -141,7 +141,7 @@ export function renderDiagnosis(d: Diagnosis, ctx: VerifyContext): string {
   }
   if (d.signatureMatches !== true) {
     if (v.scheme === 'control') {
-      out.push(heading('Expected signing input').trimEnd(), renderControlInput(op, v.trace));
+      out.push(heading('Expected signing input').trimEnd(), renderControlInput(op, {}, v.trace));
     } else {
       const title =
         v.scheme === 'oauth-hmac-sha1'

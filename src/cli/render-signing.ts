@@ -6,6 +6,7 @@ import {
   type ControlTrace,
   type SignatureParameter,
 } from '../core/index.ts';
+import { formulaOf, schemeOf, type RequestDraft } from '../model/index.ts';
 import { SCHEME_LABEL } from './help.ts';
 import { fields, showValue, table } from './output.ts';
 
@@ -14,13 +15,18 @@ export function describeOperation(op: Operation): string {
   return `${op.path} (${op.id}): ${op.title}`;
 }
 
-export function schemeLine(op: Operation): string {
-  return SCHEME_LABEL[op.scheme];
+/** The scheme the draft (or the capture) is signed with, among those the operation allows. */
+export function schemeLine(op: Operation, draft: Pick<RequestDraft, 'scheme'>): string {
+  return SCHEME_LABEL[schemeOf(op, draft)];
 }
 
 /** The control signing input term by term, then the concatenation with the key masked. */
-export function renderControlInput(op: Operation, trace: ControlTrace): string {
-  const formula = describeFormula(op.formula ?? []);
+export function renderControlInput(
+  op: Operation,
+  draft: Pick<RequestDraft, 'formula'>,
+  trace: ControlTrace,
+): string {
+  const formula = describeFormula(formulaOf(op, draft));
   const rows = trace.terms.map((t, i) => [
     String(i + 1),
     t.label,

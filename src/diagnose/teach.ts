@@ -1,6 +1,8 @@
 import { buildAuthorizationHeader } from '../core/oauth/authorization-header.ts';
 import { encodeFormBody } from '../core/percent-encode.ts';
-import { buildRequest, type BuildRequestInput, type BuiltRequest } from '../core/request/build-request.ts';
+import type { BuiltRequest, Credentials } from '../core/request/build-request.ts';
+import type { CryptoPort } from '../core/crypto-port.ts';
+import type { EndpointRef } from '../core/request/operation-spec.ts';
 import { renderRawHttp } from '../core/request/render-request.ts';
 import { mistakeById, type MistakeContext, type MistakeId, type WireChange } from './mistakes.ts';
 import {
@@ -15,7 +17,13 @@ import {
 /** The key "sign with the wrong key" uses for control and HMAC-SHA1 when none is given: plainly not the merchant's. */
 export const OTHER_MERCHANT_CONTROL_KEY = 'OTHER-MERCHANT-0000-CONTROL-KEY';
 
-export interface TeachInput extends BuildRequestInput {
+export interface TeachInput {
+  /** The request as it is correctly built (the request model's `buildDraft`): what the mistakes change. */
+  correct: BuiltRequest;
+  /** The endpoint it was built for (its id or group id is in the formula). */
+  endpoint: EndpointRef;
+  credentials: Credentials;
+  crypto: CryptoPort;
   /** The mistakes to inject, applied in the order given. Empty: the correct signing, unchanged. */
   mistakes: readonly MistakeId[];
   /** The key "sign with the wrong key" signs with (RSA needs a private key here). */
@@ -48,15 +56,15 @@ export interface TeachResult {
 }
 
 /**
- * The teaching mode: builds the request with the core's `buildRequest`, then injects one mistake
- * at a time (the catalogue's own transformations, the ones the debugger replays) and signs again,
- * so the user sees how the signing input and the signature change, and can send the mistaken
- * request to the local sandbox to see it refused. With no mistakes the result is `buildRequest`'s.
+ * The teaching mode: takes the correctly built request, then injects one mistake at a time (the
+ * catalogue's own transformations, the ones the debugger replays) and signs again, so the user
+ * sees how the signing input and the signature change, and can send the mistaken request to the
+ * local sandbox to see it refused. With no mistakes the result is the built request itself.
  */
 export async function teach(input: TeachInput): Promise<TeachResult> {
-  const correct = await buildRequest(input);
+  const { correct } = input;
   const signing = correct.signing;
-  const scheme = input.operation.scheme;
+  const scheme = signing.scheme;
   let recipe: SigningRecipe =
     signing.scheme === 'control' ? controlRecipeOf(signing) : oauthRecipeOf(signing, signing.scheme);
   const correctRecipe = recipe;

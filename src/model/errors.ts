@@ -4,6 +4,7 @@ import { CodedError } from '../core/errors.ts';
 export type DraftErrorCode =
   | 'DRAFT_OPERATION'
   | 'DRAFT_INVALID'
+  | 'DRAFT_MISSING_VALUES'
   | 'SHARE_LINK_DAMAGED'
   | 'SHARE_LINK_VERSION'
   | 'SHARE_LINK_OPERATION'

@@ -1,16 +1,9 @@
-import {
-  decodeFormBody,
-  isPayError,
-  matchOperationPath,
-  parseAuthorizationHeader,
-  type CapturedRequest,
-  type Scheme,
-} from '../core/index.ts';
-import { findOperation, OPERATION_PATHS } from '../catalog/index.ts';
-import { formulaEditable, schemesOf } from './draft-params.ts';
+import { decodeFormBody, type CapturedRequest } from '../core/index.ts';
+import { identifyCapture, isCaptureUnknown } from '../catalog/identify-capture.ts';
+import { draftFromValues } from './draft-from-values.ts';
 import { DraftError } from './errors.ts';
-import { placeholderFor, type Place } from './place.ts';
-import { DRAFT_VERSION, type DraftValue, type RequestDraft } from './request-draft.ts';
+import type { Place } from './place.ts';
+import type { RequestDraft, WithheldReason } from './request-draft.ts';
 
 /** A draft read from a captured request, with what the import found out on the way. */
 export interface ImportedDraft {
@@ -39,18 +32,13 @@ function looksMasked(value: string): boolean {
   return false;
 }
 
-const SIGNATURE_METHODS: Record<string, Scheme> = {
-  'HMAC-SHA1': 'oauth-hmac-sha1',
-  'RSA-SHA256': 'oauth-rsa-sha256',
-};
-
 /**
  * Opens a captured request (parsed from curl, raw HTTP, HAR or a log line) as a draft: the
- * operation and endpoint from the path, the body values (the operation's fields as values, the
- * rest as extras), and for OAuth the signature method as the scheme and the captured nonce and
- * timestamp PINNED, so that signing the draft again reproduces the captured signature. A masked
- * card number (as the console's own history and HAR exports write it) is withheld: it must be
- * filled in before a send.
+ * operation, endpoint and scheme as {@link identifyCapture} finds them, the body values (the
+ * operation's fields as values, the rest as extras, through {@link draftFromValues}), and for
+ * OAuth the captured nonce and timestamp PINNED, so that signing the draft again reproduces the
+ * captured signature. A masked card number (as the console's own history and HAR exports write
+ * it) is withheld: it must be filled in before a send.
  * @throws DraftError IMPORT_UNREADABLE for a URL that cannot be read, IMPORT_OPERATION for a path
  *   that is no operation of the catalog.
  */
@@ -58,79 +46,48 @@ export function draftFromCapture(
   request: CapturedRequest,
   options: DraftFromCaptureOptions = {},
 ): ImportedDraft {
-  let u: URL;
-  try {
-    u = new URL(request.url);
-  } catch (cause) {
-    throw new DraftError(
-      'IMPORT_UNREADABLE',
-      `The captured URL "${request.url.slice(0, 80)}" cannot be read: paste the whole request with its host.`,
-      { cause },
-    );
-  }
-  const match = matchOperationPath(u.pathname, OPERATION_PATHS);
-  const op = match ? findOperation(match.path) : undefined;
-  if (!match || !op) {
+  const body = decodeFormBody(request.body);
+  const id = identifyCapture({ url: request.url, authorization: request.headers['authorization'], body });
+  if (isCaptureUnknown(id)) {
+    if (id.problem === 'url')
+      throw new DraftError(
+        'IMPORT_UNREADABLE',
+        `The captured URL "${request.url.slice(0, 80)}" cannot be read: paste the whole request with its host.`,
+      );
     throw new DraftError(
       'IMPORT_OPERATION',
-      `The path ${u.pathname.slice(0, 120)} is not an operation of the catalog: expected …/api/<operation>/<endpointId> (or …/group/<endpointGroupId>), e.g. /paynet/api/v2/sale/1111.`,
+      `The path ${id.pathname.slice(0, 120)} is not an operation of the catalog: expected …/api/<operation>/<endpointId> (or …/group/<endpointGroupId>), e.g. /paynet/api/v2/sale/1111.`,
     );
   }
+  const op = id.operation;
   const notes: string[] = [];
   const dropped: string[] = [];
-  const known = new Set(op.fields.map((f) => f.name));
-  const value = (name: string, v: string): DraftValue => {
-    if (looksMasked(v)) {
-      notes.push(`${name} is masked in the capture: fill it in before sending.`);
-      return { withheld: 'card-number' };
-    }
-    return options.place ? placeholderFor(op, name, v, options.place) : v;
-  };
-  const values: Record<string, DraftValue> = {};
-  const extras: RequestDraft['extras'] = [];
-  const oauth = new Map<string, string>();
-  // The Authorization header first: that is where the console and the gateway put oauth_*.
-  const auth = request.headers['authorization'];
-  if (auth !== undefined) {
-    try {
-      for (const p of parseAuthorizationHeader(auth)) if (!oauth.has(p.name)) oauth.set(p.name, p.value);
-    } catch (e) {
-      if (!isPayError(e)) throw e;
-      notes.push(`The Authorization header is not read: ${e.message}`);
-    }
-  }
-  for (const pair of decodeFormBody(request.body)) {
-    if (pair.name === 'control') {
+  if (id.authorizationProblem) notes.push(`The Authorization header is not read: ${id.authorizationProblem}`);
+  const pairs: Array<{ name: string; value: string }> = [];
+  const withheld: Record<string, WithheldReason> = {};
+  const seen = new Set<string>();
+  for (const pair of body) {
+    if (pair.name === 'control' || pair.name.startsWith('oauth_')) {
       dropped.push(pair.name);
       continue;
     }
-    if (pair.name.startsWith('oauth_')) {
-      if (!oauth.has(pair.name)) oauth.set(pair.name, pair.value);
-      dropped.push(pair.name);
-      continue;
-    }
-    if (known.has(pair.name)) {
-      if (Object.hasOwn(values, pair.name)) {
-        notes.push(`${pair.name} appears more than once: the first value is kept.`);
-        continue;
-      }
-      values[pair.name] = value(pair.name, pair.value);
-    } else extras.push({ name: pair.name, value: value(pair.name, pair.value) });
+    if (op.fields.some((f) => f.name === pair.name) && seen.has(pair.name))
+      notes.push(`${pair.name} appears more than once: the later values are kept as extra parameters.`);
+    seen.add(pair.name);
+    if (looksMasked(pair.value)) {
+      notes.push(`${pair.name} is masked in the capture: fill it in before sending.`);
+      withheld[pair.name] = 'card-number';
+      pairs.push({ name: pair.name, value: '' });
+    } else pairs.push(pair);
   }
-  let scheme: Scheme | undefined;
-  const method = oauth.get('oauth_signature_method');
-  if (method !== undefined) {
-    const s = SIGNATURE_METHODS[method.toUpperCase()];
-    if (s && schemesOf(op).includes(s)) scheme = s;
-    else
-      notes.push(
-        `oauth_signature_method ${method} is not one ${op.path} is signed with: its own scheme is kept.`,
-      );
-  } else if (dropped.includes('control') && schemesOf(op).includes('control')) scheme = 'control';
-  const nonce = oauth.get('oauth_nonce');
-  const timestamp = oauth.get('oauth_timestamp');
+  if (id.otherMethod !== undefined)
+    notes.push(
+      `oauth_signature_method ${id.otherMethod} is not one ${op.path} is signed with: its own scheme is kept.`,
+    );
+  const nonce = id.oauth.get('oauth_nonce');
+  const timestamp = id.oauth.get('oauth_timestamp');
   const pinned =
-    scheme !== undefined && scheme !== 'control' && nonce !== undefined && timestamp !== undefined
+    id.scheme !== 'control' && id.otherMethod === undefined && nonce !== undefined && timestamp !== undefined
       ? { nonce, timestamp }
       : undefined;
   if (pinned)
@@ -140,22 +97,20 @@ export function draftFromCapture(
   if (request.method.toUpperCase() !== 'POST')
     notes.push(`The capture is a ${request.method} request: every operation is sent as POST.`);
   if (dropped.length > 0) notes.push(`${dropped.join(', ')} left out: the console signs the request again.`);
-  // A field the capture did not send was empty: the profile's login must not fill it in.
-  for (const f of op.fields) if (!Object.hasOwn(values, f.name)) values[f.name] = '';
   const base = options.base?.operation === op.path ? options.base : undefined;
-  return {
-    draft: {
-      v: DRAFT_VERSION,
-      operation: op.path,
-      ...(scheme && scheme !== op.scheme ? { scheme } : {}),
-      ...(base?.formula && formulaEditable(op) ? { formula: base.formula } : {}),
-      values,
-      extras,
-      endpoint: match.endpoint,
-      ...(pinned ? { pinned } : {}),
+  const draft = draftFromValues(
+    op,
+    {
+      values: pairs,
+      scheme: id.scheme,
+      formula: base?.formula,
+      endpoint: id.endpoint,
+      pinned,
+      withheld,
+      // A field the capture did not send was empty: the profile's login must not fill it in.
+      complete: true,
     },
-    baseUrl: `${u.origin}${match.prefix}`,
-    dropped,
-    notes,
-  };
+    options.place,
+  );
+  return { draft, baseUrl: id.baseUrl ?? '', dropped, notes };
 }

@@ -9,6 +9,7 @@ export * from './place.ts';
 export * from './draft-params.ts';
 export * from './build-draft.ts';
 export * from './form-draft.ts';
+export * from './draft-from-values.ts';
 export * from './missing-values.ts';
 // Imported by path, not re-exported here: share-link.ts (share links, the draft reader of links and
 // collection files), mask-draft.ts and import-draft.ts (a capture into a draft), capture-link.ts (a

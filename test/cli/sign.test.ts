@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  expectOneLineError,
   formBody,
   openssl,
   opensslSign,
@@ -237,5 +238,93 @@ describe('paysign sign, OAuth', () => {
     expect(lines).toContain(`Content-Length: ${Buffer.byteLength(bodyText!, 'utf8')}`);
     expect(bodyText).toBe(formBody(Object.entries(body)));
     expect(head).not.toMatch(/[^\r]\n/);
+  });
+});
+
+describe('paysign sign --scheme (payout-form: HMAC-SHA1 by default, RSA-SHA256 and control allowed)', () => {
+  const body = { client_orderid: 'pf-1', amount: '12.34', currency: 'EUR', order_desc: 'a b+c' };
+  const pairs = Object.entries(body).map(([k, v]) => `${k}=${v}`);
+  const base = ['sign', 'v2/payout-form', '--endpoint-id', '1111', '--login', 'demo'];
+  const pin = ['--nonce', 'pfnonce', '--timestamp', '1700000002'];
+  const url = `${SANDBOX}/api/v2/payout-form/1111`;
+
+  it('--scheme rsa-sha256 asks for the private key and equals `openssl dgst -sha256 -sign`', async () => {
+    const noKey = await paysign([...base, '--scheme', 'rsa-sha256', '--control-key', EXAMPLE_KEY, ...pairs]);
+    expect(expectOneLineError(noKey)).toContain('--private-key-file');
+    const r = await paysign([
+      ...base,
+      '--scheme',
+      'oauth-rsa-sha256',
+      '--private-key-file',
+      privatePem,
+      ...pin,
+      ...pairs,
+      '--json',
+    ]);
+    expect(r.stderr).toBe('');
+    const j = JSON.parse(r.stdout) as Record<string, string>;
+    const ref = referenceOAuth({
+      url,
+      body,
+      consumerKey: 'demo',
+      method: 'RSA-SHA256',
+      nonce: 'pfnonce',
+      timestamp: '1700000002',
+    });
+    expect(j.scheme).toBe('oauth-rsa-sha256');
+    expect(j.baseString).toBe(ref.baseString);
+    expect(j.signature).toBe(opensslSign(privatePem, ref.baseString));
+    expect(j.authorization).toContain('oauth_signature_method="RSA-SHA256"');
+  });
+
+  it('--scheme control signs the sale formula (SHA-1 checked with node:crypto) and says so on every line', async () => {
+    const r = await paysign([...base, '--scheme', 'control', '--control-key', EXAMPLE_KEY, ...pairs]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const control = sha1Hex(`1111pf-11234${EXAMPLE_KEY}`);
+    expect(r.stdout).toMatch(/^Scheme\s+control \(SHA-1\)$/m);
+    expect(r.stdout).toContain(`control = ${control}`);
+    expect(r.stdout).toContain(
+      'Formula: endpointId + client_orderid + amount + email + merchant_control_key',
+    );
+    expect(r.stdout).not.toContain('Authorization: OAuth');
+    expect(r.stdout).toContain(`&control=${control}`);
+  });
+
+  it('without --scheme: its own HMAC-SHA1, as oauth-1.0a computes it', async () => {
+    const r = await paysign([...base, '--control-key', EXAMPLE_KEY, ...pin, ...pairs, '--json']);
+    const j = JSON.parse(r.stdout) as Record<string, string>;
+    const ref = referenceOAuth({
+      url,
+      body,
+      consumerKey: 'demo',
+      method: 'HMAC-SHA1',
+      nonce: 'pfnonce',
+      timestamp: '1700000002',
+      controlKey: EXAMPLE_KEY,
+    });
+    expect(j.scheme).toBe('oauth-hmac-sha1');
+    expect(j.signature).toBe(ref.hmac);
+  });
+
+  it('refuses a scheme the operation does not allow, naming the ones it does', async () => {
+    const other = expectOneLineError(
+      await paysign([...base, '--scheme', 'md5', '--control-key', 'k', ...pairs]),
+    );
+    expect(other).toContain('control');
+    expect(other).toContain('oauth-rsa-sha256');
+    const single = expectOneLineError(
+      await paysign([
+        'sign',
+        'v2/sale',
+        '--endpoint-id',
+        '1111',
+        '--scheme',
+        'rsa-sha256',
+        '--control-key',
+        'k',
+      ]),
+    );
+    expect(single).toContain('v2/sale is signed with control only');
   });
 });

@@ -9,7 +9,7 @@ import {
   toFormulaRows,
 } from '../../src/features/console/form-params.ts';
 import {
-  draftFromForm,
+  draftFromValues,
   draftParams,
   emptyDraft,
   formFromDraft,
@@ -44,7 +44,7 @@ function formDraft(
   extras: Array<{ name: string; value: string }> = [],
 ): RequestDraft {
   const opened = formFromDraft(op, emptyDraft(op.path), place);
-  return draftFromForm(op, { ...opened, values: { ...opened.values, ...values }, extras }, place);
+  return draftFromValues(op, { ...opened, values: { ...opened.values, ...values }, extras }, place);
 }
 
 describe('form values to request parameters (through the request model)', () => {
@@ -60,7 +60,7 @@ describe('form values to request parameters (through the request model)', () => 
       orderid: '',
       'by-request-sn': '',
     });
-    const draft = draftFromForm(
+    const draft = draftFromValues(
       status,
       {
         ...opened,
@@ -78,7 +78,7 @@ describe('form values to request parameters (through the request model)', () => 
       ['by-request-sn', 'form'],
       ['extra_one', 'extra'],
     ]);
-    const other = draftFromForm(status, { ...opened, values: { ...opened.values, login: 'other' } }, place);
+    const other = draftFromValues(status, { ...opened, values: { ...opened.values, login: 'other' } }, place);
     expect(draftParams(status, resolveDraft(other, place))[0]).toEqual({
       name: 'login',
       value: 'other',
@@ -138,7 +138,7 @@ describe('form values to request parameters (through the request model)', () => 
   it('signs get-card-info with an edited formula', async () => {
     const key = 'k';
     const opened = formFromDraft(cardInfo, emptyDraft(cardInfo.path), place);
-    const draft = draftFromForm(
+    const draft = draftFromValues(
       cardInfo,
       {
         ...opened,

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MISTAKES, RULEBOOK, ruleById } from '../../src/diagnose/index.ts';
-import { WALK_RULES } from '../../src/features/teaching/walkthrough.ts';
+import { WALK_RULES } from '../../src/diagnose/walkthrough.ts';
 
 const SPEC = resolve(import.meta.dirname, '../../docs/spec');
 

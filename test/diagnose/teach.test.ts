@@ -10,7 +10,13 @@ import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleValues, findOperation, type Operation } from '../../src/catalog/index.ts';
-import { buildRequest, importSigningKey, webCryptoPort, type InputParam } from '../../src/core/index.ts';
+import {
+  buildRequest,
+  importSigningKey,
+  webCryptoPort,
+  type BuildRequestInput,
+  type InputParam,
+} from '../../src/core/index.ts';
 import {
   OTHER_MERCHANT_CONTROL_KEY,
   TEACHING_SWITCHES,
@@ -45,7 +51,15 @@ function op(path: string): Operation {
 }
 
 /** A complete request of the operation from the catalog's examples, with fresh ids and a nonce. */
-function input(path: string, overrides: Record<string, string> = {}, mistakes: MistakeId[] = []): TeachInput {
+/** A request to build and the mistakes to teach on it. */
+type TeachCase = BuildRequestInput & Omit<TeachInput, 'correct'>;
+
+/** The teaching mode on the request the build makes (the page builds with the model's buildDraft). */
+async function teachOn(i: TeachCase) {
+  return teach({ ...i, correct: await buildRequest(i) });
+}
+
+function input(path: string, overrides: Record<string, string> = {}, mistakes: MistakeId[] = []): TeachCase {
   counter++;
   const o = op(path);
   const values: Record<string, string> = { ...exampleValues(o), ...overrides };
@@ -145,7 +159,7 @@ describe('no switch: the correct signing, unchanged', () => {
   it.each(['v2/sale', 'v2/preauth', 'v2/payout', 'v4/payout-check'])('%s', async (path) => {
     const i = input(path);
     const built = await buildRequest(i);
-    const t = await teach(i);
+    const t = await teachOn(i);
     expect(t.signatureChanged).toBe(false);
     expect(t.mistaken.signature).toBe(built.signing.signature);
     expect(t.correct.signature).toBe(built.signing.signature);
@@ -285,7 +299,7 @@ describe('each teaching switch changes the signature as an independent signer wo
   it.each(Object.entries(SWITCHES))('%s', async (id, c) => {
     const i = input(c.path, c.overrides, [id as MistakeId]);
     const built = await buildRequest(i);
-    const t = await teach(i);
+    const t = await teachOn(i);
     expect(t.notApplied).toEqual([]);
     expect(t.applied.map((a) => a.mistakeId)).toEqual([id]);
     expect(t.signatureChanged).toBe(true);
@@ -312,7 +326,7 @@ describe('each teaching switch changes the signature as an independent signer wo
 
   it('RSA "sign with the wrong key" signs with the second key; without one it is not applied, and says why', async () => {
     const i = input('v4/payout-check', {}, ['wrong-key']);
-    const t = await teach(i);
+    const t = await teachOn(i);
     expect(t.signatureChanged).toBe(true);
     const built = await buildRequest(i);
     const expected = createSign('RSA-SHA256')
@@ -320,7 +334,7 @@ describe('each teaching switch changes the signature as an independent signer wo
       .sign(pem('merchant-b-private-pkcs8.pem'), 'base64');
     expect(t.mistaken.signature).toBe(expected);
     expect((await send(t.mistaken.request)).status).toBe(403);
-    const without = await teach({ ...input('v4/payout-check', {}, ['wrong-key']), wrongKey: {} });
+    const without = await teachOn({ ...input('v4/payout-check', {}, ['wrong-key']), wrongKey: {} });
     expect(without.signatureChanged).toBe(false);
     expect(without.notApplied[0]).toMatchObject({
       mistakeId: 'wrong-key',
@@ -329,7 +343,7 @@ describe('each teaching switch changes the signature as an independent signer wo
   });
 
   it('a switch that has nothing to act on is reported, not silently ignored', async () => {
-    const t = await teach(
+    const t = await teachOn(
       input('v2/payout', { order_desc: 'NoSpaces', bank_name: 'ExampleBank' }, [
         'plus-for-space',
         'amount-major-units',
@@ -348,7 +362,7 @@ describe('each teaching switch changes the signature as an independent signer wo
   it('switches combine: skip sorting and keep the default port together', async () => {
     const i = input('v2/payout', {}, ['unsorted-parameters', 'default-port']);
     const built = await buildRequest(i);
-    const t = await teach(i);
+    const t = await teachOn(i);
     expect(t.applied.map((a) => a.mistakeId)).toEqual(['unsorted-parameters', 'default-port']);
     expect(t.mistaken.signature).toBe(
       createHmac('sha1', `${enc(KEY)}&`)
@@ -370,34 +384,43 @@ describe('walkthrough: each step names its rule and shows the live value', () =>
     readFileSync(join(SPEC, 'gateway-notes.md'), 'utf8')
   ).replace(/\s+/g, ' ');
 
+  const text = (w: ReturnType<typeof walkthrough>, call: string, label: string) => {
+    const v = w.steps.find((s) => s.call === call)?.output.find((o) => o.label === label);
+    if (!v || !('text' in v)) throw new Error(`no ${label} in ${call}`);
+    return v.text;
+  };
+
   it.each(['v2/sale', 'v2/payout', 'v4/payout-check'])('%s', async (path) => {
     const i = input(path, { amount: '10.42' });
     const built = await buildRequest(i);
-    const steps = walkthrough(built, i.operation);
-    const byId = Object.fromEntries(steps.map((s) => [s.id, s.value]));
+    const w = walkthrough(built, i.operation, { login: LOGIN, endpoint: i.endpoint, rsaKeyBits: 2048 });
     if (built.signing.scheme === 'control') {
-      expect(steps.map((s) => s.id)).toEqual(['formula', 'minor-units', 'concatenate', 'sha1', 'send']);
-      expect(byId['minor-units']).toBe('10.42 → 1042');
-      expect(byId.concatenate).toBe(
-        `1111${value(built, 'client_orderid')}1042${value(built, 'email')}<merchant_control_key>`,
-      );
-      expect(byId.sha1).toBe(sha1(`1111${value(built, 'client_orderid')}1042${value(built, 'email')}${KEY}`));
-    } else {
-      expect(steps.map((s) => s.id)).toEqual([
-        'gather',
-        'encode',
-        'sort',
-        'join',
-        'url',
-        'base-string',
-        'key',
-        'sign',
-        'header',
+      expect(w.steps.map((s) => s.call)).toEqual([
+        'describeFormula',
+        'resolveControlTerms',
+        'joinControlTerms',
+        'computeControl',
+        'encodeFormBody',
       ]);
-      expect(byId['base-string']).toBe(baseString(`${BASE}/api/${path}/1111`, oauthParams(built)));
-      expect(byId.sign).toBe(built.signing.signature);
+      expect(text(w, 'joinControlTerms', 'Concatenation')).toBe(
+        `1111${value(built, 'client_orderid')}1042${value(built, 'email')}`,
+      );
+      expect(text(w, 'computeControl', 'control')).toBe(
+        sha1(`1111${value(built, 'client_orderid')}1042${value(built, 'email')}${KEY}`),
+      );
+    } else {
+      expect(text(w, 'buildBaseString', 'Base string')).toBe(
+        baseString(`${BASE}/api/${path}/1111`, oauthParams(built)),
+      );
+      expect(w.signature).toBe(built.signing.signature);
+      expect(text(w, 'buildAuthorizationHeader', 'Authorization')).toBe(
+        built.headers.find((h) => h.name === 'Authorization')?.value,
+      );
     }
-    expect(JSON.stringify(steps)).not.toContain(KEY);
-    for (const s of steps) expect(specText, s.id).toContain(s.rule.quote.replace(/\s+/g, ' '));
+    expect(JSON.stringify(w)).not.toContain(KEY);
+    for (const s of w.steps)
+      for (const r of s.rules)
+        for (const part of r.quote.split(' … '))
+          expect(specText, `${s.call}: ${r.id}`).toContain(part.replace(/\s+/g, ' '));
   });
 });

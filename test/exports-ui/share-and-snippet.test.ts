@@ -102,6 +102,16 @@ describe('snippet input from the workbench values', () => {
     expect(secret.code).toContain(KEY);
   });
 
+  it('refuses a draft that came without values, naming them (it would sign fewer parameters)', () => {
+    const kept: RequestDraft = {
+      ...sale,
+      values: { ...sale.values, credit_card_number: { withheld: 'card-number' }, cvv2: { withheld: 'cvv' } },
+    };
+    expect(() => snippetInputFromDraft(kept, target(false))).toThrow(
+      'Cannot generate this snippet: credit_card_number (card number) and cvv2 (CVV) were not kept with this request. Fill them in first.',
+    );
+  });
+
   it('refuses an operation the catalog does not know, saying what to give', () => {
     expect(() =>
       snippetInputFromDraft({ v: 2, operation: 'v9/nothing', values: {}, extras: [] }, target(false)),

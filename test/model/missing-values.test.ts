@@ -14,7 +14,7 @@ import { buildEntry, draftOfEntry } from '../../src/features/history/build-entry
 import { buildCollectionsFile, readCollectionsFile } from '../../src/features/saved/saved-file.ts';
 import {
   buildDraft,
-  draftFromForm,
+  draftFromValues,
   formFromDraft,
   missingValues,
   operationOf,
@@ -152,7 +152,7 @@ function formDraft(kept: RequestDraft, fill: Record<string, string> = {}): Reque
     if (row) row.value = value;
     else values[name] = value;
   }
-  return draftFromForm(op, { ...form, values, extras }, PLACE);
+  return draftFromValues(op, { ...form, values, extras }, PLACE);
 }
 
 describe('a send carries exactly the draft’s signed parameters, or refuses naming what is missing', () => {
@@ -248,7 +248,7 @@ describe('the form says which values to fill in', () => {
     );
     expect(form.values['destination-card-no']).toBe('');
     expect(form.withheld).toEqual({ 'destination-card-no': 'card-number' });
-    const draft = draftFromForm(op, form, PLACE);
+    const draft = draftFromValues(op, form, PLACE);
     expect(missingValues(draft)).toEqual([{ name: 'destination-card-no', reason: 'card-number' }]);
   });
 

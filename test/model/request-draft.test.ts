@@ -10,7 +10,7 @@ import { renderCurl, renderRawHttp, type BuiltRequest } from '../../src/core/ind
 import { exchangesToHar, importCapture } from '../../src/exports/index.ts';
 import {
   buildDraft,
-  draftFromForm,
+  draftFromValues,
   draftParams,
   exampleDraft,
   formFromDraft,
@@ -68,7 +68,7 @@ describe('draft → share link → draft', () => {
       login: 'other-merchant',
     };
     const op = operationOf({ operation: 'v2/sale' });
-    const draft = draftFromForm(
+    const draft = draftFromValues(
       op,
       {
         values: {
@@ -206,7 +206,7 @@ describe('the one converter and the one build', () => {
       fc.property(anyDraft({ shareableOnly: false }), (draft) => {
         const op = operationOf(draft);
         const form = formFromDraft(op, draft, PLACE);
-        const again = formFromDraft(op, draftFromForm(op, form, PLACE), PLACE);
+        const again = formFromDraft(op, draftFromValues(op, form, PLACE), PLACE);
         expect(again).toEqual(form);
         // The same parameters are signed (a form lists fields in catalog order, a draft as given).
         const sent = (d: RequestDraft) =>
@@ -214,7 +214,7 @@ describe('the one converter and the one build', () => {
             .filter((p) => p.value !== '')
             .map((p) => `${p.name}=${p.value}`)
             .sort();
-        expect(sent(draftFromForm(op, form, PLACE))).toEqual(sent(draft));
+        expect(sent(draftFromValues(op, form, PLACE))).toEqual(sent(draft));
       }),
       { numRuns: 300 },
     );

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { findOperation } from '../../src/catalog/index.ts';
 import { differsFromSaved, SaveSession, type SavedStore } from '../../src/features/saved/save-session.ts';
 import type { Collection, SavedRequest } from '../../src/features/saved/saved-schema.ts';
-import { draftFromForm, formFromDraft, type RequestDraft } from '../../src/model/index.ts';
+import { draftFromValues, formFromDraft, type RequestDraft } from '../../src/model/index.ts';
 import { maskDraft } from '../../src/model/mask-draft.ts';
 import { PLACE } from '../model/signing-env.ts';
 
@@ -17,7 +17,7 @@ const op = findOperation('v2/sale')!;
 /** What the workbench's form holds for a draft, with some values typed over it. */
 function form(draft: RequestDraft, typed: Record<string, string> = {}): RequestDraft {
   const state = formFromDraft(op, draft, PLACE);
-  return draftFromForm(op, { ...state, values: { ...state.values, ...typed } }, PLACE);
+  return draftFromValues(op, { ...state, values: { ...state.values, ...typed } }, PLACE);
 }
 
 function memoryStore(): SavedStore & { requests: SavedRequest[]; collections: Collection[] } {

@@ -19,7 +19,8 @@ import { type MistakeId } from '../../src/diagnose/index.ts';
 import {
   runTeaching,
   switchesFor,
-  testValues,
+  testDraft,
+  withValue,
   type TeachingProfile,
 } from '../../src/features/teaching/teaching-model.ts';
 import { readAnswer } from '../../src/model/read-answer.ts';
@@ -123,8 +124,11 @@ function run(
   const now = Date.now();
   return runTeaching({
     op: o,
-    scheme: o.scheme,
-    values: { ...testValues(o, now, PLACE), ...overrides },
+    draft: Object.entries(overrides).reduce(
+      (d, [name, value]) => withValue(o, d, PLACE, name, value),
+      testDraft(o, now),
+    ),
+    place: PLACE,
     profile,
     pinned: { nonce: `teachingNonce${counter}x${now}`, timestamp: String(Math.floor(now / 1000)) },
     mistake,
@@ -258,8 +262,8 @@ describe('a switch without anything to act on says why', () => {
     const o = op('v2/payout');
     const t = await runTeaching({
       op: o,
-      scheme: o.scheme,
-      values: testValues(o, Date.now(), PLACE),
+      draft: testDraft(o, Date.now()),
+      place: PLACE,
       profile: { ...profile, baseUrl: 'http://127.0.0.1:4183/sandbox/paynet' },
       pinned: { nonce: 'portNonce', timestamp: '1767225600' },
       mistake: 'default-port',

@@ -1,17 +1,30 @@
 /**
- * The step-by-step walkthroughs (src/features/teaching/walkthrough.ts): each scheme's steps call the
- * signing core's step functions in the description's order, every step names the rule it applies,
- * the last step's signature is the one buildRequest signs and the one Node's crypto computes here
- * from the published example values, and no step shows a key.
+ * The step-by-step walkthroughs (src/diagnose/walkthrough.ts, as the teaching page runs them): each
+ * scheme's steps are read from the signing trace of the request the model's buildDraft built, in
+ * the description's order, every step names the rule it applies, the signature is the one Node's
+ * crypto computes here from the published example values, an edited formula is the one walked
+ * through, and no step shows a key.
  */
 import { createHash, createHmac, createSign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findOperation, type Operation } from '../../src/catalog/index.ts';
-import { buildRequest, importSigningKey, webCryptoPort, type Credentials } from '../../src/core/index.ts';
-import { teachingRequest } from '../../src/features/teaching/teaching-model.ts';
-import { citeRule, walkThrough, type WalkInput } from '../../src/features/teaching/walkthrough.ts';
+import {
+  importSigningKey,
+  webCryptoPort,
+  type BuiltRequest,
+  type ControlTerm,
+  type Credentials,
+  type Scheme,
+} from '../../src/core/index.ts';
+import { citeRule, type Walkthrough } from '../../src/diagnose/index.ts';
+import {
+  runTeaching,
+  teachingStart,
+  teachingWalkthrough,
+} from '../../src/features/teaching/teaching-model.ts';
+import { draftFromValues, type RequestDraft } from '../../src/model/index.ts';
 
 const crypto = webCryptoPort();
 const KEYS = resolve(import.meta.dirname, '../corpus/keys');
@@ -41,29 +54,48 @@ function op(path: string): Operation {
   return o;
 }
 
-function input(path: string, values: Record<string, string>, endpointId = '1111'): WalkInput {
-  const o = op(path);
-  return {
-    ...teachingRequest(o, o.scheme, values, LOGIN),
-    baseUrl: BASE,
-    endpoint: { kind: 'endpoint', id: endpointId },
-    credentials,
-    nonce: NONCE,
-    timestamp: TIMESTAMP,
-    crypto,
-  };
+const PLACE = {
+  origin: 'http://127.0.0.1:4451',
+  inboxUrl: 'http://127.0.0.1:4451/callbacks/s-w',
+  login: LOGIN,
+};
+
+interface Walked {
+  walk: Walkthrough;
+  built: BuiltRequest;
 }
 
-async function built(w: WalkInput) {
-  return buildRequest({
-    ...w,
-    clock: () => Number(TIMESTAMP) * 1000,
-    nonce: () => NONCE,
-    pinned: { nonce: NONCE, timestamp: TIMESTAMP },
+/** The teaching page's run on a draft of these values: built once by the model, walked through from its trace. */
+async function walkThrough(
+  path: string,
+  values: Record<string, string>,
+  o: { endpointId?: string; credentials?: Credentials; scheme?: Scheme; formula?: ControlTerm[] } = {},
+): Promise<Walked> {
+  const draft: RequestDraft = draftFromValues(op(path), {
+    values,
+    ...(o.scheme ? { scheme: o.scheme } : {}),
+    ...(o.formula ? { formula: o.formula } : {}),
   });
+  const profile = {
+    baseUrl: BASE,
+    endpoint: { kind: 'endpoint' as const, id: o.endpointId ?? '1111' },
+    credentials: o.credentials ?? credentials,
+  };
+  const args = {
+    op: op(path),
+    draft,
+    place: PLACE,
+    profile,
+    pinned: { nonce: NONCE, timestamp: TIMESTAMP },
+    mistake: null,
+    crypto,
+    clock: () => Number(TIMESTAMP) * 1000,
+  };
+  const t = await runTeaching(args);
+  return { walk: teachingWalkthrough(args, t.correct.request), built: t.correct.request };
 }
 
-function outputText(w: Awaited<ReturnType<typeof walkThrough>>, call: string, label: string): string {
+function outputText(w: Walkthrough, call: string, label: string): string {
   const step = w.steps.find((s) => s.call === call);
   const v = step?.output.find((o) => o.label === label);
   if (!v || !('text' in v)) throw new Error(`no ${label} in ${call}`);
@@ -103,7 +135,7 @@ describe('control walkthrough', () => {
       amount: '10.42',
       email: 'john.smith@gmail.com',
     };
-    const w = await walkThrough(input('v2/sale', values));
+    const { walk: w, built: b } = await walkThrough('v2/sale', values);
     expect(w.steps.map((s) => s.call)).toEqual([
       'describeFormula',
       'resolveControlTerms',
@@ -119,7 +151,7 @@ describe('control walkthrough', () => {
     expect(w.signature).toBe(
       createHash('sha1').update(`1111902B4FF51042john.smith@gmail.com${KEY}`).digest('hex'),
     );
-    expect(w.signature).toBe((await built(input('v2/sale', values))).signing.signature);
+    expect(b.bodyText).toContain(`control=${w.signature}`);
     const terms = w.steps[1]!.output[0]!;
     expect('table' in terms && terms.table.rows.map((r) => [r[1], r[2], r[3]])).toEqual([
       ['endpointId', '1111', 'path'],
@@ -133,16 +165,17 @@ describe('control walkthrough', () => {
   });
 
   it('status without orderid signs the empty string there', async () => {
-    const w = await walkThrough(input('v2/status', { client_orderid: 'inv-1' }));
+    const { walk: w } = await walkThrough('v2/status', { client_orderid: 'inv-1' });
     expect(outputText(w, 'joinControlTerms', 'Concatenation')).toBe(`${LOGIN}inv-1`);
     expect(w.signature).toBe(createHash('sha1').update(`${LOGIN}inv-1${KEY}`).digest('hex'));
   });
 
   it('without a control key it stops at the signature and says what is missing', async () => {
-    const w = await walkThrough({
-      ...input('v2/sale', { client_orderid: 'a', amount: '1.00', email: 'a@b.c' }),
-      credentials: { login: LOGIN },
-    });
+    const { walk: w } = await walkThrough(
+      'v2/sale',
+      { client_orderid: 'a', amount: '1.00', email: 'a@b.c' },
+      { credentials: { login: LOGIN } },
+    );
     expect(w.signature).toBeNull();
     expect(w.missing).toMatch(/control key/);
   });
@@ -153,7 +186,7 @@ describe.each([
   ['OAuth RSA-SHA256', 'v4/payout-check', 'RSA-SHA256'],
 ] as const)('%s walkthrough', (_name, path, method) => {
   it('calls the core’s step functions in order, each naming its rule, and signs what buildRequest signs', async () => {
-    const w = await walkThrough(input(path, PAYOUT));
+    const { walk: w, built: b } = await walkThrough(path, PAYOUT);
     const sign =
       method === 'HMAC-SHA1' ? ['hmacSigningKey', 'signHmacSha1'] : ['importSigningKey', 'signRsaSha256'];
     expect(w.steps.map((s) => s.call)).toEqual([
@@ -184,12 +217,91 @@ describe.each([
             .digest('base64')
         : createSign('RSA-SHA256').update(base).sign(PRIVATE_PEM, 'base64');
     expect(w.signature).toBe(expected);
-    const b = await built(input(path, PAYOUT));
     expect(w.signature).toBe(b.signing.signature);
     expect(outputText(w, 'buildAuthorizationHeader', 'Authorization')).toBe(
       b.headers.find((h) => h.name === 'Authorization')?.value,
     );
     expect(JSON.stringify(w)).not.toContain(KEY);
     expect(JSON.stringify(w)).not.toContain('PRIVATE KEY');
+  });
+});
+
+describe('an edited formula (payout-form signed with control)', () => {
+  it('is the formula walked through, and the one the signature is computed over', async () => {
+    const formula: ControlTerm[] = [
+      { kind: 'login' },
+      { kind: 'field', name: 'client_orderid' },
+      { kind: 'field', name: 'amount', minorUnits: true },
+      { kind: 'field', name: 'currency' },
+    ];
+    const values = { client_orderid: 'pf-9', amount: '3.10', currency: 'EUR' };
+    const { walk: w, built: b } = await walkThrough('v2/payout-form', values, { scheme: 'control', formula });
+    expect(outputText(w, 'describeFormula', 'Formula')).toBe(
+      'login + client_orderid + amount + currency + merchant_control_key',
+    );
+    expect(outputText(w, 'joinControlTerms', 'Concatenation')).toBe(`${LOGIN}pf-9310EUR`);
+    expect(w.signature).toBe(createHash('sha1').update(`${LOGIN}pf-9310EUR${KEY}`).digest('hex'));
+    expect(b.bodyText).toContain(`control=${w.signature}`);
+  });
+});
+
+describe('teaching holds the workbench’s draft', () => {
+  const payoutForm = () => op('v2/payout-form');
+
+  it('keeps its scheme, edited formula, endpoint and pinned values, with test data or its own values', () => {
+    const formula: ControlTerm[] = [{ kind: 'login' }, { kind: 'field', name: 'amount' }];
+    const given: RequestDraft = {
+      ...draftFromValues(payoutForm(), { values: {}, scheme: 'control', formula }),
+      endpoint: { kind: 'group', id: '2222' },
+    };
+    const started = teachingStart(payoutForm(), given, Date.UTC(2026, 0, 1));
+    expect(started).toMatchObject({ scheme: 'control', formula, endpoint: { kind: 'group', id: '2222' } });
+    expect(started.values.amount).not.toBe('');
+    const own = draftFromValues(payoutForm(), {
+      values: { amount: '1.00' },
+      scheme: 'oauth-rsa-sha256',
+      pinned: { nonce: 'wbNonce', timestamp: '1767225600' },
+      endpoint: { kind: 'endpoint', id: '77' },
+    });
+    expect(teachingStart(payoutForm(), own, 0)).toBe(own);
+  });
+
+  it('signs for the draft’s endpoint, not the profile’s', async () => {
+    const draft = {
+      ...draftFromValues(op('v2/sale'), { values: { amount: '1.00' } }),
+      endpoint: { kind: 'group' as const, id: '2222' },
+    };
+    const t = await runTeaching({
+      op: op('v2/sale'),
+      draft,
+      place: PLACE,
+      profile: { baseUrl: BASE, endpoint: { kind: 'endpoint', id: '1111' }, credentials },
+      pinned: { nonce: NONCE, timestamp: TIMESTAMP },
+      mistake: null,
+      crypto,
+      clock: () => 0,
+    });
+    expect(t.correct.request.url).toBe('https://sandbox.pay-gateway.test:443/paynet/api/v2/sale/group/2222');
+  });
+
+  it('refuses a draft that came without values, naming them', async () => {
+    const draft = draftFromValues(op('v2/sale'), {
+      values: { amount: '1.00' },
+      withheld: { credit_card_number: 'card-number', cvv2: 'cvv' },
+    });
+    await expect(
+      runTeaching({
+        op: op('v2/sale'),
+        draft,
+        place: PLACE,
+        profile: { baseUrl: BASE, endpoint: { kind: 'endpoint', id: '1111' }, credentials },
+        pinned: { nonce: NONCE, timestamp: TIMESTAMP },
+        mistake: null,
+        crypto,
+        clock: () => 0,
+      }),
+    ).rejects.toThrow(
+      'Cannot sign this request: credit_card_number (card number) and cvv2 (CVV) were not kept with this request. Fill them in first.',
+    );
   });
 });

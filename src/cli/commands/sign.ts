@@ -10,14 +10,19 @@ import {
   type BuiltRequest,
   type Credentials,
   type EndpointRef,
+  type Scheme,
   type SigningKey,
 } from '../../core/index.ts';
 import {
   buildDraft,
+  draftFromValues,
   draftParams,
-  DRAFT_VERSION,
+  formulaOf,
+  isDraftError,
+  requireAllValues,
   resolveDraft,
-  type DraftValue,
+  schemeOf,
+  schemesOf,
   type Place,
   type RequestDraft,
 } from '../../model/index.ts';
@@ -51,6 +56,7 @@ const OPTIONS = {
   'control-key-file': { type: 'string' },
   'private-key-file': { type: 'string' },
   'base-url': { type: 'string' },
+  scheme: { type: 'string' },
   nonce: { type: 'string' },
   timestamp: { type: 'string' },
   json: { type: 'boolean' },
@@ -84,16 +90,7 @@ export async function runSign(args: readonly string[], io: Io): Promise<number> 
 
   const endpoint = endpointOf(values);
   const login = str(values, 'login') ?? '';
-  const needsLogin = op.scheme !== 'control' || (op.formula ?? []).some((t) => t.kind === 'login');
-  if (needsLogin && login === '') {
-    const why =
-      op.scheme === 'control'
-        ? 'its control formula signs the merchant login'
-        : 'oauth_consumer_key is the merchant login';
-    throw new CliError(`${op.path} needs --login L: ${why}.`);
-  }
   const pinned = pinnedValues(values);
-  const { credentials, signingKey } = await credentialsFor(op, login, values, io);
   const runtime = { crypto: nodeCryptoPort(), clock: Date.now, nonce: secureNonceSource() };
   // Half a pin (only --nonce or only --timestamp): the other half is drawn fresh, here.
   const pin = pinned
@@ -102,7 +99,29 @@ export async function runSign(args: readonly string[], io: Io): Promise<number> 
         timestamp: pinned.timestamp ?? toOAuthTimestamp(runtime.clock()),
       }
     : undefined;
-  const draft = draftOf(op, parsePairs(pairArgs), endpoint, pin);
+  const draft = draftFromValues(op, {
+    values: parsePairs(pairArgs),
+    endpoint,
+    pinned: pin,
+    scheme: schemeOption(op, values),
+  });
+  try {
+    requireAllValues(draft, 'sign this request');
+  } catch (e) {
+    if (isDraftError(e)) throw new CliError(e.message);
+    throw e;
+  }
+  // Every line below reads the draft's scheme and formula, not the operation's own.
+  const scheme = schemeOf(op, draft);
+  const needsLogin = scheme !== 'control' || formulaOf(op, draft).some((t) => t.kind === 'login');
+  if (needsLogin && login === '') {
+    const why =
+      scheme === 'control'
+        ? 'its control formula signs the merchant login'
+        : 'oauth_consumer_key is the merchant login';
+    throw new CliError(`${op.path} needs --login L: ${why}.`);
+  }
+  const { credentials, signingKey } = await credentialsFor(op, scheme, login, values, io);
   const baseUrl = baseUrlOf(values, io);
   // The command line has no console origin or callback inbox: only the login is the place's.
   const place: Place = { origin: '', inboxUrl: '', login };
@@ -119,14 +138,14 @@ export async function runSign(args: readonly string[], io: Io): Promise<number> 
 
   if (modes[0] === 'raw') io.out(renderRawHttp(built));
   else if (modes[0] === 'curl') io.out(`${renderCurl(built)}\n`);
-  else if (modes[0] === 'json') io.out(json(toJson(op, endpoint, built)));
+  else if (modes[0] === 'json') io.out(json(toJson(op, scheme, endpoint, built)));
   else {
     // What the user gave (control too, to say it is ignored) and what the profile filled in.
     const given = new Set([
       ...parsePairs(pairArgs).map((p) => p.name),
       ...params.filter((p) => p.value !== '').map((p) => p.name),
     ]);
-    io.out(renderHuman(op, endpoint, built, given, signingKey));
+    io.out(renderHuman(op, draft, endpoint, built, given, signingKey));
   }
   return 0;
 }
@@ -181,13 +200,38 @@ function pinnedValues(values: Values): { nonce?: string; timestamp?: string } | 
   return { ...(nonce !== undefined ? { nonce } : {}), ...(timestamp !== undefined ? { timestamp } : {}) };
 }
 
+/** `--scheme`: one of the schemes the operation may be signed with (payout-form has three). */
+function schemeOption(op: Operation, values: Values): Scheme | undefined {
+  const given = str(values, 'scheme');
+  if (given === undefined) return undefined;
+  const allowed = schemesOf(op);
+  const scheme = SCHEME_NAMES[given.toLowerCase()];
+  if (scheme && allowed.includes(scheme)) return scheme;
+  const list = allowed.join(', ');
+  throw new CliError(
+    allowed.length === 1
+      ? `--scheme "${given}": ${op.path} is signed with ${op.scheme} only; leave --scheme out.`
+      : `--scheme "${given}" is not a scheme of ${op.path}: give one of ${list}.`,
+  );
+}
+
+/** The scheme names `--scheme` takes: the console's, and the OAuth signature methods. */
+const SCHEME_NAMES: Readonly<Record<string, Scheme>> = {
+  control: 'control',
+  'oauth-hmac-sha1': 'oauth-hmac-sha1',
+  'hmac-sha1': 'oauth-hmac-sha1',
+  'oauth-rsa-sha256': 'oauth-rsa-sha256',
+  'rsa-sha256': 'oauth-rsa-sha256',
+};
+
 async function credentialsFor(
   op: Operation,
+  scheme: Scheme,
   login: string,
   values: Values,
   io: Io,
 ): Promise<{ credentials: Credentials; signingKey?: SigningKey }> {
-  if (op.scheme === 'oauth-rsa-sha256') {
+  if (scheme === 'oauth-rsa-sha256') {
     const file = str(values, 'private-key-file');
     if (file === undefined) {
       throw new CliError(
@@ -206,7 +250,7 @@ async function credentialsFor(
   const controlKey = await resolveControlKey(values, io.env);
   if (controlKey === undefined) {
     const what =
-      op.scheme === 'control' ? 'the control signature' : 'HMAC-SHA1 (the key is the consumer secret)';
+      scheme === 'control' ? 'the control signature' : 'HMAC-SHA1 (the key is the consumer secret)';
     throw new CliError(
       `${op.path} is signed with the merchant control key (${what}): pass --control-key-file FILE, set ${ENV.controlKey}, or pass --control-key KEY.`,
     );
@@ -214,35 +258,20 @@ async function credentialsFor(
   return { credentials: { login, controlKey } };
 }
 
-/** The body parameters in the order given, the login field filled from --login when the operation has one. */
-/**
- * The command line's pairs as a draft of the request model, in the order given (a name repeated
- * goes on as an extra parameter); a login field not given is the --login's.
- */
-function draftOf(
-  op: Operation,
-  pairs: ReadonlyArray<{ name: string; value: string }>,
-  endpoint: EndpointRef,
-  pinned: { nonce: string; timestamp: string } | undefined,
-): RequestDraft {
-  const values: Record<string, DraftValue> = {};
-  const extras: RequestDraft['extras'] = [];
-  for (const p of pairs) {
-    if (Object.hasOwn(values, p.name)) extras.push({ name: p.name, value: p.value });
-    else values[p.name] = p.value;
-  }
-  return { v: DRAFT_VERSION, operation: op.path, values, extras, endpoint, ...(pinned ? { pinned } : {}) };
-}
-
 function headerObject(built: BuiltRequest): Record<string, string> {
   return Object.fromEntries(built.headers.map((h) => [h.name, h.value]));
 }
 
-function toJson(op: Operation, endpoint: EndpointRef, built: BuiltRequest): Record<string, unknown> {
+function toJson(
+  op: Operation,
+  scheme: Scheme,
+  endpoint: EndpointRef,
+  built: BuiltRequest,
+): Record<string, unknown> {
   const common = {
     operation: op.path,
     operationId: op.id,
-    scheme: op.scheme,
+    scheme,
     endpoint,
     method: built.method,
     url: built.url,
@@ -289,6 +318,7 @@ function toJson(op: Operation, endpoint: EndpointRef, built: BuiltRequest): Reco
 
 function renderHuman(
   op: Operation,
+  draft: RequestDraft,
   endpoint: EndpointRef,
   built: BuiltRequest,
   given: ReadonlySet<string>,
@@ -298,7 +328,7 @@ function renderHuman(
   out.push(
     fields([
       ['Operation', describeOperation(op)],
-      ['Scheme', schemeLine(op)],
+      ['Scheme', schemeLine(op, draft)],
       ['Endpoint', endpoint.kind === 'group' ? `group ${endpoint.id}` : endpoint.id],
       ['URL', built.url],
     ]),
@@ -310,7 +340,7 @@ function renderHuman(
 
   const s = built.signing;
   if (s.scheme === 'control') {
-    out.push(heading('Signing input').trimEnd(), renderControlInput(op, s));
+    out.push(heading('Signing input').trimEnd(), renderControlInput(op, draft, s));
     out.push(heading('Signature').trimEnd(), `control = ${s.signature ?? ''}`);
   } else {
     out.push(

@@ -3,6 +3,7 @@ import {
   draftParams,
   formulaOf,
   operationOf,
+  requireAllValues,
   resolveDraft,
   schemeOf,
   type Place,
@@ -25,9 +26,12 @@ export interface SnippetTarget {
 /**
  * The snippet generator's input for a draft: the same parameters the console signs (the model's
  * one converter), the draft's scheme and formula, and its pinned nonce and timestamp.
+ * @throws DraftError DRAFT_MISSING_VALUES for a draft that came without values (a snippet would
+ *   sign fewer parameters than the request), naming them.
  */
 export function snippetInputFromDraft(draft: RequestDraft, target: SnippetTarget): SnippetInput {
   const op = operationOf(draft);
+  requireAllValues(draft, 'generate this snippet');
   const resolved = resolveDraft(draft, target.place);
   const scheme = schemeOf(op, draft);
   const formula = formulaOf(op, draft);

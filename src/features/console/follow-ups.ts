@@ -1,5 +1,5 @@
 import { exampleValues, findOperation, type Operation } from '../../catalog/index.ts';
-import { DRAFT_VERSION, type DraftValue, type RequestDraft } from '../../model/index.ts';
+import { draftFromValues, type RequestDraft } from '../../model/index.ts';
 
 const CLIENT_ORDER_ID_NAMES = ['client_orderid', 'client-order-id', 'client-orderid'];
 const METHOD_PATH = '3ds/v1/upload-method-url-result';
@@ -52,7 +52,7 @@ function startsNewOrder(target: Operation): boolean {
  * (each spelled as the target spells it), the catalog's examples for its other required fields.
  */
 export function followUpDraft(target: Operation, ids: CarriedIds, newOrderId: () => string): RequestDraft {
-  const values: Record<string, DraftValue> = {};
+  const values: Record<string, string> = {};
   const examples = exampleValues(target);
   const fresh = startsNewOrder(target);
   for (const f of target.fields) {
@@ -68,7 +68,7 @@ export function followUpDraft(target: Operation, ids: CarriedIds, newOrderId: ()
     if (v === undefined && f.required) v = examples[f.name];
     if (v !== undefined) values[f.name] = v;
   }
-  return { v: DRAFT_VERSION, operation: target.path, values, extras: [] };
+  return draftFromValues(target, { values });
 }
 
 export interface FollowUp {

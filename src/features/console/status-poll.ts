@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/index.ts';
 import { findOperation } from '../../catalog/index.ts';
-import { DRAFT_VERSION, type RequestDraft } from '../../model/index.ts';
+import { draftFromValues, type RequestDraft } from '../../model/index.ts';
 import type { ExchangeParty, ExchangeRecord, PreparedExchange, Transport } from '../../model/exchange.ts';
 import { nextPoll, POLL_POLICY, type PollPolicy } from '../../model/poll-policy.ts';
 import type { AnswerReading } from '../../model/read-answer.ts';
@@ -48,12 +48,9 @@ export interface StatusPollPorts {
 
 /** The status request of an order, left to the profile for its login. */
 export function statusDraft(ids: PollIds): RequestDraft {
-  return {
-    v: DRAFT_VERSION,
-    operation: STATUS_OPERATION.path,
-    values: { login: { place: 'login' }, client_orderid: ids.clientOrderId, orderid: ids.orderId ?? '' },
-    extras: [],
-  };
+  return draftFromValues(STATUS_OPERATION, {
+    values: { client_orderid: ids.clientOrderId, orderid: ids.orderId ?? '' },
+  });
 }
 
 /**

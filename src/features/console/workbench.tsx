@@ -13,7 +13,7 @@ import { useForm, type Resolver } from 'react-hook-form';
 import { describeFormula, type EndpointRef } from '../../core/index.ts';
 import { findOperation, requestSchema, type Operation } from '../../catalog/index.ts';
 import {
-  draftFromForm,
+  draftFromValues,
   draftKey,
   emptyDraft,
   formFromDraft,
@@ -210,7 +210,7 @@ function OperationWorkbench({
   /** The form's request as the model holds it: every surface reads this one shape. */
   const toDraft = useCallback(
     (values: FieldValues, m: Partial<MetaValues>): RequestDraft =>
-      draftFromForm(
+      draftFromValues(
         op,
         {
           values,

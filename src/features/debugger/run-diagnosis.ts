@@ -136,7 +136,7 @@ export async function runDiagnosis(form: DebuggerForm, o: RunOptions): Promise<D
  * The capture as a draft for the workbench: its values, scheme and endpoint, and for OAuth its nonce
  * and timestamp pinned, so that the workbench shows the captured signature (given the same key).
  */
-export function draftOf(run: { parsed: ParsedCapture; diagnosis: Diagnosis }, place: Place): RequestDraft {
-  const { draft } = draftFromCapture(run.parsed.request, { place });
-  return { ...draft, operation: run.diagnosis.operationPath, endpoint: run.diagnosis.endpoint };
+export function draftOf(run: { parsed: ParsedCapture }, place: Place): RequestDraft {
+  // The diagnosis identified the capture with the same `identifyCapture`: one answer, not two.
+  return draftFromCapture(run.parsed.request, { place }).draft;
 }

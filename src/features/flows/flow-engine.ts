@@ -7,7 +7,7 @@ import {
   type NonceSource,
 } from '../../core/index.ts';
 import { findOperation, RESPONSE_SCHEMAS, type Operation } from '../../catalog/index.ts';
-import { DRAFT_VERSION, isDraftError, type Place, type RequestDraft } from '../../model/index.ts';
+import { draftFromValues, isDraftError, type Place, type RequestDraft } from '../../model/index.ts';
 import {
   isExchangeRefused,
   prepareExchange,
@@ -167,35 +167,16 @@ function text(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined;
 }
 
-/**
- * A step's filled-in values as a draft of the request model: the operation's fields, the rest as
- * extra parameters. Signed through the model's one converter and build.
- */
-export function stepDraft(
-  op: Operation,
-  values: Record<string, string>,
-  endpoint?: SigningContext['endpoint'],
-): RequestDraft {
-  const known = new Set(op.fields.map((f) => f.name));
-  return {
-    v: DRAFT_VERSION,
-    operation: op.path,
-    values: Object.fromEntries(Object.entries(values).filter(([name]) => known.has(name))),
-    extras: Object.entries(values)
-      .filter(([name]) => !known.has(name))
-      .map(([name, value]) => ({ name, value })),
-    ...(endpoint ? { endpoint: { ...endpoint } } : {}),
-  };
-}
-
 /** The step's request to open in the workbench: its CVV is not carried over. */
 function reopenDraft(op: Operation, values: Record<string, string>, context: SigningContext): RequestDraft {
-  const kept = Object.fromEntries(
-    Object.entries(values).filter(
-      ([name]) => !op.fields.some((f) => f.name === name && f.sensitive === 'cvv'),
-    ),
-  );
-  return stepDraft(op, kept, context.endpoint);
+  const withheld: Record<string, 'cvv'> = {};
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values)) {
+    const cvv = op.fields.some((f) => f.name === name && f.sensitive === 'cvv');
+    if (cvv && value !== '') withheld[name] = 'cvv';
+    kept[name] = cvv ? '' : value;
+  }
+  return draftFromValues(op, { values: kept, endpoint: context.endpoint, withheld });
 }
 
 function originOf(url: string): string {
@@ -402,7 +383,10 @@ export class FlowRun {
         login: context.credentials.login,
       };
       const runtime = { crypto: this.deps.crypto, clock: this.deps.clock, nonce: this.deps.nonce };
-      prepared = await prepareExchange(stepDraft(op, values), signingEnvFor(context, place, runtime));
+      prepared = await prepareExchange(
+        draftFromValues(op, { values }),
+        signingEnvFor(context, place, runtime),
+      );
     } catch (e) {
       throw new FlowStepError(
         isPayError(e) || isDraftError(e) || isExchangeRefused(e)

@@ -1,5 +1,11 @@
 import { findOperation } from '../../catalog/index.ts';
-import { draftFromForm, draftKey, formFromDraft, type Place, type RequestDraft } from '../../model/index.ts';
+import {
+  draftFromValues,
+  draftKey,
+  formFromDraft,
+  type Place,
+  type RequestDraft,
+} from '../../model/index.ts';
 import { maskDraft } from '../../model/mask-draft.ts';
 import { freeName } from './saved-file.ts';
 import type { Collection, SavedRequest } from './saved-schema.ts';
@@ -46,7 +52,7 @@ export function differsFromSaved(saved: RequestDraft, current: RequestDraft, pla
 function keptKey(draft: RequestDraft, place: Place): string {
   const op = findOperation(draft.operation);
   return op
-    ? draftKey(maskDraft(draftFromForm(op, formFromDraft(op, draft, place), place)))
+    ? draftKey(maskDraft(draftFromValues(op, formFromDraft(op, draft, place), place)))
     : draftKey(draft);
 }
 

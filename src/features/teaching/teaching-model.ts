@@ -1,32 +1,35 @@
 import {
+  type BuiltRequest,
   type Clock,
   type Credentials,
   type CryptoPort,
   type EndpointRef,
-  type InputParam,
-  type OperationSigningSpec,
   type Scheme,
 } from '../../core/index.ts';
 import {
   OTHER_MERCHANT_CONTROL_KEY,
   TEACHING_SWITCHES,
   teach,
+  walkthrough,
   type Mistake,
   type MistakeId,
-  type TeachInput,
   type TeachResult,
+  type Walkthrough,
 } from '../../diagnose/index.ts';
 import type { Operation } from '../../catalog/index.ts';
 import {
-  DRAFT_VERSION,
-  draftParams,
+  buildDraft,
+  draftFromValues,
   exampleDraft,
+  formFromDraft,
+  requireAllValues,
   resolveDraft,
   schemesOf,
   signingSpecOf,
-  type DraftValue,
+  type FormState,
   type Place,
   type RequestDraft,
+  type SigningEnv,
 } from '../../model/index.ts';
 
 export { OTHER_MERCHANT_CONTROL_KEY, schemesOf };
@@ -90,30 +93,68 @@ export function testValues(op: Operation, now: number, place: Place): Record<str
 }
 
 /**
- * The page's values as a draft of the request model: the operation's fields, the other names as
- * extra parameters; a login field left empty or holding the profile's login is the profile's.
+ * The draft the page opens with: the one it was given (the workbench's, with its scheme, edited
+ * formula, endpoint and pinned values) when it holds values of its own, else the test request in
+ * that draft's scheme, formula and endpoint.
  */
-export function teachingDraft(
+export function teachingStart(
   op: Operation,
-  scheme: Scheme,
-  values: Record<string, string>,
-  login: string,
+  given: RequestDraft | null | undefined,
+  now: number,
 ): RequestDraft {
-  const known = new Set(op.fields.map((f) => f.name));
-  const fieldValues: Record<string, DraftValue> = {};
-  for (const f of op.fields) {
-    const v = values[f.name] ?? '';
-    fieldValues[f.name] = f.fromProfile === 'login' && (v === '' || v === login) ? { place: 'login' } : v;
-  }
+  if (given && hasOwnValues(op, given)) return given;
+  const test = testDraft(op, now);
+  if (!given) return test;
+  const { scheme, formula, endpoint, pinned } = given;
   return {
-    v: DRAFT_VERSION,
-    operation: op.path,
-    ...(scheme !== op.scheme ? { scheme } : {}),
-    values: fieldValues,
-    extras: Object.entries(values)
-      .filter(([name]) => !known.has(name) && name !== 'control')
-      .map(([name, value]) => ({ name, value })),
+    ...test,
+    ...(scheme ? { scheme } : {}),
+    ...(formula ? { formula } : {}),
+    ...(endpoint ? { endpoint } : {}),
+    ...(pinned ? { pinned } : {}),
   };
+}
+
+/** A draft worth teaching on: a value typed in a field other than the profile's login. */
+function hasOwnValues(op: Operation, draft: RequestDraft): boolean {
+  const fromProfile = new Set(op.fields.filter((f) => f.fromProfile).map((f) => f.name));
+  return Object.entries(draft.values).some(([k, v]) => v !== '' && !fromProfile.has(k));
+}
+
+/**
+ * The draft with a change made as a form makes it (a value typed, the scheme picked), read back
+ * through the model's one `draftFromValues`: placeholders, withheld values, the edited formula,
+ * the endpoint and the pinned values are kept.
+ */
+export function editDraft(
+  op: Operation,
+  draft: RequestDraft,
+  place: Place,
+  change: (form: FormState) => FormState,
+): RequestDraft {
+  return draftFromValues(op, change(formFromDraft(op, draft, place)), place);
+}
+
+/** The draft with one value (a field, or an extra parameter by name) set to `value`. */
+export function withValue(
+  op: Operation,
+  draft: RequestDraft,
+  place: Place,
+  name: string,
+  value: string,
+): RequestDraft {
+  const isField = op.fields.some((f) => f.name === name);
+  return editDraft(op, draft, place, (form) =>
+    isField
+      ? { ...form, values: { ...form.values, [name]: value } }
+      : { ...form, extras: form.extras.map((e) => (e.name === name ? { ...e, value } : e)) },
+  );
+}
+
+/** The test request's values in the draft's scheme, formula, endpoint and pinned values. */
+export function withTestValues(op: Operation, draft: RequestDraft, now: number): RequestDraft {
+  const test = testDraft(op, now);
+  return { ...draft, values: test.values, extras: test.extras };
 }
 
 /** The order id field of an operation, when it has one. */
@@ -121,24 +162,13 @@ export function orderIdField(op: Operation): string | undefined {
   return op.fields.find((f) => ORDER_ID_FIELDS.has(f.name))?.name;
 }
 
-/** What the core signs for the page's values: through the request model's one converter. */
-export function teachingRequest(
-  op: Operation,
-  scheme: Scheme,
-  values: Record<string, string>,
-  login: string,
-): { operation: OperationSigningSpec; params: InputParam[] } {
-  const draft = teachingDraft(op, scheme, values, login);
-  // The values are already resolved: only the login placeholder is left to fill in.
-  const place: Place = { origin: '', inboxUrl: '', login };
-  return { operation: signingSpecOf(op, draft), params: draftParams(op, resolveDraft(draft, place)) };
-}
-
 export interface TeachingArgs {
   op: Operation;
-  scheme: Scheme;
-  values: Record<string, string>;
+  /** The request taught on, as the model holds it. */
+  draft: RequestDraft;
+  place: Place;
   profile: TeachingProfile;
+  /** The nonce and timestamp an OAuth request is signed with (the page's, or the draft's own). */
   pinned: { nonce: string; timestamp: string };
   mistake: MistakeId | null;
   crypto: CryptoPort;
@@ -149,33 +179,53 @@ export interface TeachingArgs {
   otherId?: string;
 }
 
-/** The core's teaching input for what the page shows: one mistake at most. */
-export function teachingInput(a: TeachingArgs): TeachInput {
-  const other = a.otherId?.trim() ?? '';
-  const { operation, params } = teachingRequest(a.op, a.scheme, a.values, a.profile.credentials.login);
-  const ids =
-    other === ''
-      ? undefined
-      : a.profile.endpoint.kind === 'group'
-        ? { endpointId: other, endpointGroupId: a.profile.endpoint.id }
-        : { endpointId: a.profile.endpoint.id, endpointGroupId: other };
+/** Where the draft is signed: the profile's target and secrets, the page's place with the profile's login. */
+function teachingEnv(a: TeachingArgs): SigningEnv {
   return {
-    operation,
+    place: { ...a.place, login: a.profile.credentials.login },
     baseUrl: a.profile.baseUrl,
     endpoint: a.profile.endpoint,
-    params,
     credentials: a.profile.credentials,
-    crypto: a.crypto,
-    clock: a.clock,
-    nonce: () => a.pinned.nonce,
-    pinned: a.pinned,
-    mistakes: a.mistake ? [a.mistake] : [],
-    wrongKey: a.wrongPrivateKey ? { privateKey: a.wrongPrivateKey } : {},
-    ...(ids ? { knownIds: ids } : {}),
+    runtime: { crypto: a.crypto, clock: a.clock, nonce: () => a.pinned.nonce },
   };
 }
 
-/** Runs the engine's teaching mode for the page's values. */
-export function runTeaching(a: TeachingArgs): Promise<TeachResult> {
-  return teach(teachingInput(a));
+/**
+ * Runs the engine's teaching mode on the draft: built once by the request model's `buildDraft`
+ * (so what is taught is what the workbench signs), then one mistake at most injected.
+ * @throws DraftError DRAFT_MISSING_VALUES naming the values the draft came without.
+ */
+export async function runTeaching(a: TeachingArgs): Promise<TeachResult> {
+  requireAllValues(a.draft, 'sign this request');
+  const correct = await buildDraft({ ...a.draft, pinned: a.pinned }, teachingEnv(a));
+  const endpoint = a.draft.endpoint ?? a.profile.endpoint;
+  const other = a.otherId?.trim() ?? '';
+  const ids =
+    other === ''
+      ? undefined
+      : endpoint.kind === 'group'
+        ? { endpointId: other, endpointGroupId: endpoint.id }
+        : { endpointId: endpoint.id, endpointGroupId: other };
+  return teach({
+    correct,
+    endpoint,
+    credentials: a.profile.credentials,
+    crypto: a.crypto,
+    mistakes: a.mistake ? [a.mistake] : [],
+    wrongKey: a.wrongPrivateKey ? { privateKey: a.wrongPrivateKey } : {},
+    ...(ids ? { knownIds: ids } : {}),
+  });
+}
+
+/** The walkthrough of the request teaching built: read from its signing trace, not signed again. */
+export function teachingWalkthrough(
+  a: Pick<TeachingArgs, 'op' | 'draft' | 'profile'>,
+  built: BuiltRequest,
+): Walkthrough {
+  const key = a.profile.credentials.privateKey?.algorithm as RsaHashedKeyAlgorithm | undefined;
+  return walkthrough(built, signingSpecOf(a.op, a.draft), {
+    login: a.profile.credentials.login,
+    endpoint: a.draft.endpoint ?? a.profile.endpoint,
+    ...(key?.modulusLength ? { rsaKeyBits: key.modulusLength } : {}),
+  });
 }

@@ -7,7 +7,7 @@ import {
   type BuiltRequest,
   type Scheme,
 } from '../../core/index.ts';
-import { mistakeById, type MistakeId, type TeachResult } from '../../diagnose/index.ts';
+import { mistakeById, type MistakeId, type TeachResult, type Walkthrough } from '../../diagnose/index.ts';
 import {
   findOperation,
   GROUP_TITLES,
@@ -16,7 +16,7 @@ import {
   type Operation,
   type OperationGroup,
 } from '../../catalog/index.ts';
-import type { Place, RequestDraft, SigningRuntime } from '../../model/index.ts';
+import { schemeOf, type Place, type RequestDraft, type SigningRuntime } from '../../model/index.ts';
 import { prepareExchange } from '../../model/exchange.ts';
 import type { AnswerReading } from '../../model/read-answer.ts';
 import { signingEnvFor, type SigningContext } from '../../shared/contracts/contracts.ts';
@@ -24,18 +24,20 @@ import { browserTransport } from '../../shared/browser/proxy-client.ts';
 import { InlineCode } from '../../shared/ui/index.ts';
 import { MarkedText } from './marked-text.tsx';
 import {
+  editDraft,
   flatValues,
   orderIdField,
   runTeaching,
   SCHEME_LABEL,
   schemesOf,
   switchesFor,
-  teachingDraft,
-  teachingRequest,
+  teachingStart,
+  teachingWalkthrough,
   testValues,
+  withTestValues,
+  withValue,
   type TeachingProfile,
 } from './teaching-model.ts';
-import { walkThrough, type Walkthrough } from './walkthrough.ts';
 import { WalkthroughView } from './walkthrough-view.tsx';
 import './teaching.css';
 
@@ -59,12 +61,6 @@ function freshPinned(runtime: SigningRuntime): { nonce: string; timestamp: strin
 }
 
 const GROUPS = Object.keys(GROUP_TITLES) as OperationGroup[];
-
-/** A draft worth teaching on: a value typed in a field other than the profile's login. */
-function hasOwnValues(op: Operation, draft: RequestDraft): boolean {
-  const fromProfile = new Set(op.fields.filter((f) => f.fromProfile).map((f) => f.name));
-  return Object.entries(draft.values).some(([k, v]) => v !== '' && !fromProfile.has(k));
-}
 
 function extraNames(op: Operation, values: Record<string, string>): string[] {
   const known = new Set(op.fields.map((f) => f.name));
@@ -115,18 +111,26 @@ interface Sent {
 
 function OperationTeaching({
   op,
-  draft,
+  draft: given,
   context,
   place,
   runtime,
   onPickOperation,
 }: TeachingPageProps & { op: Operation }) {
   const { crypto: cryptoPort, clock } = runtime;
-  const [scheme, setScheme] = useState<Scheme>(() => (draft?.scheme ? draft.scheme : op.scheme));
-  const [values, setValues] = useState<Record<string, string>>(() =>
-    draft && hasOwnValues(op, draft) ? flatValues(draft, place) : testValues(op, clock(), place),
-  );
-  const [pinned, setPinned] = useState(() => freshPinned(runtime));
+  // The request as the model holds it: the workbench's formula, endpoint and pinned values survive.
+  const [draft, setDraft] = useState<RequestDraft>(() => teachingStart(op, given, clock()));
+  const scheme = schemeOf(op, draft);
+  const values = useMemo(() => flatValues(draft, place), [draft, place]);
+  const setValues = (next: (v: Record<string, string>) => Record<string, string>) =>
+    setDraft((d) => {
+      const before = flatValues(d, place);
+      return Object.entries(next(before)).reduce(
+        (acc, [name, v]) => (before[name] === v ? acc : withValue(op, acc, place, name, v)),
+        d,
+      );
+    });
+  const [pinned, setPinned] = useState(() => given?.pinned ?? freshPinned(runtime));
   const [mistake, setMistake] = useState<MistakeId | null>(null);
   // The profile's other id until the user types one of their own.
   const [typedOtherId, setOtherId] = useState<string | null>(null);
@@ -172,8 +176,8 @@ function OperationTeaching({
     let live = true;
     const args = {
       op,
-      scheme,
-      values,
+      draft,
+      place,
       profile,
       pinned,
       mistake,
@@ -184,18 +188,8 @@ function OperationTeaching({
     };
     void (async () => {
       try {
-        const [teach, walk] = await Promise.all([
-          runTeaching(args),
-          walkThrough({
-            ...teachingRequest(op, scheme, values, profile.credentials.login),
-            baseUrl: profile.baseUrl,
-            endpoint: profile.endpoint,
-            credentials: profile.credentials,
-            nonce: pinned.nonce,
-            timestamp: pinned.timestamp,
-            crypto: cryptoPort,
-          }),
-        ]);
+        const teach = await runTeaching(args);
+        const walk = teachingWalkthrough(args, teach.correct.request);
         if (live) setComputed({ teach, walk, error: null });
       } catch (e) {
         if (live)
@@ -209,7 +203,7 @@ function OperationTeaching({
     return () => {
       live = false;
     };
-  }, [op, scheme, values, profile, pinned, mistake, otherId, wrongKey, cryptoPort, clock]);
+  }, [op, draft, place, profile, pinned, mistake, otherId, wrongKey, cryptoPort, clock]);
 
   const isLocal = context?.target.kind === 'local';
   const send = useMutation<Sent, Error, 'mistaken' | 'correct'>({
@@ -223,8 +217,8 @@ function OperationTeaching({
       setPinned(fresh);
       const r = await runTeaching({
         op,
-        scheme,
-        values,
+        draft,
+        place,
         profile,
         pinned: fresh,
         mistake: which === 'mistaken' ? mistake : null,
@@ -241,11 +235,7 @@ function OperationTeaching({
       // A default port written out is the same address: send it to the target's own URL.
       const wire = { ...side.request, url: r.correct.request.url };
       // Through the model's exchange, the request built here (mistake and all) sent as is.
-      const prepared = await prepareExchange(
-        teachingDraft(op, scheme, values, profile.credentials.login),
-        signingEnvFor(context, place, runtime),
-        { built: wire },
-      );
+      const prepared = await prepareExchange(draft, signingEnvFor(context, place, runtime), { built: wire });
       const outcome = await prepared.send(browserTransport(context.target));
       if (!outcome.ok) throw outcome.error;
       const answer = outcome.answer;
@@ -266,7 +256,7 @@ function OperationTeaching({
   });
 
   const pickScheme = (s: Scheme) => {
-    setScheme(s);
+    setDraft((d) => editDraft(op, d, place, (form) => ({ ...form, scheme: s })));
     if (mistake && !switchesFor(s).some((m) => m.id === mistake)) setMistake(null);
   };
 
@@ -333,13 +323,13 @@ function OperationTeaching({
       <details className="teach-values">
         <summary>
           Values ({op.fields.length + extraNames(op, values).length} fields
-          {draft ? ', from the workbench' : ''})
+          {given ? ', from the workbench' : ''})
         </summary>
         <div className="teach-values-actions">
           <button
             type="button"
             className="ui-btn ui-btn-small"
-            onClick={() => setValues(testValues(op, clock(), place))}
+            onClick={() => setDraft((d) => withTestValues(op, d, clock()))}
           >
             Fill with test data
           </button>

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Scheme } from '../../core/index.ts';
 import { InlineCode } from '../../shared/ui/index.ts';
 import { SCHEME_LABEL } from './teaching-model.ts';
-import type { StepValue, Walkthrough } from './walkthrough.ts';
+import type { StepValue, Walkthrough } from '../../diagnose/index.ts';
 
 /** One operation per scheme to walk through, for "walk through another scheme". */
 export const WALK_EXAMPLES: ReadonlyArray<{ scheme: Scheme; path: string }> = [
