@@ -107,6 +107,10 @@ export async function registerStaticConsole(
         .send(NOT_BUILT_PAGE);
     if (classroomIndex !== undefined)
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(classroomIndex);
+    // An operation page pre-rendered at build time (scripts/prerender-ops.ts): its form is in the HTML.
+    const prerendered = `${path.replace(/\/+$/, '')}.html`;
+    if (path.startsWith('ops/') && files.has(prerendered))
+      return reply.header('cache-control', 'no-cache').sendFile(prerendered);
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
   app.setNotFoundHandler(async (request, reply) => notFoundJson(reply, request));

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
+import { takeOverFirstForm } from './app/first-form-takeover.ts';
 import { initTheme } from './app/theme.ts';
 import { settleProfilesPrefetch, startProfilesPrefetch } from './features/profiles/index.ts';
 
@@ -9,6 +10,8 @@ const started = startProfilesPrefetch();
 initTheme();
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element.');
+// A pre-rendered operation page: its form stays live until the app's own form takes its values over.
+takeOverFirstForm(root);
 // index.html preloaded the two answers, so this wait is usually nothing; with them in hand the
 // first render shows the profile and a signed form, not a "waiting" state and a second render. A
 // slow server delays the first paint by the cap at the most; what arrives later is used as it comes.

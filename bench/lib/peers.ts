@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildOpenApi } from '../../src/exports/index.ts';
+import { FLOOR_PATH, floorPageHtml } from './floor-page.ts';
 
 export interface Peer {
   name: string;
@@ -114,9 +115,10 @@ const FILES: Record<string, { file: string; type: string }> = {
   },
 };
 
-/** Serves both peers and the OpenAPI document on a free loopback port. */
+/** Serves both peers, the floor page (lib/floor-page.ts) and the OpenAPI document on a free loopback port. */
 export async function startPeerServer(): Promise<{ origin: string; close(): Promise<void> }> {
   const openapi = JSON.stringify(buildOpenApi({ serverUrl: 'http://127.0.0.1:9/paynet' }));
+  const floor = floorPageHtml();
   const cache = new Map<string, Buffer>();
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -125,6 +127,7 @@ export async function startPeerServer(): Promise<{ origin: string; close(): Prom
       res.end(body);
     };
     if (path === '/openapi.json') return send(200, 'application/json', openapi);
+    if (path === FLOOR_PATH) return send(200, 'text/html; charset=utf-8', floor);
     if (path === '/swagger/' || path === '/swagger/index.html')
       return send(200, 'text/html; charset=utf-8', SWAGGER_HTML);
     if (path === '/scalar/' || path === '/scalar/index.html')

@@ -3,7 +3,7 @@ import { parseDraft, type RequestDraft } from '../model/index.ts';
 import { Workbench, type WorkbenchNavigation } from '../features/console/index.ts';
 import { recordExchange } from '../features/history/index.ts';
 import { useClassroomTrainee } from '../features/classroom/use-classroom-trainee.ts';
-import { ProfileBar, useProfileActions, useSigningContext } from '../features/profiles/index.ts';
+import { useProfileActions, useSigningContext } from '../features/profiles/index.ts';
 import type { Exchange } from '../shared/contracts/contracts.ts';
 import { whenIdle } from '../shared/ui/index.ts';
 import { CatalogNav } from './catalog-nav.tsx';
@@ -50,6 +50,11 @@ const TrainerPage = lazy(() =>
 const SavedPage = lazy(() =>
   import('../features/saved/saved-page.tsx').then((m) => ({ default: m.SavedPage })),
 );
+// The profile bar (and its key and vault tools) follows the first form: the form signs without it.
+const ProfileBar = lazy(() =>
+  import('../features/profiles/profile-bar.tsx').then((m) => ({ default: m.ProfileBar })),
+);
+const profileBarSpace = <section className="pf-bar" aria-label="Merchant credentials" aria-busy="true" />;
 // The command palette and the shortcut list load on first use (Ctrl/⌘+K, `?` or the header button).
 const Overlay = lazy(() => import('./command-palette.tsx').then((m) => ({ default: m.Overlay })));
 const loading = <p role="status">Loading…</p>;
@@ -252,7 +257,11 @@ export function Shell() {
         <ThemePicker />
       </header>
       {/* The trainer's page and the join page have no merchant to sign with. */}
-      {route.kind === 'trainer' || route.kind === 'join' ? null : <ProfileBar />}
+      {route.kind === 'trainer' || route.kind === 'join' ? null : (
+        <Suspense fallback={profileBarSpace}>
+          <ProfileBar />
+        </Suspense>
+      )}
       <div className="app-body">
         {route.kind === 'trainer' || route.kind === 'join' ? null : (
           <CatalogNav current={route.kind === 'op' ? route.path : null} />

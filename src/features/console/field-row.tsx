@@ -1,39 +1,8 @@
 import { memo } from 'react';
 import { useFormState, type Control, type UseFormRegister } from 'react-hook-form';
 import { placeholderOf, type FieldSpec } from '../../catalog/index.ts';
+import { fieldDetails, fieldOptions, INPUT_MODE } from './field-text.ts';
 import type { FieldValues } from './meta.ts';
-
-const TYPE_LABEL: Record<FieldSpec['type'], string> = {
-  text: 'text',
-  amount: 'amount',
-  currency: 'currency code',
-  email: 'e-mail',
-  pan: 'card number',
-  cvv: 'CVV',
-  month: 'month',
-  year: 'year',
-  digits: 'digits',
-  url: 'URL',
-  country: 'country code',
-  ip: 'IP address',
-  phone: 'phone',
-  boolean: 'true/false',
-  enum: 'one of',
-  date: 'date',
-  base64: 'Base64',
-};
-
-const INPUT_MODE: Partial<Record<FieldSpec['type'], 'numeric' | 'decimal' | 'email' | 'url' | 'tel'>> = {
-  amount: 'decimal',
-  pan: 'numeric',
-  cvv: 'numeric',
-  month: 'numeric',
-  year: 'numeric',
-  digits: 'numeric',
-  email: 'email',
-  url: 'url',
-  phone: 'tel',
-};
 
 /** The field's own message; the one alert of a failed Send is the summary in the send bar. */
 function FieldError({ message, id }: { message: string; id: string }) {
@@ -59,11 +28,7 @@ function FieldRowImpl({
   const meta = `${id}-meta`;
   const err = `${id}-err`;
   const title = `${id}-title`;
-  const details = [
-    spec.type === 'enum' && spec.options ? `one of ${spec.options.join(', ')}` : TYPE_LABEL[spec.type],
-    spec.maxLength !== undefined ? `max ${spec.maxLength}` : null,
-    spec.required ? 'required' : 'optional',
-  ].filter(Boolean);
+  const options = fieldOptions(spec);
   const reg = register(spec.name);
   const { errors } = useFormState({ control, name: spec.name });
   const error = errors[spec.name]?.message;
@@ -85,10 +50,10 @@ function FieldRowImpl({
           {spec.title}
         </span>
       </div>
-      {spec.type === 'enum' || spec.type === 'boolean' ? (
+      {options ? (
         <select {...common}>
           <option value="">(not sent)</option>
-          {(spec.type === 'boolean' ? ['true', 'false'] : (spec.options ?? [])).map((o) => (
+          {options.map((o) => (
             <option key={o} value={o}>
               {o}
             </option>
@@ -105,7 +70,7 @@ function FieldRowImpl({
         />
       )}
       <p className="wb-field-meta" id={meta}>
-        {details.join(' · ')}
+        {fieldDetails(spec)}
         {spec.fromProfile ? ' · filled from the profile' : ''}
         {spec.provenance !== 'description' ? (
           <span className={`wb-prov wb-prov-${spec.provenance}`}>

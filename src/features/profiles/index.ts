@@ -1,3 +1,3 @@
 export { ProfilesProvider, useProfileActions, useSigningContext } from './profiles-provider.tsx';
-export { ProfileBar } from './profile-bar.tsx';
+// ProfileBar is imported from './profile-bar.tsx' by path, lazily: it is not on the first load.
 export { settleProfilesPrefetch, startProfilesPrefetch, type ProfilesPrefetch } from './prefetch.ts';

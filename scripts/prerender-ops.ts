@@ -1,0 +1,74 @@
+/**
+ * A Vite build plugin: one pre-rendered page per catalog operation, `ops/<path>.html` beside
+ * index.html, which the console's server answers for `/ops/<path>` (proxy/static-console.ts). Each
+ * is index.html with the operation's form already in it (src/features/console/first-form-markup.ts)
+ * and, instead of the app's entry, the small first-form module (src/app/first-form.ts) that signs
+ * as the user types and loads the app after the first paint. The app's chunks are not preloaded
+ * from the HTML: on a slow link they would compete with the first form.
+ */
+import type { Plugin, Rolldown } from 'vite';
+import { OPERATIONS } from '../src/catalog/index.ts';
+import { FIRST_FORM_DATA_ID, type FirstFormData } from '../src/features/console/first-form-ids.ts';
+import { firstFormFormula, firstFormHtml } from '../src/features/console/first-form-markup.ts';
+
+/** The first-form module, a second build input beside index.html. */
+export const FIRST_FORM_ENTRY = 'src/app/first-form.ts';
+
+/** The chunk's static imports, transitively, as absolute URLs (what the entry needs before it runs). */
+function staticClosure(bundle: Rolldown.OutputBundle, chunk: Rolldown.OutputChunk): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const c = bundle[file];
+    if (c?.type === 'chunk') c.imports.forEach(visit);
+  };
+  chunk.imports.forEach(visit);
+  return [...seen].map((f) => `/${f}`);
+}
+
+/** `</script>` cannot end the JSON early, and the data holds no HTML. */
+const jsonInHtml = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+export function prerenderOps(): Plugin {
+  return {
+    name: 'pay-console:prerender-ops',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const html = bundle['index.html'];
+      if (html?.type !== 'asset') return;
+      const chunks = Object.values(bundle).filter((o): o is Rolldown.OutputChunk => o.type === 'chunk');
+      const app = chunks.find((c) => c.isEntry && c.facadeModuleId?.endsWith('/index.html'));
+      const first = chunks.find((c) => c.isEntry && c.facadeModuleId?.endsWith(FIRST_FORM_ENTRY));
+      if (!app || !first) this.error('prerender-ops: the app entry or the first-form entry is missing.');
+      const source = String(html.source);
+      const appScript = `<script type="module" crossorigin src="/${app.fileName}"></script>`;
+      if (!source.includes(appScript))
+        this.error(`prerender-ops: index.html does not load /${app.fileName}.`);
+      const head = source
+        .replace(/^\s*<link rel="modulepreload"[^>]*>\n?/gm, '')
+        .replace(
+          appScript,
+          [
+            `<script type="module" crossorigin src="/${first.fileName}"></script>`,
+            ...staticClosure(bundle, first).map((f) => `<link rel="modulepreload" crossorigin href="${f}">`),
+          ].join('\n    '),
+        );
+      const preload = staticClosure(bundle, app);
+      for (const op of OPERATIONS) {
+        const data: FirstFormData = {
+          operation: op.path,
+          formula: firstFormFormula(op),
+          app: { entry: `/${app.fileName}`, preload },
+        };
+        const page = head.replace(
+          '<div id="root"></div>',
+          `<div id="root"></div>\n    ${firstFormHtml(op)}\n    <script type="application/json" id="${FIRST_FORM_DATA_ID}">${jsonInHtml(data)}</script>`,
+        );
+        if (page === head) this.error('prerender-ops: index.html has no <div id="root"></div>.');
+        this.emitFile({ type: 'asset', fileName: `ops/${op.path}.html`, source: page });
+      }
+    },
+  };
+}
