@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { callbackControl, constantTimeEqual, type CryptoPort } from '../../core/index.ts';
 import {
   callbacksSnapshot,
@@ -7,6 +7,11 @@ import {
   subscribeCallbacks,
   type CallbackEvent,
 } from './callbacks-store.ts';
+
+// The sandbox relay's record of what it sent the handler loads with the panel's first callback.
+const RelayDeliveries = lazy(() =>
+  import('../../shared/ui/relay-deliveries.tsx').then((m) => ({ default: m.RelayDeliveries })),
+);
 
 type Check = 'ok' | 'bad' | 'no-control' | 'no-key';
 
@@ -54,9 +59,11 @@ const CHECK_TEXT: Record<Check, string> = {
 export function CallbacksPanel({
   controlKey,
   crypto,
+  login,
 }: {
   controlKey: string | undefined;
   crypto: CryptoPort;
+  login?: string | undefined;
 }) {
   const snap = useSyncExternalStore(subscribeCallbacks, callbacksSnapshot);
   const checks = useControlChecks(snap.events, controlKey, crypto);
@@ -109,6 +116,11 @@ export function CallbacksPanel({
           </tbody>
         </table>
       )}
+      {snap.events.length > 0 ? (
+        <Suspense fallback={null}>
+          <RelayDeliveries login={login} />
+        </Suspense>
+      ) : null}
     </section>
   );
 }
