@@ -15,6 +15,7 @@ const SECTIONS: ReadonlyArray<readonly [file: string, load: () => Promise<BenchS
   ['sandbox.bench.ts', () => import('./sandbox.bench.ts')],
   ['proxy.bench.ts', () => import('./proxy.bench.ts')],
   ['classroom.bench.ts', () => import('./classroom.bench.ts')],
+  ['scenarios.bench.ts', () => import('./scenarios.bench.ts')],
 ];
 
 const filters = process.argv.slice(2).map((f) => f.toLowerCase());

@@ -17,7 +17,7 @@ import {
   SANDBOX_PROTECTIVE_HEADERS,
 } from './security-headers.ts';
 import { registerStaticConsole, registerViteConsole } from './static-console.ts';
-import { errorBody, ProxyError } from './upstream-errors.ts';
+import { classifyUpstreamError, errorBody, ProxyError } from './upstream-errors.ts';
 import { UpstreamRoutes } from './upstream-network.ts';
 
 export interface BuildServerOptions {
@@ -152,6 +152,13 @@ export async function buildServer(
         headers: { ...headers, host: url.host },
         body,
       });
+      // The scenario lab's processed-timeout: the sandbox committed the order and reset the connection.
+      if (answer.reset)
+        throw classifyUpstreamError(Object.assign(new Error('connection reset'), { code: 'ECONNRESET' }), {
+          host: url.host,
+          timeoutMs: 0,
+          target: 'local',
+        });
       return {
         status: answer.status,
         statusText: STATUS_CODES[answer.status] ?? '',

@@ -120,6 +120,12 @@ export async function createSandboxApp(
   // over the URL the client used (`http://<Host>/paynet/api/...`).
   app.all(`${GATEWAY_BASE_PATH}/api/*`, { config: { access: 'gateway-api' } }, async (request, reply) => {
     const answer = await handle!.answer(callOf(request));
+    if (answer.reset) {
+      // The scenario lab's processed-timeout: the order is committed, the connection is reset.
+      reply.hijack();
+      request.raw.socket.resetAndDestroy();
+      return reply;
+    }
     return reply.code(answer.status).headers(answer.headers).send(answer.body);
   });
   await app.register(sandboxPlugin, {

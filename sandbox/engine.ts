@@ -12,6 +12,8 @@ import {
   submitHostedCard,
 } from './engine/hosted-pages.ts';
 import { statusBody } from './engine/status-body.ts';
+import { afterOperation } from './scenarios/engine-hooks.ts';
+import type { ScenarioStore } from './scenarios/scenario-store.ts';
 
 export type { CardData, OperationCall } from './engine/context.ts';
 export { METHOD_WINDOW_MS, decodeThreeDsMessage } from './engine/three-ds.ts';
@@ -36,6 +38,8 @@ export class Engine implements EngineContext {
   readonly store: SandboxStore;
   readonly options: ResolvedSandboxOptions;
   readonly cardSecret: string;
+  /** The scenario lab's choices; set by the plugin (sandbox/scenarios/). */
+  scenarios: ScenarioStore | undefined = undefined;
 
   constructor(store: SandboxStore, options: ResolvedSandboxOptions) {
     this.store = store;
@@ -58,7 +62,11 @@ export class Engine implements EngineContext {
    */
   run(call: OperationCall, nonce?: NonceClaim): Promise<ApiReply> {
     const store = this.store;
-    const handle = () => HANDLERS[call.op.id](this, call);
+    const lab = READ_ONLY.has(call.op.id) ? undefined : this.scenarios;
+    const handle = () => {
+      const reply = HANDLERS[call.op.id](this, call);
+      return lab ? afterOperation(lab, this, call, reply) : reply;
+    };
     if (!nonce && READ_ONLY.has(call.op.id) && !store.batchOpen && !store.mayBeDue(call.now)) {
       const reply = refusedAs(handle);
       return new Promise((resolve) => setImmediate(resolve, reply));

@@ -35,6 +35,8 @@ export interface OperationCall {
     'content-type'?: string | undefined;
     host?: string | undefined;
     authorization?: string | undefined;
+    /** Chooses scenarios for this call (sandbox/scenarios/, src/catalog/scenarios.ts). */
+    'x-sandbox-scenario'?: string | undefined;
   };
   /** The raw body bytes; undefined when there was none. */
   body: unknown;
@@ -45,6 +47,8 @@ export interface OperationAnswer {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
+  /** The scenario lab's `processed-timeout`: reset the connection instead of answering. */
+  reset?: true;
 }
 
 /** What an embedder may use of a running sandbox plugin. */
@@ -71,4 +75,9 @@ export interface SandboxHooks {
   onAttempt?: (attempt: SandboxAttempt) => void;
   /** Called once the plugin is set up, with what an embedder may use. */
   onReady?: (handle: SandboxHandle) => void;
+  /**
+   * How the scenario lab waits (added latency, a held answer): a timer on the event loop by
+   * default; tests pass one they release themselves.
+   */
+  scenarioSleep?: (ms: number) => Promise<void>;
 }

@@ -32,6 +32,8 @@ export interface SandboxOptions extends SandboxHooks {
   timestampWindowSec?: number;
   /** Callbacks to any host, not only loopback (env `SANDBOX_CALLBACKS_ANY_HOST`, default false). */
   callbackAllowAnyHost?: boolean;
+  /** Hosts besides this machine that callbacks (and the relay) may reach (env `SANDBOX_CALLBACK_HOSTS`, comma-separated). */
+  callbackHosts?: readonly string[];
   callbackRetry?: Partial<CallbackRetryOptions>;
   /** Timeout of one callback delivery (env `SANDBOX_CALLBACK_TIMEOUT_MS`, default 5000). */
   callbackTimeoutMs?: number;
@@ -62,6 +64,7 @@ export interface ResolvedSandboxOptions {
   debug: boolean;
   timestampWindowSec: number;
   callbackAllowAnyHost: boolean;
+  callbackHosts: readonly string[];
   callbackRetry: CallbackRetryOptions;
   callbackTimeoutMs: number;
   bodyLimit: number;
@@ -109,6 +112,7 @@ export function resolveSandboxOptions(opts: SandboxOptions = {}): ResolvedSandbo
       86_400,
     ),
     callbackAllowAnyHost: opts.callbackAllowAnyHost ?? DEFAULTS.callbackAllowAnyHost,
+    callbackHosts: (opts.callbackHosts ?? []).map((h) => h.trim().toLowerCase()).filter((h) => h !== ''),
     callbackRetry: {
       attempts: int(
         'callbackRetry.attempts',
@@ -171,6 +175,12 @@ const envSchema = z.object({
   SANDBOX_DEBUG: flag.optional(),
   SANDBOX_TIMESTAMP_WINDOW_SEC: whole(1, 86_400).optional(),
   SANDBOX_CALLBACKS_ANY_HOST: flag.optional(),
+  SANDBOX_CALLBACK_HOSTS: z
+    .string()
+    .trim()
+    .regex(/^[a-zA-Z0-9.-]+(\s*,\s*[a-zA-Z0-9.-]+)*$/, 'host names separated by commas')
+    .transform((v) => v.split(',').map((h) => h.trim()))
+    .optional(),
   SANDBOX_CALLBACK_ATTEMPTS: whole(1, 100).optional(),
   SANDBOX_CALLBACK_BASE_DELAY_MS: whole(0, 86_400_000).optional(),
   SANDBOX_CALLBACK_TIMEOUT_MS: whole(1, 600_000).optional(),
@@ -207,6 +217,7 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined> = 
     debug: e.SANDBOX_DEBUG ?? DEFAULTS.debug,
     timestampWindowSec: e.SANDBOX_TIMESTAMP_WINDOW_SEC ?? DEFAULTS.timestampWindowSec,
     callbackAllowAnyHost: e.SANDBOX_CALLBACKS_ANY_HOST ?? DEFAULTS.callbackAllowAnyHost,
+    ...(e.SANDBOX_CALLBACK_HOSTS ? { callbackHosts: e.SANDBOX_CALLBACK_HOSTS } : {}),
     callbackRetry: {
       attempts: e.SANDBOX_CALLBACK_ATTEMPTS ?? DEFAULTS.callbackRetry.attempts,
       baseDelayMs: e.SANDBOX_CALLBACK_BASE_DELAY_MS ?? DEFAULTS.callbackRetry.baseDelayMs,

@@ -51,6 +51,11 @@ import { Scheduler } from './scheduler.ts';
 import type { OperationCall } from './hooks.ts';
 import { hasRouteAccess } from './route-access.ts';
 import { SandboxStore } from './store.ts';
+import { chooseScenario, scenarioHeaderOf } from './scenarios/choose.ts';
+import { isReset, shapeAnswer, timerSleep } from './scenarios/engine-hooks.ts';
+import { registerLab } from './scenarios/lab-routes.ts';
+import { ScenarioStore } from './scenarios/scenario-store.ts';
+import type { ScenarioChoice } from '../src/catalog/scenarios.ts';
 
 export type { SandboxOptions } from './options.ts';
 
@@ -107,6 +112,7 @@ interface Context {
   basePath: string;
   /** Every base path an operation is answered at: {@link basePath} and the embedder's aliases. */
   basePaths: ReadonlySet<string>;
+  lab: ScenarioStore;
 }
 
 /** What answerOperation learned on the way, for the `onAttempt` hook. */
@@ -118,6 +124,8 @@ interface Seen {
   url: string;
   bodyText: string;
   authenticated: boolean;
+  /** The scenarios in force (sandbox/scenarios/): the answer is shaped by them. */
+  scenario?: ScenarioChoice | undefined;
 }
 
 /** The parts of an HTTP request an operation call is answered from. */
@@ -131,6 +139,7 @@ export function callOf(request: FastifyRequest): OperationCall {
       'content-type': h['content-type'],
       host: h.host,
       authorization: h.authorization,
+      'x-sandbox-scenario': scenarioHeaderOf(h),
     },
     body: request.body,
   };
@@ -254,6 +263,9 @@ async function answerOperation(request: OperationCall, ctx: Context, seen: Seen)
   seen.authenticated = true;
   if (ctx.engine.store.isClosed)
     return errorReply(503, 'The sandbox is shutting down: retry in a moment.', 'INTERNAL');
+  const chosen = chooseScenario(ctx.lab, request.headers['x-sandbox-scenario'], merchant.login);
+  if ('refused' in chosen) return chosen.refused;
+  seen.scenario = chosen.choice;
   // Synchronous from here: the nonce claim, what is due and the operation share one transaction.
   return ctx.engine.run(
     {
@@ -265,6 +277,7 @@ async function answerOperation(request: OperationCall, ctx: Context, seen: Seen)
       now: ctx.options.clock(),
       // The pages live under the plugin's own base path, whichever alias the call came by.
       pageBase: `http://${host}${ctx.basePath}`,
+      scenario: chosen.choice,
     },
     verdict.nonce,
   );
@@ -298,6 +311,8 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     throw e;
   }
   const engine = new Engine(store, options);
+  const lab = new ScenarioStore(store.db);
+  engine.scenarios = lab;
   const scheduler = new Scheduler(engine, merchants, crypto, (message) => app.log.error(message));
   scheduler.start();
   app.addHook('onClose', async () => {
@@ -314,6 +329,7 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     now: () => new Date(options.clock()),
     basePath: `${app.prefix}/paynet`,
     basePaths: new Set([`${app.prefix}/paynet`, ...options.aliasBasePaths]),
+    lab,
   };
 
   // Every body arrives as raw bytes: the signature is checked over the exact text that was sent.
@@ -368,7 +384,11 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
   // Engine.run finalises what is due in the operation's own transaction, before it runs.
   const answerCall = async (call: OperationCall): Promise<ApiReply> => {
     const seen: Seen = { url: '', bodyText: '', authenticated: false };
-    const answer = await answerOperation(call, ctx, seen);
+    const answer = await shapeAnswer(
+      await answerOperation(call, ctx, seen),
+      seen.scenario,
+      opts.scenarioSleep ?? timerSleep,
+    );
     if (opts.onAttempt) {
       opts.onAttempt({
         at: options.clock(),
@@ -385,11 +405,19 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     }
     return answer;
   };
-  app.all('/paynet/api/*', { config: { access: 'gateway-api' } }, async (request, reply) =>
-    sendAnswer(reply, await answerCall(callOf(request)), dialectOf(request.headers.accept, options.accept)),
-  );
+  app.all('/paynet/api/*', { config: { access: 'gateway-api' } }, async (request, reply) => {
+    const answer = await answerCall(callOf(request));
+    // processed-timeout: the order is committed, the client gets a reset connection.
+    if (isReset(answer)) {
+      reply.hijack();
+      request.raw.socket.resetAndDestroy();
+      return reply;
+    }
+    return sendAnswer(reply, answer, dialectOf(request.headers.accept, options.accept));
+  });
 
   registerPages(app, { engine, scheduler, merchants, crypto });
+  registerLab(app, { engine, scheduler, merchants, crypto, lab });
 
   opts.onReady?.({
     store,
@@ -412,6 +440,7 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
         status: encoded.status,
         headers: replyHeaders(r, encoded.contentType),
         body: encoded.body,
+        ...(isReset(r) ? { reset: true as const } : {}),
       };
     },
     apiPath: apiPrefix,

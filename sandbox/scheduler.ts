@@ -1,9 +1,16 @@
-import { callbackControl, type CryptoPort } from '../src/core/index.ts';
-import { numericErrorCode } from '../src/catalog/error-codes.ts';
+import type { CryptoPort } from '../src/core/index.ts';
 import { DUE_BATCH, type Engine } from './engine.ts';
 import type { MerchantRegistry } from './merchants.ts';
-import { fromMinorUnits } from './outcomes.ts';
+import { deliverCallback } from './relay/deliver-callback.ts';
+import { DeliveryLog } from './relay/delivery-log.ts';
 import { NONCE_PURGE_BATCH, type CallbackRow } from './store.ts';
+
+/**
+ * Callbacks claimed per look: a full batch looks again at once, so a fan-out of thousands is not
+ * held to one batch per timer tick (at most {@link MAX_IN_FLIGHT} in flight).
+ */
+const CLAIM_BATCH = 100;
+const MAX_IN_FLIGHT = 1000;
 
 /**
  * Finalizes due requests and delivers callbacks: on a timer, and whenever a request arrives.
@@ -11,7 +18,11 @@ import { NONCE_PURGE_BATCH, type CallbackRow } from './store.ts';
  */
 export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
-  private readonly inFlight = new Set<number>();
+  private readonly inFlight = new Map<number, Promise<void>>();
+  /** What `settle` waits for: the number of deliveries in flight to fall to `at`. */
+  private wake: { at: number; resolve: () => void } | undefined;
+  /** The relay's record of every send and the handler's answer (sandbox/relay/). */
+  readonly deliveries: DeliveryLog;
   private readonly abort = new AbortController();
   private stopped = false;
   private ticking = false;
@@ -23,7 +34,9 @@ export class Scheduler {
     private readonly merchants: MerchantRegistry,
     private readonly crypto: CryptoPort,
     private readonly onError: (message: string) => void = () => undefined,
-  ) {}
+  ) {
+    this.deliveries = new DeliveryLog(engine.store.db);
+  }
 
   start(): void {
     const o = this.engine.options;
@@ -58,23 +71,58 @@ export class Scheduler {
       const now = this.engine.options.clock();
       this.finalizeBacklog(now);
       this.purgeNonces(now);
-      const store = this.engine.store;
-      for (const cb of store.claimCallbacks(now, this.engine.options.callbackTimeoutMs)) {
-        if (this.inFlight.has(cb.id)) continue;
-        this.inFlight.add(cb.id);
-        void this.deliver(cb)
-          .catch((e: unknown) => {
-            if (!this.stopped && !this.engine.store.isClosed)
-              this.onError(`sandbox callback: ${(e as Error).message}`);
-          })
-          .finally(() => this.inFlight.delete(cb.id));
-      }
+      if (this.startDeliveries(now) === CLAIM_BATCH) setImmediate(() => this.tick());
     } catch (e) {
       // After close the database is gone and the next start resumes from the stored state.
       if (!this.stopped && !this.engine.store.isClosed)
         this.onError(`sandbox scheduler: ${(e as Error).message}`);
     } finally {
       this.ticking = false;
+    }
+  }
+
+  /** Claims due callbacks and starts their deliveries; returns how many it claimed. */
+  private startDeliveries(now: number): number {
+    if (this.inFlight.size >= MAX_IN_FLIGHT) return 0;
+    const o = this.engine.options;
+    // A scenario may send up to three times per attempt (forged, genuine, duplicate).
+    const claimed = this.engine.store.claimCallbacks(now, o.callbackTimeoutMs * 3, CLAIM_BATCH);
+    for (const cb of claimed) {
+      if (this.inFlight.has(cb.id)) continue;
+      const run = this.deliver(cb)
+        .catch((e: unknown) => {
+          if (!this.stopped && !this.engine.store.isClosed)
+            this.onError(`sandbox callback: ${(e as Error).message}`);
+        })
+        .finally(() => {
+          this.inFlight.delete(cb.id);
+          if (this.wake && this.inFlight.size <= this.wake.at) {
+            const w = this.wake;
+            this.wake = undefined;
+            w.resolve();
+          }
+        });
+      this.inFlight.set(cb.id, run);
+    }
+    return claimed.length;
+  }
+
+  /**
+   * Finalises what is due and delivers every due callback, waiting for the deliveries (and those
+   * already in flight): the test clock's step (sandbox/scenarios/test-clock.ts).
+   */
+  async settle(): Promise<void> {
+    if (this.stopped) return;
+    const now = this.engine.options.clock();
+    this.engine.finalizeDue(now, true);
+    // Keeps up to MAX_IN_FLIGHT deliveries going: a fan-out is not held to one batch at a time.
+    for (let round = 0; round < 100_000 && !this.stopped; round++) {
+      const claimed = this.startDeliveries(now);
+      if (claimed === CLAIM_BATCH && this.inFlight.size < MAX_IN_FLIGHT) continue;
+      if (this.inFlight.size === 0) return;
+      // Woken when a batch's worth of slots is free (or, with nothing more due, when all are done).
+      const wakeAt = claimed === CLAIM_BATCH ? MAX_IN_FLIGHT - CLAIM_BATCH : 0;
+      await new Promise<void>((resolve) => (this.wake = { at: wakeAt, resolve }));
     }
   }
 
@@ -128,73 +176,19 @@ export class Scheduler {
     setImmediate(more);
   }
 
+  /** Runs one attempt through the relay (records it; the order's scenarios shape it). */
   private async deliver(cb: CallbackRow): Promise<void> {
-    const store = this.engine.store;
-    const request = store.getRequest(cb.request_id);
-    const order = request ? store.getOrder(request.order_id) : undefined;
-    const merchant = order ? this.merchants.byLogin(order.merchant) : undefined;
-    if (!request || !order || !merchant) {
-      store.finishCallback(cb.id, { state: 'failed', last_result: 'order or merchant no longer known' });
-      return;
-    }
-    const control = await callbackControl(
-      { status: request.status, orderid: String(order.id), merchantOrder: order.client_orderid },
-      merchant.controlKey,
-      this.crypto,
+    await deliverCallback(
+      {
+        store: this.engine.store,
+        options: this.engine.options,
+        merchants: this.merchants,
+        crypto: this.crypto,
+        log: this.deliveries,
+        lab: this.engine.scenarios,
+        stop: this.abort.signal,
+      },
+      cb,
     );
-    let url: URL;
-    try {
-      url = new URL(cb.url);
-    } catch {
-      if (!this.stopped) store.finishCallback(cb.id, { state: 'failed', last_result: 'invalid URL' });
-      return;
-    }
-    const q = url.searchParams;
-    q.append('status', request.status);
-    q.append('orderid', String(order.id));
-    q.append('merchant_order', order.client_orderid);
-    q.append('client_orderid', order.client_orderid);
-    q.append('amount', fromMinorUnits(request.amount_minor));
-    if (request.currency) q.append('currency', request.currency);
-    q.append('type', request.kind);
-    q.append('serial_number', request.serial);
-    if (request.error_message) q.append('error_message', request.error_message);
-    // The gateway's callbacks carry a number (its SDK makes it an integer exception code); the
-    // symbolic reason travels beside it (src/catalog/error-codes.ts).
-    if (request.error_code) {
-      q.append('error_code', String(numericErrorCode(request.error_code)));
-      q.append('error_reason', request.error_code);
-    }
-    q.append('control', control);
-
-    let result: string;
-    let delivered = false;
-    try {
-      const res = await fetch(url, {
-        method: 'GET',
-        redirect: 'manual',
-        signal: AbortSignal.any([
-          AbortSignal.timeout(this.engine.options.callbackTimeoutMs),
-          this.abort.signal,
-        ]),
-      });
-      await res.body?.cancel().catch(() => undefined);
-      delivered = res.status === 200;
-      result = `HTTP ${res.status}`;
-    } catch (e) {
-      result = (e as Error).name === 'TimeoutError' ? 'timeout' : `network error: ${(e as Error).message}`;
-    }
-    if (this.stopped || store.isClosed) return;
-    const attempts = cb.attempts + 1;
-    const { attempts: max, baseDelayMs } = this.engine.options.callbackRetry;
-    if (delivered) store.finishCallback(cb.id, { state: 'delivered', attempts, last_result: result });
-    else if (attempts >= max) store.finishCallback(cb.id, { state: 'failed', attempts, last_result: result });
-    else {
-      store.finishCallback(cb.id, {
-        attempts,
-        last_result: result,
-        next_at: this.engine.options.clock() + baseDelayMs * 2 ** (attempts - 1),
-      });
-    }
   }
 }

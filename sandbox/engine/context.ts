@@ -1,5 +1,6 @@
 import type { EndpointRef } from '../../src/core/index.ts';
 import type { Operation } from '../../src/catalog/index.ts';
+import type { ScenarioChoice } from '../../src/catalog/scenarios.ts';
 import type { Merchant } from '../merchants.ts';
 import type { ResolvedSandboxOptions } from '../options.ts';
 import type { ApiReply } from '../replies.ts';
@@ -16,6 +17,8 @@ export interface OperationCall {
   now: number;
   /** `http://<host><prefix>/paynet`: where the sandbox's own pages are, as the client reached it. */
   pageBase: string;
+  /** The scenarios in force for this call (its `X-Sandbox-Scenario`, else its merchant's choice). */
+  scenario?: ScenarioChoice | undefined;
 }
 
 /** What every handler works with: the store, the settings and the key of the card-number hash. */

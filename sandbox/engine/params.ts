@@ -1,5 +1,5 @@
 import { toMinorUnits } from '../../src/core/index.ts';
-import { isLoopbackHostname } from '../http-input.ts';
+import { callbackHostAllowed } from '../relay/allowed-hosts.ts';
 import { refuse } from '../replies.ts';
 import type { CardData, EngineContext, OperationCall } from './context.ts';
 
@@ -53,9 +53,9 @@ export function callbackUrl(x: EngineContext, c: OperationCall): string | null {
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:')
     refuse('server_callback_url must be an http or https URL.', 'VALIDATION');
-  if (!x.options.callbackAllowAnyHost && !isLoopbackHostname(u.hostname)) {
+  if (!callbackHostAllowed(u, x.options)) {
     refuse(
-      `server_callback_url host "${u.hostname}" is refused: the local sandbox sends callbacks only to this machine (127.0.0.1, localhost, [::1]). Use a loopback URL, or start the sandbox with SANDBOX_CALLBACKS_ANY_HOST=1.`,
+      `server_callback_url host "${u.hostname}" is refused: the local sandbox sends callbacks only to this machine (127.0.0.1, localhost, [::1]). Use a loopback URL, list the host in SANDBOX_CALLBACK_HOSTS, or start the sandbox with SANDBOX_CALLBACKS_ANY_HOST=1.`,
       'CALLBACK_URL_REFUSED',
     );
   }

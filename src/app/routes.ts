@@ -4,6 +4,7 @@ export type Route =
   | { kind: 'history' }
   | { kind: 'saved' }
   | { kind: 'keys' }
+  | { kind: 'scenarios' }
   | { kind: 'return' }
   | { kind: 'debugger' }
   | { kind: 'teach'; path: string | null }
@@ -20,6 +21,7 @@ export function parseRoute(pathname: string): Route {
   if (clean === '/history') return { kind: 'history' };
   if (clean === '/saved') return { kind: 'saved' };
   if (clean === '/keys') return { kind: 'keys' };
+  if (clean === '/scenarios') return { kind: 'scenarios' };
   if (clean === '/return') return { kind: 'return' };
   if (clean === '/debugger') return { kind: 'debugger' };
   if (clean === '/teach') return { kind: 'teach', path: null };

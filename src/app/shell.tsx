@@ -40,6 +40,9 @@ const KeysPage = lazy(() =>
     default: q.withQueries(m.KeysPage),
   })),
 );
+const ScenariosPage = lazy(() =>
+  import('../features/scenarios/scenarios-page.tsx').then((m) => ({ default: m.ScenariosPage })),
+);
 const JoinPage = lazy(() => import('../features/classroom/index.ts').then((m) => ({ default: m.JoinPage })));
 const ExercisesPage = lazy(() =>
   import('../features/classroom/index.ts').then((m) => ({ default: m.ExercisesPage })),
@@ -116,6 +119,7 @@ const SECTIONS: readonly { to: string; label: string; kinds: readonly Route['kin
   { to: '/history', label: 'History', kinds: ['history'] },
   { to: '/saved', label: 'Saved', kinds: ['saved'] },
   { to: '/keys', label: 'Keys', kinds: ['keys'] },
+  { to: '/scenarios', label: 'Scenarios', kinds: ['scenarios'] },
   { to: '/flows', label: 'Flows', kinds: ['flows'] },
   { to: '/export', label: 'Export', kinds: ['export'] },
   { to: '/debugger', label: 'Debugger', kinds: ['debugger'] },
@@ -336,6 +340,11 @@ export function Shell() {
                 onUseKey={setPrivateKeyPem}
                 onRememberKey={rememberPrivateKey}
               />
+            </Suspense>
+          ) : null}
+          {route.kind === 'scenarios' ? (
+            <Suspense fallback={loading}>
+              <ScenariosPage activeLogin={activeLogin ?? undefined} />
             </Suspense>
           ) : null}
           {route.kind === 'return' ? (

@@ -72,6 +72,10 @@ const ERROR_CODE_LIST = [
   ours('NOT_PERMITTED', 403, 'Declined: transaction not permitted to the cardholder.'),
   ours('STOLEN_CARD', 404, 'Declined: stolen card.'),
   ours('THREE_DS_FAILED', 405, 'Declined: 3-D Secure authentication failed.'),
+  // The scenario lab's faults (sandbox/scenarios/, src/catalog/scenarios.ts).
+  ours('PROCESSING_ERROR', 451, 'Final status `error` (scenario `final-error`).'),
+  ours('FILTERED', 452, 'Final status `filtered` (scenario `final-filtered`).'),
+  ours('SCENARIO_INVALID', 453, 'A bad `X-Sandbox-Scenario` header.'),
   // The sandbox itself.
   ours('INTERNAL', 500, 'A failure of the sandbox (a bug), or the sandbox is shutting down.'),
 ] as const satisfies readonly ErrorCodeEntry[];

@@ -22,6 +22,7 @@ Usage:
   paysign sign <operation> --endpoint-id N [options] [name=value ...]
   paysign verify [FILE] [options]
   paysign keys generate|inspect|convert ...
+  paysign handler-check <url> [options]
   paysign <command> --help
 
 Commands:
@@ -29,6 +30,9 @@ Commands:
             (or only JSON, curl or raw HTTP).
   verify    Check the signature of a captured raw HTTP request; on a mismatch show what was expected.
   keys      Generate, inspect and convert RSA keys for the OAuth RSA-SHA256 (v4) operations.
+  handler-check
+            Check a merchant's callback handler: 2xx in time, idempotent, refuses a bad control,
+            keeps the latest state (JUnit XML with --junit).
 
 Exit codes: 0 success (signature OK), 1 signature mismatch or unusable key, 2 bad input.
 
@@ -185,3 +189,23 @@ Options:
   --out FILE      Write to FILE (private keys with mode 0600) instead of stdout.
   --force         Overwrite FILE if it exists.
   -h, --help      This help.`;
+
+export const HANDLER_CHECK_HELP = `Usage: paysign handler-check <url> [options]
+
+Sends the merchant's callback handler the callbacks a real gateway sends on a bad day, each signed
+with control = sha1(status + orderid + merchant_order + key), and checks that the handler:
+  answers-in-time       answers a genuine callback with 2xx within the timeout
+  idempotent-duplicate  answers the same callback twice with 2xx (and keeps the state)
+  refuses-bad-control   refuses a callback with a wrong control (non-2xx, state unchanged)
+  no-state-rollback     keeps "approved" when a stale "processing" callback follows (needs --state-url)
+Each check quotes the rule of the API description it follows. The orders are made up: the handler
+must answer 2xx to a genuine callback for an order it does not know.
+
+Options:
+  --control-key-file FILE, --control-key KEY   the merchant control key (or ${ENV.controlKey})
+  --timeout-ms N        the gateway's patience with one callback (default 5000)
+  --state-url URL       the handler's view of an order, with {orderid}: answers {"status": "..."} or the status
+  --junit FILE          also write the results as JUnit XML (for CI)
+  --json                print the report as JSON
+
+Exit codes: 0 every check passed (or was skipped), 1 a check failed, 2 bad input.`;

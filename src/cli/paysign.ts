@@ -4,10 +4,11 @@
  */
 import { isPayError } from '../core/index.ts';
 import { CliError } from './args.ts';
+import { runHandlerCheck } from './commands/handler-check.ts';
 import { runKeys } from './commands/keys.ts';
 import { runSign } from './commands/sign.ts';
 import { runVerify } from './commands/verify.ts';
-import { KEYS_HELP, MAIN_HELP, signHelp, VERIFY_HELP } from './help.ts';
+import { HANDLER_CHECK_HELP, KEYS_HELP, MAIN_HELP, signHelp, VERIFY_HELP } from './help.ts';
 import { processIo, type Io } from './output.ts';
 
 async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -19,6 +20,8 @@ async function main(argv: readonly string[], io: Io): Promise<number> {
       return runVerify(rest, io);
     case 'keys':
       return runKeys(rest, io);
+    case 'handler-check':
+      return runHandlerCheck(rest, io);
     case 'help': {
       const topic = rest[0];
       const text =
@@ -28,7 +31,9 @@ async function main(argv: readonly string[], io: Io): Promise<number> {
             ? VERIFY_HELP
             : topic === 'keys'
               ? KEYS_HELP
-              : MAIN_HELP;
+              : topic === 'handler-check'
+                ? HANDLER_CHECK_HELP
+                : MAIN_HELP;
       io.out(`${text}\n`);
       return 0;
     }

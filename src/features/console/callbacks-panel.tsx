@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { verifyCallback, type CallbackVerdict, type CryptoPort } from '../../core/index.ts';
 import {
   callbacksSnapshot,
@@ -7,6 +7,11 @@ import {
   subscribeCallbacks,
   type CallbackEvent,
 } from './callbacks-store.ts';
+
+// The sandbox relay's record of what it sent the handler loads with the panel's first callback.
+const RelayDeliveries = lazy(() =>
+  import('../../shared/ui/relay-deliveries.tsx').then((m) => ({ default: m.RelayDeliveries })),
+);
 
 type Check = CallbackVerdict;
 
@@ -43,9 +48,11 @@ const CHECK_TEXT: Record<Check, string> = {
 export function CallbacksPanel({
   controlKey,
   crypto,
+  login,
 }: {
   controlKey: string | undefined;
   crypto: CryptoPort;
+  login?: string | undefined;
 }) {
   const snap = useSyncExternalStore(subscribeCallbacks, callbacksSnapshot);
   const checks = useControlChecks(snap.events, controlKey, crypto);
@@ -98,6 +105,11 @@ export function CallbacksPanel({
           </tbody>
         </table>
       )}
+      {snap.events.length > 0 ? (
+        <Suspense fallback={null}>
+          <RelayDeliveries login={login} />
+        </Suspense>
+      ) : null}
     </section>
   );
 }

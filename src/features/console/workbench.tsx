@@ -569,7 +569,11 @@ function OperationWorkbench({
           />
           {afterFirstForm ? (
             <Suspense fallback={null}>
-              <CallbacksPanel controlKey={context?.credentials.controlKey} crypto={runtime.crypto} />
+              <CallbacksPanel
+                controlKey={context?.credentials.controlKey}
+                crypto={runtime.crypto}
+                login={context?.credentials.login}
+              />
             </Suspense>
           ) : null}
         </div>

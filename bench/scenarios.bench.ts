@@ -1,0 +1,246 @@
+/**
+ * The scenario lab under load (issue 21): the sandbox, the merchant's handler and the load
+ * generator each in a process of their own. Status with 50 ms of injected latency against status
+ * without, at 100 connections (and 1,000: a held answer is a timer, not a thread); a callback
+ * fan-out to a handler that answers in 50 ms, driven by the test clock; status without a scenario
+ * against the minimal fastify ceiling, the ratio the sandbox bench records (docs/benchmarks.md).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { importSigningKey } from '../src/core/index.ts';
+import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
+import { expectAnswer, formatLoadTable, type LoadResult, type PreparedRequest } from './lib/load.ts';
+import { benchNonce as nonce, signRequest, type SigningTarget } from './lib/sign-request.ts';
+
+export const title = 'Scenario lab: latency without threads, callback fan-out (autocannon)';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const NODE_TSX = [process.execPath, '--import', 'tsx'] as const;
+const LATENCY_MS = 50;
+const FAN_OUT = Number(process.env.BENCH_FAN_OUT ?? 3000);
+
+function spawnUntil(args: string[], env: Record<string, string>, ready: RegExp) {
+  const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise<{ child: ChildProcess; match: RegExpExecArray }>((resolvePromise, reject) => {
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = ready.exec(out);
+      if (m) {
+        child.stdout!.off('data', onData);
+        resolvePromise({ child, match: m });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${out}`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((r) => {
+    if (child.exitCode !== null) return r();
+    child.once('exit', () => r());
+    child.kill('SIGTERM');
+  });
+}
+
+async function loadElsewhere(
+  dir: string,
+  label: string,
+  url: string,
+  request: PreparedRequest,
+  connections: number,
+  durationSec: number,
+): Promise<LoadResult> {
+  const specFile = join(dir, `load-${connections}.json`);
+  writeFileSync(specFile, JSON.stringify({ label, url, requests: request, connections, durationSec }));
+  const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), 'bench/lib/load-worker.ts', specFile], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const code = await new Promise<number | null>((r) => child.once('close', r));
+  if (code !== 0) throw new Error(`${label}: load generator failed: ${err || out}`);
+  return JSON.parse(out.trim().split('\n').at(-1)!) as LoadResult;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+export async function run(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'pay-console-bench-lab-'));
+  const children: ChildProcess[] = [];
+  try {
+    const tiny = await spawnUntil(['bench/lib/tiny-fastify.ts'], {}, /listening (\d+)/);
+    children.push(tiny.child);
+    const handler = await spawnUntil(
+      ['bench/lib/slow-handler-child.ts', String(LATENCY_MS)],
+      {},
+      /listening (\d+)/,
+    );
+    children.push(handler.child);
+    const handlerBase = `http://127.0.0.1:${handler.match[1]}`;
+    const sandbox = await spawnUntil(
+      ['sandbox/main.ts'],
+      {
+        HOST: '127.0.0.1',
+        SANDBOX_PORT: '0',
+        DATA_DIR: dir,
+        SANDBOX_DB: join(dir, 'sandbox.sqlite'),
+        // Sales stay pending until the test clock moves them: the fan-out starts on demand.
+        SANDBOX_FINALIZE_DELAY_MS: '600000',
+        SERVER_MAX_CONNECTIONS: '2000',
+      },
+      /listening: (http:\/\/\S+\/paynet)/,
+    );
+    children.push(sandbox.child);
+    const baseUrl = sandbox.match[1]!;
+    const adminBase = baseUrl.replace(/\/paynet$/, '');
+    const demo = (await (await fetch(`${adminBase}/demo-merchant`)).json()) as {
+      login: string;
+      controlKey: string;
+      endpointIds: string[];
+      privateKeyPkcs8Pem: string;
+    };
+    const target: SigningTarget = {
+      baseUrl,
+      login: demo.login,
+      controlKey: demo.controlKey,
+      endpointId: demo.endpointIds[0]!,
+      privateKey: (await importSigningKey(demo.privateKeyPkcs8Pem, nodeCryptoPort())).key,
+    };
+    const saleId = `bench-lab-${nonce().slice(0, 12)}`;
+    const sale = await expectAnswer(
+      `${baseUrl}/api/v2/sale/${target.endpointId}`,
+      await signRequest(target, 'v2/sale', { client_orderid: saleId, cvv2: '123' }),
+      'async-response',
+    );
+    const status = await signRequest(target, 'v2/status', {
+      client_orderid: saleId,
+      orderid: String(sale['paynet-order-id']),
+    });
+    const statusUrl = `${baseUrl}/${status.path}`;
+    const delayed: PreparedRequest = {
+      ...status,
+      headers: { ...status.headers, 'x-sandbox-scenario': `latency;delay-ms=${LATENCY_MS}` },
+    };
+    const seconds = process.env.BENCH_QUICK === '1' ? 1 : 4;
+    const rounds = Number(process.env.BENCH_LAB_ROUNDS ?? 3);
+    const rows: LoadResult[] = [];
+    const ratios = { delayed100: [] as number[], delayed1000: [] as number[], ceiling: [] as number[] };
+    for (let r = 1; r <= rounds; r++) {
+      const ceiling = await loadElsewhere(
+        dir,
+        `ceiling (minimal fastify), 10 conn, round ${r}`,
+        `http://127.0.0.1:${tiny.match[1]}/tiny`,
+        status,
+        10,
+        seconds,
+      );
+      const plain10 = await loadElsewhere(
+        dir,
+        `status, no scenario, 10 conn, round ${r}`,
+        statusUrl,
+        status,
+        10,
+        seconds,
+      );
+      const plain = await loadElsewhere(
+        dir,
+        `status, no scenario, 100 conn, round ${r}`,
+        statusUrl,
+        status,
+        100,
+        seconds,
+      );
+      const held = await loadElsewhere(
+        dir,
+        `status, latency 50 ms, 100 conn, round ${r}`,
+        statusUrl,
+        delayed,
+        100,
+        seconds,
+      );
+      const held1000 = await loadElsewhere(
+        dir,
+        `status, latency 50 ms, 1000 conn, round ${r}`,
+        statusUrl,
+        delayed,
+        1000,
+        seconds,
+      );
+      rows.push(ceiling, plain10, plain, held, held1000);
+      ratios.ceiling.push(plain10.rps / ceiling.rps);
+      ratios.delayed100.push(held.rps / plain.rps);
+      ratios.delayed1000.push(held1000.rps / plain.rps);
+    }
+    console.log(formatLoadTable(rows));
+    const bound = 100 / (LATENCY_MS / 1000);
+    const held100 = median(
+      rows.filter((x) => x.label.startsWith('status, latency 50 ms, 100 conn,')).map((x) => x.rps),
+    );
+    console.log(
+      `\nstatus without a scenario ÷ ceiling (10 conn): median ${median(ratios.ceiling).toFixed(2)}× (the sandbox bench records 0.40–0.42×)`,
+    );
+    console.log(
+      `status with 50 ms latency ÷ without (100 conn): median ${median(ratios.delayed100).toFixed(2)}×; ` +
+        `100 connections each held 50 ms allow at most ${bound} req/s: ${held100.toFixed(0)} req/s is ${((held100 / bound) * 100).toFixed(1)} % of that bound`,
+    );
+    console.log(
+      `status with 50 ms latency at 1,000 conn ÷ without at 100: median ${median(ratios.delayed1000).toFixed(2)}×`,
+    );
+
+    // Fan-out: FAN_OUT pending sales with a callback each; one clock advance finalises them and
+    // delivers every callback, waiting for the handler's answers.
+    const cbUrl = encodeURIComponent(`${handlerBase}/cb`);
+    const runId = Date.now().toString(36);
+    const batch = 50;
+    for (let i = 0; i < FAN_OUT; i += batch) {
+      await Promise.all(
+        Array.from({ length: Math.min(batch, FAN_OUT - i) }, async (_, k) => {
+          const req = await signRequest(target, 'v2/sale', {
+            client_orderid: `lab-${runId}-${i + k}`,
+            cvv2: '123',
+          });
+          // server_callback_url is not in the sale's control formula: appended after signing.
+          const res = await fetch(`${baseUrl}/${req.path}`, {
+            method: 'POST',
+            headers: req.headers,
+            body: `${req.body}&server_callback_url=${cbUrl}`,
+          });
+          if (res.status !== 200) throw new Error(`sale answered ${res.status}: ${await res.text()}`);
+        }),
+      );
+    }
+    const t0 = performance.now();
+    const adv = await fetch(`${adminBase}/clock/${demo.login}/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ms: 600_000 }),
+    });
+    if (!adv.ok) throw new Error(`advance answered ${adv.status}: ${await adv.text()}`);
+    const wall = (performance.now() - t0) / 1000;
+    const counted = (await (await fetch(`${handlerBase}/count`)).json()) as {
+      count: number;
+      first: number;
+      last: number;
+    };
+    console.log(
+      `\ncallback fan-out: ${counted.count} of ${FAN_OUT} callbacks delivered to a handler answering in ${LATENCY_MS} ms; ` +
+        `one clock advance (finalising ${FAN_OUT} sales included) took ${wall.toFixed(2)} s: ${(counted.count / wall).toFixed(0)} deliveries/s ` +
+        `(first to last arrival ${((counted.last - counted.first) / 1000).toFixed(2)} s: ${(counted.count / ((counted.last - counted.first) / 1000)).toFixed(0)}/s)`,
+    );
+  } finally {
+    await Promise.all(children.map(stop));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,120 @@
+import type { CryptoPort } from '../../src/core/index.ts';
+import { delayOf, type ScenarioChoice } from '../../src/catalog/scenarios.ts';
+import type { ResolvedSandboxOptions } from '../options.ts';
+import type { MerchantRegistry } from '../merchants.ts';
+import type { CallbackRow, SandboxStore } from '../store.ts';
+import { pickOf, type ScenarioStore } from '../scenarios/scenario-store.ts';
+import { callbackHostAllowed, hostRefusal } from './allowed-hosts.ts';
+import type { DeliveryLog, DeliveryKind } from './delivery-log.ts';
+import { forgedControl } from './mutations.ts';
+import { callbackUrlFor, sendCallback, type HandlerAnswer } from './send-callback.ts';
+
+export interface RelayDeps {
+  store: SandboxStore;
+  options: ResolvedSandboxOptions;
+  merchants: MerchantRegistry;
+  crypto: CryptoPort;
+  log: DeliveryLog;
+  lab: ScenarioStore | undefined;
+  stop: AbortSignal;
+}
+
+/** The drop-retry scenario's dropped attempts (the gateway's retry then delivers). */
+export const DROPPED_ATTEMPTS = 2;
+
+/**
+ * Delivers one due callback attempt through the relay: every send and the handler's answer is
+ * recorded (relay_deliveries), and the order's scenarios shape it: held once (delay, reorder),
+ * dropped (drop-retry), preceded by a forged one (bad-control), followed by a duplicate.
+ * Returns false when the sandbox stopped meanwhile (nothing more is written).
+ */
+export async function deliverCallback(d: RelayDeps, cb: CallbackRow): Promise<boolean> {
+  const { store, options } = d;
+  const request = store.getRequest(cb.request_id);
+  const order = request ? store.getOrder(request.order_id) : undefined;
+  const merchant = order ? d.merchants.byLogin(order.merchant) : undefined;
+  if (!request || !order || !merchant) {
+    store.finishCallback(cb.id, { state: 'failed', last_result: 'order or merchant no longer known' });
+    return true;
+  }
+  const choice: ScenarioChoice = d.lab?.effectiveOrderChoice(order.id, order.merchant) ?? [];
+  const now = options.clock();
+  const record = (kind: DeliveryKind, url: string, a: Partial<HandlerAnswer> & { result: string }) =>
+    d.log.record({
+      callbackId: cb.id,
+      orderId: order.id,
+      merchant: order.merchant,
+      kind,
+      mutation: null,
+      url,
+      at: options.clock(),
+      httpStatus: a.httpStatus ?? null,
+      result: a.result,
+      durationMs: a.durationMs ?? null,
+      bodyExcerpt: a.bodyExcerpt ?? null,
+    });
+
+  // Held once, before the first attempt: delayed callbacks, and the first transaction's under reorder.
+  if (cb.attempts === 0) {
+    const reorder = pickOf(choice, 'callback-reorder');
+    const hold =
+      pickOf(choice, 'callback-delay') ??
+      (reorder && store.requestsOf(order.id)[0]?.id === request.id ? reorder : undefined);
+    if (hold && !d.log.has(cb.id, 'held')) {
+      const ms = delayOf(hold);
+      record('held', cb.url, { result: `held ${ms} ms (scenario ${hold.name})` });
+      store.finishCallback(cb.id, { next_at: now + ms, last_result: 'held' });
+      return true;
+    }
+  }
+
+  const url = await callbackUrlFor(cb.url, request, order, merchant.controlKey, d.crypto);
+  if (!url) {
+    store.finishCallback(cb.id, { state: 'failed', last_result: 'invalid URL' });
+    return true;
+  }
+  if (!callbackHostAllowed(url, options)) {
+    record('refused', url.href, { result: hostRefusal(url) });
+    store.finishCallback(cb.id, { state: 'failed', last_result: 'host not allowed' });
+    return true;
+  }
+  const send = () => sendCallback(url, options.callbackTimeoutMs, d.stop);
+  const attempts = cb.attempts + 1;
+  const { attempts: max, baseDelayMs } = options.callbackRetry;
+  const retryOrFail = (result: string) => {
+    if (attempts >= max) store.finishCallback(cb.id, { state: 'failed', attempts, last_result: result });
+    else
+      store.finishCallback(cb.id, {
+        attempts,
+        last_result: result,
+        next_at: options.clock() + baseDelayMs * 2 ** (attempts - 1),
+      });
+  };
+
+  if (pickOf(choice, 'callback-drop-retry') && cb.attempts < DROPPED_ATTEMPTS) {
+    record('dropped', url.href, { result: 'dropped (scenario callback-drop-retry): nothing was sent' });
+    retryOrFail('dropped');
+    return true;
+  }
+  if (pickOf(choice, 'callback-bad-control') && !d.log.has(cb.id, 'forged')) {
+    // A forged "approved" first, whatever the real outcome: the handler must refuse it.
+    const forged = new URL(url);
+    forged.searchParams.set('status', 'approved');
+    forged.searchParams.set('control', await forgedControl(forged.searchParams, d.crypto));
+    const answer = await sendCallback(forged, options.callbackTimeoutMs, d.stop);
+    if (d.stop.aborted || store.isClosed) return false;
+    record('forged', forged.href, answer);
+  }
+  const answer = await send();
+  if (d.stop.aborted || store.isClosed) return false;
+  record('delivery', url.href, answer);
+  if (pickOf(choice, 'callback-duplicate')) {
+    const again = await send();
+    if (d.stop.aborted || store.isClosed) return false;
+    record('duplicate', url.href, again);
+  }
+  if (answer.httpStatus === 200)
+    store.finishCallback(cb.id, { state: 'delivered', attempts, last_result: answer.result });
+  else retryOrFail(answer.result);
+  return true;
+}

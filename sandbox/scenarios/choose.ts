@@ -1,0 +1,27 @@
+import { parseScenarioHeader, SCENARIO_HEADER, type ScenarioChoice } from '../../src/catalog/scenarios.ts';
+import { validationError, type ApiReply } from '../replies.ts';
+import type { ScenarioStore } from './scenario-store.ts';
+
+/**
+ * The scenarios in force for one call: its `X-Sandbox-Scenario` header when it has one (an empty
+ * header chooses none, whatever the merchant chose), else its merchant's choice.
+ */
+export function chooseScenario(
+  lab: ScenarioStore,
+  header: string | undefined,
+  merchant: string,
+): { choice: ScenarioChoice | undefined } | { refused: ApiReply } {
+  if (header === undefined) {
+    const choice = lab.merchantChoice(merchant);
+    return { choice: choice.length > 0 ? choice : undefined };
+  }
+  const parsed = parseScenarioHeader(header);
+  if (!parsed.ok) return { refused: validationError(parsed.message, 'SCENARIO_INVALID') };
+  return { choice: parsed.choice.length > 0 ? parsed.choice : undefined };
+}
+
+/** The header's value as one string (a repeated header is read as one list). */
+export function scenarioHeaderOf(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const v = headers[SCENARIO_HEADER];
+  return Array.isArray(v) ? v.join(', ') : v;
+}

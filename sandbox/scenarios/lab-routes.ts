@@ -1,0 +1,244 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { CryptoPort } from '../../src/core/index.ts';
+import { ScenarioChoiceSchema, SCENARIOS } from '../../src/catalog/scenarios.ts';
+import { decodeUtf8 } from '../http-input.ts';
+import type { Engine } from '../engine.ts';
+import type { MerchantRegistry } from '../merchants.ts';
+import type { Scheduler } from '../scheduler.ts';
+import { callbackHostAllowed, hostRefusal } from '../relay/allowed-hosts.ts';
+import { MutationSchema, mutate } from '../relay/mutations.ts';
+import { sendCallback } from '../relay/send-callback.ts';
+import { registerHandlerCheckRoute } from '../relay/handler-check-route.ts';
+import { applyOutcome } from './engine-hooks.ts';
+import type { ScenarioStore } from './scenario-store.ts';
+import { MAX_ADVANCE_MS, TestClock } from './test-clock.ts';
+
+export interface LabDeps {
+  engine: Engine;
+  scheduler: Scheduler;
+  merchants: MerchantRegistry;
+  crypto: CryptoPort;
+  lab: ScenarioStore;
+}
+
+const ADMIN = { config: { access: 'sandbox-admin' } } as const;
+
+const ChoiceBody = z.strictObject({ choice: ScenarioChoiceSchema });
+const AdvanceBody = z.strictObject({ ms: z.number().int().min(1).max(MAX_ADVANCE_MS) });
+const ReplayBody = z.strictObject({ mutation: MutationSchema.default('as-is') });
+const DeliveriesQuery = z.object({
+  login: z.string().min(1).max(64).optional(),
+  orderid: z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .transform(Number)
+    .optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(500))
+    .default(100),
+});
+
+type Json = (code: number, body: Record<string, unknown>) => FastifyReply;
+
+function jsonOf(reply: FastifyReply): Json {
+  return (code, body) =>
+    reply
+      .code(code)
+      .headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
+      .send(JSON.stringify(body));
+}
+
+/** The sandbox's error shape (as its other admin routes answer): a stable code and what to do. */
+function refusal(json: Json, code: number, errorCode: string, message: string): FastifyReply {
+  return json(code, {
+    type: code === 400 ? 'validation-error' : 'error',
+    'error-message': message,
+    'error-code': errorCode,
+  });
+}
+
+/** Reads a JSON body with a schema; an empty body reads as `{}`. */
+export function readJson<T extends z.ZodType>(
+  request: FastifyRequest,
+  schema: T,
+): { ok: true; data: z.output<T> } | { ok: false; message: string } {
+  const text = Buffer.isBuffer(request.body) ? decodeUtf8(request.body) : undefined;
+  let parsed: unknown = {};
+  if (text !== undefined && text.trim() !== '') {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return { ok: false, message: 'The body is not JSON.' };
+    }
+  }
+  const r = schema.safeParse(parsed);
+  if (r.success) return { ok: true, data: r.data };
+  return {
+    ok: false,
+    message: r.error.issues
+      .map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message))
+      .join('; '),
+  };
+}
+
+/**
+ * The scenario lab's admin API (this machine only, like the demo merchant's credentials; closed in
+ * classroom mode): the scenario table and choices, the test clock, the relay's record and replays.
+ */
+export function registerLab(app: FastifyInstance, deps: LabDeps): void {
+  const { engine, scheduler, merchants, crypto, lab } = deps;
+  const store = engine.store;
+  const clock = new TestClock(store.db, lab, {
+    now: () => engine.options.clock(),
+    settle: () => scheduler.settle(),
+  });
+  const closed = (json: Json) =>
+    store.isClosed ? refusal(json, 503, 'INTERNAL', 'The sandbox is shutting down.') : undefined;
+
+  app.get('/scenarios', ADMIN, async (_request, reply) =>
+    jsonOf(reply)(200, {
+      scenarios: SCENARIOS,
+      merchants: merchants.all().map((m) => ({
+        login: m.login,
+        choice: lab.merchantChoice(m.login),
+        clockAdvancedMs: lab.clockAdvance(m.login),
+      })),
+    }),
+  );
+
+  app.put<{ Params: { login: string } }>('/scenarios/merchants/:login', ADMIN, async (request, reply) => {
+    const json = jsonOf(reply);
+    const down = closed(json);
+    if (down) return down;
+    const merchant = merchants.byLogin(request.params.login);
+    if (!merchant)
+      return refusal(
+        json,
+        404,
+        'NOT_FOUND',
+        `No merchant "${request.params.login.slice(0, 64)}" in this sandbox.`,
+      );
+    const body = readJson(request, ChoiceBody);
+    if (!body.ok)
+      return refusal(
+        json,
+        400,
+        'VALIDATION',
+        `Send {"choice": [{"name": "latency", "delayMs": 50}]}: ${body.message}`,
+      );
+    lab.setMerchantChoice(merchant.login, body.data.choice, engine.options.clock());
+    return json(200, { login: merchant.login, choice: body.data.choice });
+  });
+
+  app.put<{ Params: { orderid: string } }>('/scenarios/orders/:orderid', ADMIN, async (request, reply) => {
+    const json = jsonOf(reply);
+    const down = closed(json);
+    if (down) return down;
+    const id = /^\d{1,15}$/.test(request.params.orderid) ? Number(request.params.orderid) : undefined;
+    const order = id === undefined ? undefined : store.getOrder(id);
+    if (!order)
+      return refusal(
+        json,
+        404,
+        'ORDER_NOT_FOUND',
+        `No order ${request.params.orderid.slice(0, 20)} in this sandbox.`,
+      );
+    const body = readJson(request, ChoiceBody);
+    if (!body.ok)
+      return refusal(json, 400, 'VALIDATION', `Send {"choice": [{"name": "final-error"}]}: ${body.message}`);
+    store.tx(() => {
+      lab.setOrderChoice(order.id, body.data.choice, true);
+      applyOutcome(store, order.id, body.data.choice);
+    });
+    return json(200, { orderid: String(order.id), choice: body.data.choice });
+  });
+
+  app.post<{ Params: { login: string } }>('/clock/:login/advance', ADMIN, async (request, reply) => {
+    const json = jsonOf(reply);
+    const down = closed(json);
+    if (down) return down;
+    const merchant = merchants.byLogin(request.params.login);
+    if (!merchant)
+      return refusal(
+        json,
+        404,
+        'NOT_FOUND',
+        `No merchant "${request.params.login.slice(0, 64)}" in this sandbox.`,
+      );
+    const body = readJson(request, AdvanceBody);
+    if (!body.ok)
+      return refusal(json, 400, 'VALIDATION', `Send {"ms": 1209600000} (at most 60 days): ${body.message}`);
+    const done = await clock.advance(merchant.login, body.data.ms);
+    return json(200, { ...done });
+  });
+
+  app.get('/relay/deliveries', ADMIN, async (request, reply) => {
+    const json = jsonOf(reply);
+    const q = DeliveriesQuery.safeParse(request.query);
+    if (!q.success)
+      return refusal(json, 400, 'VALIDATION', 'Use ?login=<merchant>&orderid=<digits>&limit=<1-500>.');
+    const filter = {
+      ...(q.data.login !== undefined ? { merchant: q.data.login } : {}),
+      ...(q.data.orderid !== undefined ? { orderId: q.data.orderid } : {}),
+    };
+    return json(200, { deliveries: scheduler.deliveries.list(filter, q.data.limit) });
+  });
+
+  app.post<{ Params: { id: string } }>('/relay/deliveries/:id/replay', ADMIN, async (request, reply) => {
+    const json = jsonOf(reply);
+    const down = closed(json);
+    if (down) return down;
+    const id = /^\d{1,15}$/.test(request.params.id) ? Number(request.params.id) : undefined;
+    const sent = id === undefined ? undefined : scheduler.deliveries.get(id);
+    if (!sent)
+      return refusal(
+        json,
+        404,
+        'NOT_FOUND',
+        `No delivery ${request.params.id.slice(0, 20)} in the relay's record.`,
+      );
+    const body = readJson(request, ReplayBody);
+    if (!body.ok)
+      return refusal(
+        json,
+        400,
+        'VALIDATION',
+        `Send {"mutation": "as-is" | "bad-control" | "amount" | "duplicate" | "stale"}: ${body.message}`,
+      );
+    const merchant = merchants.byLogin(sent.merchant);
+    if (!merchant) return refusal(json, 404, 'NOT_FOUND', `Merchant "${sent.merchant}" is no longer known.`);
+    const url = await mutate(new URL(sent.url), body.data.mutation, merchant.controlKey, crypto);
+    // Checked again: the allowed hosts may have changed since the recorded send.
+    if (!callbackHostAllowed(url, engine.options))
+      return refusal(json, 403, 'CALLBACK_HOST_REFUSED', hostRefusal(url));
+    const answer = await sendCallback(
+      url,
+      engine.options.callbackTimeoutMs,
+      AbortSignal.timeout(engine.options.callbackTimeoutMs + 1000),
+    );
+    if (store.isClosed) return refusal(json, 503, 'INTERNAL', 'The sandbox is shutting down.');
+    const recorded = scheduler.deliveries.record({
+      callbackId: sent.callbackId,
+      orderId: sent.orderId,
+      merchant: sent.merchant,
+      kind: 'replay',
+      mutation: body.data.mutation,
+      url: url.href,
+      at: engine.options.clock(),
+      httpStatus: answer.httpStatus,
+      result: answer.result,
+      durationMs: answer.durationMs,
+      bodyExcerpt: answer.bodyExcerpt,
+    });
+    return json(200, { delivery: recorded });
+  });
+
+  registerHandlerCheckRoute(app, { engine, merchants, crypto, refusal, jsonOf, readJson });
+}
+
+export type { Json };
+export { jsonOf, refusal };

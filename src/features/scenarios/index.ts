@@ -1,0 +1,2 @@
+// ScenariosPage is not re-exported: the app imports scenarios-page.tsx lazily, with its route.
+export {};

@@ -1,0 +1,234 @@
+import { useEffect, useState } from 'react';
+import { formatScenarioHeader, SCENARIOS, type ScenarioChoice } from '../../catalog/scenarios.ts';
+import {
+  advanceClock,
+  checkHandler,
+  chooseScenarios,
+  labState,
+  type CheckReport,
+} from '../../shared/browser/sandbox-lab.ts';
+import { RelayDeliveries } from '../../shared/ui/relay-deliveries.tsx';
+
+const STEPS: ReadonlyArray<{ label: string; ms: number }> = [
+  { label: '+1 s', ms: 1000 },
+  { label: '+1 min', ms: 60_000 },
+  { label: '+1 h', ms: 3_600_000 },
+  { label: '+14 days', ms: 14 * 86_400_000 },
+];
+
+function ScenarioPicker({ login }: { login: string }) {
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const [note, setNote] = useState('');
+  useEffect(() => {
+    labState().then(
+      (s) => setChosen(new Set(s.merchants.find((m) => m.login === login)?.choice.map((p) => p.name) ?? [])),
+      (e: unknown) => setNote((e as Error).message),
+    );
+  }, [login]);
+  const apply = () => {
+    const choice = SCENARIOS.filter((s) => chosen.has(s.name)).map((s) => ({
+      name: s.name,
+    })) as ScenarioChoice;
+    chooseScenarios(login, choice).then(
+      (r) =>
+        setNote(
+          r.choice.length === 0
+            ? `No scenario for ${login}: the happy path.`
+            : `Chosen for ${login}: ${formatScenarioHeader(r.choice)}.`,
+        ),
+      (e: unknown) => setNote((e as Error).message),
+    );
+  };
+  const toggle = (name: string, on: boolean) => {
+    const next = new Set(chosen);
+    if (on) next.add(name);
+    else next.delete(name);
+    setChosen(next);
+  };
+  return (
+    <section aria-labelledby="sc-pick">
+      <h2 id="sc-pick">Scenarios for {login}</h2>
+      <p className="wb-hint">
+        One request can choose its own with the header <code>X-Sandbox-Scenario: latency;delay-ms=250</code>.
+      </p>
+      <fieldset>
+        <legend>Faults the sandbox produces (at most four)</legend>
+        {SCENARIOS.map((s) => (
+          <div key={s.name} className="sc-item">
+            <label>
+              <input
+                type="checkbox"
+                checked={chosen.has(s.name)}
+                onChange={(e) => toggle(s.name, e.target.checked)}
+              />{' '}
+              {s.title} <code>{s.name}</code>
+            </label>
+            <details>
+              <summary>What it does, what a correct merchant does</summary>
+              <p>{s.gateway}</p>
+              <p>{s.merchant}</p>
+              <blockquote>
+                {s.rule.quote}{' '}
+                <cite>
+                  ({s.rule.source}, {s.rule.section})
+                </cite>
+              </blockquote>
+            </details>
+          </div>
+        ))}
+      </fieldset>
+      <button type="button" className="ui-btn" onClick={apply} disabled={chosen.size > 4}>
+        Apply scenarios
+      </button>
+      <p role="status">{note}</p>
+    </section>
+  );
+}
+
+function TestClock({ login }: { login: string }) {
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const advance = (ms: number, label: string) => {
+    setBusy(true);
+    advanceClock(login, ms)
+      .then(
+        (r) =>
+          setNote(
+            `Advanced ${label}: ${r.steps} step(s); ${Math.round(r.totalAdvancedMs / 1000)} s ahead in all.`,
+          ),
+        (e: unknown) => setNote((e as Error).message),
+      )
+      .finally(() => setBusy(false));
+  };
+  return (
+    <section aria-labelledby="sc-clock">
+      <h2 id="sc-clock">Test clock</h2>
+      <p className="wb-hint">
+        Moves {login}’s finalisations, callback retries and held callbacks forward, waiting for each delivery.
+      </p>
+      {STEPS.map((s) => (
+        <button
+          key={s.ms}
+          type="button"
+          className="ui-btn"
+          disabled={busy}
+          onClick={() => advance(s.ms, s.label)}
+        >
+          Advance {s.label}
+        </button>
+      ))}
+      <p role="status">{note}</p>
+    </section>
+  );
+}
+
+function HandlerCheck({ login }: { login: string }) {
+  const [url, setUrl] = useState('');
+  const [stateUrl, setStateUrl] = useState('');
+  const [report, setReport] = useState<CheckReport | undefined>(undefined);
+  const [note, setNote] = useState('');
+  const run = () => {
+    setNote('Checking…');
+    setReport(undefined);
+    checkHandler({ url, login, ...(stateUrl ? { stateUrl } : {}) }).then(
+      (r) => {
+        setReport(r);
+        setNote(r.passed ? 'All checks passed.' : 'Some checks failed.');
+      },
+      (e: unknown) => setNote((e as Error).message),
+    );
+  };
+  return (
+    <section aria-labelledby="sc-check">
+      <h2 id="sc-check">Handler check</h2>
+      <p className="wb-hint">
+        The same checks as <code>paysign handler-check</code>, run by the sandbox (this machine, or the hosts
+        in <code>SANDBOX_CALLBACK_HOSTS</code>) with {login}’s control key.
+      </p>
+      <label>
+        Handler URL{' '}
+        <input
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          placeholder="http://127.0.0.1:8080/callback"
+        />
+      </label>{' '}
+      <label>
+        State URL (optional){' '}
+        <input
+          value={stateUrl}
+          onChange={(e) => setStateUrl(e.target.value)}
+          placeholder="http://127.0.0.1:8080/orders/{orderid}"
+        />
+      </label>{' '}
+      <button type="button" className="ui-btn" onClick={run} disabled={url === ''}>
+        Run the checks
+      </button>
+      <p role="status">{note}</p>
+      {report ? (
+        <table className="wb-table" aria-label="Handler checks">
+          <thead>
+            <tr>
+              <th scope="col">Check</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Detail</th>
+              <th scope="col">Rule</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.results.map((r) => (
+              <tr key={r.id}>
+                <td>{r.id}</td>
+                <td
+                  className={
+                    r.outcome === 'passed' ? 'wb-good' : r.outcome === 'failed' ? 'wb-bad' : undefined
+                  }
+                >
+                  {r.outcome}
+                </td>
+                <td>{r.detail}</td>
+                <td>
+                  {r.rule.quote} <cite>({r.rule.source})</cite>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}
+
+/** The scenario lab: choose faults, drive the test clock, watch and replay callbacks, check a handler. */
+export function ScenariosPage({ activeLogin }: { activeLogin: string | undefined }) {
+  const [login, setLogin] = useState<string | undefined>(activeLogin);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    if (activeLogin) return;
+    labState().then(
+      (s) => setLogin(s.merchants[0]?.login),
+      (e: unknown) => setError((e as Error).message),
+    );
+  }, [activeLogin]);
+  return (
+    <div className="sc-page">
+      <h1 id="sc-title">Scenario lab</h1>
+      <p>
+        The faults a real gateway produces, on the local sandbox: choose them for a merchant, then send
+        requests from the workbench or from your own integration. See <code>docs/scenarios.md</code>.
+      </p>
+      {error ? <p role="alert">{error}</p> : null}
+      {login ? (
+        <>
+          <ScenarioPicker login={login} />
+          <TestClock login={login} />
+          <section aria-labelledby="sc-relay">
+            <h2 id="sc-relay">Callbacks sent to the handler</h2>
+            <RelayDeliveries login={login} />
+          </section>
+          <HandlerCheck login={login} />
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * The console's client of the local sandbox's scenario lab (`/sandbox/scenarios`, `/sandbox/clock`,
+ * `/sandbox/relay`): every answer parsed with zod before a page reads it. Classic zod: only lazy
+ * pages load this.
+ */
+import { z } from 'zod';
+import { ScenarioChoiceSchema, type ScenarioChoice } from '../../catalog/scenarios.ts';
+
+const ErrorBody = z.looseObject({ 'error-message': z.string() });
+
+const LabState = z.object({
+  merchants: z.array(
+    z.object({ login: z.string(), choice: ScenarioChoiceSchema, clockAdvancedMs: z.number() }),
+  ),
+});
+export type LabState = z.infer<typeof LabState>;
+
+export const DeliverySchema = z.object({
+  id: z.number(),
+  orderId: z.number(),
+  merchant: z.string(),
+  kind: z.string(),
+  mutation: z.string().nullable(),
+  url: z.string(),
+  at: z.number(),
+  httpStatus: z.number().nullable(),
+  result: z.string(),
+  durationMs: z.number().nullable(),
+  bodyExcerpt: z.string().nullable(),
+});
+export type Delivery = z.infer<typeof DeliverySchema>;
+
+const Advance = z.object({ advancedMs: z.number(), totalAdvancedMs: z.number(), steps: z.number() });
+export type Advance = z.infer<typeof Advance>;
+
+const CheckReport = z.object({
+  url: z.string(),
+  passed: z.boolean(),
+  results: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      outcome: z.enum(['passed', 'failed', 'skipped']),
+      detail: z.string(),
+      durationMs: z.number(),
+      rule: z.object({ source: z.string(), section: z.string(), quote: z.string() }),
+    }),
+  ),
+});
+export type CheckReport = z.infer<typeof CheckReport>;
+
+export const REPLAY_MUTATIONS = ['as-is', 'bad-control', 'amount', 'duplicate', 'stale'] as const;
+export type ReplayMutation = (typeof REPLAY_MUTATIONS)[number];
+
+async function call<T>(
+  url: string,
+  schema: z.ZodType<T>,
+  init?: { method: string; body: unknown },
+): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: init?.method ?? 'GET',
+      headers: {
+        Accept: 'application/json',
+        ...(init ? { 'Content-Type': 'application/json' } : {}),
+      },
+      ...(init ? { body: JSON.stringify(init.body) } : {}),
+    });
+  } catch {
+    throw new Error('Could not reach the local sandbox: is the console server (`npm start`) running?');
+  }
+  let json: unknown;
+  try {
+    json = await res.json();
+  } catch {
+    throw new Error(`The sandbox answered ${res.status} without JSON.`);
+  }
+  if (!res.ok) {
+    const err = ErrorBody.safeParse(json);
+    throw new Error(err.success ? err.data['error-message'] : `The sandbox answered ${res.status}.`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new Error('The sandbox answered in an unexpected shape.');
+  return parsed.data;
+}
+
+const enc = encodeURIComponent;
+
+export const labState = () => call('/sandbox/scenarios', LabState);
+
+export const chooseScenarios = (login: string, choice: ScenarioChoice) =>
+  call(`/sandbox/scenarios/merchants/${enc(login)}`, z.object({ choice: ScenarioChoiceSchema }), {
+    method: 'PUT',
+    body: { choice },
+  });
+
+export const advanceClock = (login: string, ms: number) =>
+  call(`/sandbox/clock/${enc(login)}/advance`, Advance, { method: 'POST', body: { ms } });
+
+export const listDeliveries = (login: string | undefined) =>
+  call(
+    `/sandbox/relay/deliveries?limit=50${login ? `&login=${enc(login)}` : ''}`,
+    z.object({ deliveries: z.array(DeliverySchema) }),
+  ).then((r) => r.deliveries);
+
+export const replayDelivery = (id: number, mutation: ReplayMutation) =>
+  call(`/sandbox/relay/deliveries/${id}/replay`, z.object({ delivery: DeliverySchema }), {
+    method: 'POST',
+    body: { mutation },
+  }).then((r) => r.delivery);
+
+export const checkHandler = (body: { url: string; login?: string; stateUrl?: string }) =>
+  call('/sandbox/relay/handler-check', CheckReport, { method: 'POST', body });
