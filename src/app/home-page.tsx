@@ -1,12 +1,6 @@
-import { OPERATIONS } from '../catalog/index.ts';
+import { OPERATIONS, SCHEME_TITLES } from '../catalog/index.ts';
 import { groupOperations } from './catalog-search.ts';
 import { onLinkClick, opHref } from './router.ts';
-
-const SCHEME: Record<string, string> = {
-  control: 'control SHA-1',
-  'oauth-hmac-sha1': 'OAuth HMAC-SHA1',
-  'oauth-rsa-sha256': 'OAuth RSA-SHA256',
-};
 
 export function HomePage() {
   return (
@@ -25,7 +19,7 @@ export function HomePage() {
                 <a href={opHref(o.path)} onClick={(e) => onLinkClick(e, opHref(o.path))}>
                   <span className="home-op-title">{o.title}</span>
                   <span className="home-op-meta">
-                    <code>{o.path}</code> · {SCHEME[o.scheme]}
+                    <code>{o.path}</code> · {SCHEME_TITLES[o.scheme]}
                     {o.schemeSource === 'unsure' || o.formulaSource === 'unsure' ? ' · unsure' : ''}
                     {o.formulaSource === 'gateway-notes' ? ' · formula from gateway notes' : ''}
                     {o.exampleOnly ? ' · example only' : ''}

@@ -34,6 +34,13 @@ export const GROUP_TITLES: Record<OperationGroup, string> = {
   status: 'Status',
 };
 
+/** How every surface names a signing scheme (console, debugger, teaching, CLI, home page). */
+export const SCHEME_TITLES: Record<Scheme, string> = {
+  control: 'control (SHA-1)',
+  'oauth-hmac-sha1': 'OAuth 1.0a HMAC-SHA1',
+  'oauth-rsa-sha256': 'OAuth 1.0a RSA-SHA256',
+};
+
 /**
  * One operation of the API as written in {@link OPERATIONS}, before its id and path are narrowed to
  * the catalog's literal unions ({@link Operation} is what every reader uses).

@@ -1,12 +1,5 @@
-import { OPERATIONS } from '../catalog/index.ts';
-import type { Scheme } from '../core/index.ts';
+import { OPERATIONS, SCHEME_TITLES } from '../catalog/index.ts';
 import { DEFAULT_BASE_URL, ENV } from './args.ts';
-
-export const SCHEME_LABEL: Record<Scheme, string> = {
-  control: 'control (SHA-1)',
-  'oauth-hmac-sha1': 'OAuth 1.0a HMAC-SHA1',
-  'oauth-rsa-sha256': 'OAuth 1.0a RSA-SHA256',
-};
 
 const SECRETS = `Secrets:
   The merchant control key is read from --control-key-file FILE or --control-key KEY and, when
@@ -42,7 +35,7 @@ function operationList(): string {
   const width = Math.max(...OPERATIONS.map((o) => o.path.length));
   return OPERATIONS.map((o) => {
     const others = (o.schemeAlternatives ?? []).map((s) => `--scheme ${s}`).join(', ');
-    return `  ${o.path.padEnd(width)}  ${SCHEME_LABEL[o.scheme].padEnd(21)}  ${o.title}${others ? ` (also ${others})` : ''}`;
+    return `  ${o.path.padEnd(width)}  ${SCHEME_TITLES[o.scheme].padEnd(21)}  ${o.title}${others ? ` (also ${others})` : ''}`;
   }).join('\n');
 }
 

@@ -1,3 +1,4 @@
+import { SCHEME_TITLES } from '../catalog/index.ts';
 import type { Operation } from '../catalog/index.ts';
 import {
   CONTROL_KEY_MASK,
@@ -7,7 +8,6 @@ import {
   type SignatureParameter,
 } from '../core/index.ts';
 import { formulaOf, schemeOf, type RequestDraft } from '../model/index.ts';
-import { SCHEME_LABEL } from './help.ts';
 import { fields, showValue, table } from './output.ts';
 
 /** `v2/sale (SALE): Sale, control (SHA-1)`. */
@@ -17,7 +17,7 @@ export function describeOperation(op: Operation): string {
 
 /** The scheme the draft (or the capture) is signed with, among those the operation allows. */
 export function schemeLine(op: Operation, draft: Pick<RequestDraft, 'scheme'>): string {
-  return SCHEME_LABEL[schemeOf(op, draft)];
+  return SCHEME_TITLES[schemeOf(op, draft)];
 }
 
 /** The control signing input term by term, then the concatenation with the key masked. */

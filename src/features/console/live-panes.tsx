@@ -1,3 +1,4 @@
+import { SCHEME_TITLES } from '../../catalog/index.ts';
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore, type RefObject } from 'react';
 import { useWatch, type Control } from 'react-hook-form';
 import { renderCurl, renderRawHttp, type BuiltRequest } from '../../core/index.ts';
@@ -7,7 +8,6 @@ import { signingEnvFor, type SigningContext } from '../../shared/contracts/contr
 import { CodeView, CopyButton } from '../../shared/ui/index.ts';
 import { tryBuild, type BuildResult } from './build.ts';
 import type { FieldValues, MetaValues } from './meta.ts';
-import { SCHEME_LABEL } from './labels.ts';
 import { SigningInputView } from './signing-input-view.tsx';
 
 export interface PreviewRef {
@@ -177,7 +177,7 @@ export function LivePanes({
     <div className="wb-panes">
       <section className="wb-pane" aria-labelledby="pane-input">
         <h2 id="pane-input">
-          Signing input <span className="wb-scheme">{SCHEME_LABEL[s.scheme]}</span>
+          Signing input <span className="wb-scheme">{SCHEME_TITLES[s.scheme]}</span>
         </h2>
         <Problems built={b} />
         <SigningInputView built={b} controlKey={context.credentials.controlKey} />

@@ -1,7 +1,8 @@
+import { SCHEME_TITLES } from '../../catalog/index.ts';
 import { useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
 import { describeFormula, type Scheme } from '../../core/index.ts';
 import type { Operation } from '../../catalog/index.ts';
-import { provenanceLabel, SCHEME_LABEL } from './labels.ts';
+import { provenanceLabel } from './labels.ts';
 import { fromFormulaRows, toFormulaRows, type FormulaRow } from './form-params.ts';
 import type { MetaValues } from './meta.ts';
 
@@ -157,7 +158,7 @@ export function SchemePicker({ op, meta }: { op: Operation; meta: UseFormReturn<
       <select id="wb-scheme" {...meta.register('scheme')}>
         {schemes.map((s) => (
           <option key={s} value={s}>
-            {SCHEME_LABEL[s]}
+            {SCHEME_TITLES[s]}
             {s === op.scheme ? ' (default)' : ''}
           </option>
         ))}

@@ -11,7 +11,7 @@ import {
 } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { describeFormula, type EndpointRef } from '../../core/index.ts';
-import { findOperation, requestSchema, type Operation } from '../../catalog/index.ts';
+import { findOperation, requestSchema, type Operation, SCHEME_TITLES } from '../../catalog/index.ts';
 import {
   draftFromValues,
   draftKey,
@@ -32,7 +32,7 @@ import { takesEarlierIds } from './takes-earlier-ids.ts';
 import { fromFormulaRows, toFormulaRows } from './form-params.ts';
 import { LivePanes, type PanesHandle, type PreviewRef } from './live-panes.tsx';
 import type { FieldValues, MetaValues } from './meta.ts';
-import { provenanceLabel, SCHEME_LABEL } from './labels.ts';
+import { provenanceLabel } from './labels.ts';
 import { OperationForm } from './operation-form.tsx';
 import type { SendAborted } from './send-lifecycle.ts';
 import { loadTimeoutSeconds, parseTimeoutSeconds, saveTimeoutSeconds } from './send-timeout.ts';
@@ -140,7 +140,7 @@ function OperationHeader({
           <code>{op.id}</code>
         </li>
         <li>
-          {SCHEME_LABEL[op.scheme]}
+          {SCHEME_TITLES[op.scheme]}
           {op.schemeSource !== 'description' ? (
             <span className={`wb-prov wb-prov-${op.schemeSource}`}>
               scheme {provenanceLabel(op.schemeSource)}

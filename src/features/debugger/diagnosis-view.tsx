@@ -1,4 +1,5 @@
-import { percentDecode, type Scheme } from '../../core/index.ts';
+import { SCHEME_TITLES } from '../../catalog/index.ts';
+import { percentDecode } from '../../core/index.ts';
 import {
   CAPTURE_FORMAT_LABEL,
   diffText,
@@ -10,12 +11,6 @@ import {
 } from '../../diagnose/index.ts';
 import { InlineCode } from '../../shared/ui/index.ts';
 import { Legend, Segments } from './segments.tsx';
-
-const SCHEME_LABEL: Record<Scheme, string> = {
-  control: 'control (SHA-1)',
-  'oauth-hmac-sha1': 'OAuth 1.0a HMAC-SHA1',
-  'oauth-rsa-sha256': 'OAuth 1.0a RSA-SHA256',
-};
 
 export const VERDICT_LABEL: Record<Diagnosis['verdict'], string> = {
   ok: 'OK',
@@ -226,7 +221,7 @@ export function DiagnosisView({ parsed, d, now }: { parsed: ParsedCapture; d: Di
       <p className="dbg-summary">
         Read as a <strong aria-label="Read as">{CAPTURE_FORMAT_LABEL[parsed.format]}</strong> · operation{' '}
         <code>{d.operationPath}</code> · {d.endpoint.kind === 'group' ? 'endpoint group' : 'endpoint'}{' '}
-        <code>{d.endpoint.id}</code> · {SCHEME_LABEL[d.scheme]}
+        <code>{d.endpoint.id}</code> · {SCHEME_TITLES[d.scheme]}
         {d.scheme !== 'control' ? ` · timestamps judged against ${new Date(now).toISOString()}` : ''}
       </p>
       <p

@@ -41,12 +41,6 @@ export interface TeachingProfile {
   credentials: Credentials;
 }
 
-export const SCHEME_LABEL: Record<Scheme, string> = {
-  control: 'control (SHA-1)',
-  'oauth-hmac-sha1': 'OAuth 1.0a HMAC-SHA1',
-  'oauth-rsa-sha256': 'OAuth 1.0a RSA-SHA256',
-};
-
 /** The teaching switches that act on a scheme, in the catalogue's order. */
 export function switchesFor(scheme: Scheme): Mistake[] {
   return TEACHING_SWITCHES.filter((m) => m.schemes.includes(scheme));

@@ -15,6 +15,7 @@ import {
   placeholderOf,
   type Operation,
   type OperationGroup,
+  SCHEME_TITLES,
 } from '../../catalog/index.ts';
 import { schemeOf, type Place, type RequestDraft, type SigningRuntime } from '../../model/index.ts';
 import { prepareExchange } from '../../model/exchange.ts';
@@ -28,7 +29,6 @@ import {
   flatValues,
   orderIdField,
   runTeaching,
-  SCHEME_LABEL,
   schemesOf,
   switchesFor,
   teachingStart,
@@ -297,14 +297,14 @@ function OperationTeaching({
             <select id="teach-scheme" value={scheme} onChange={(e) => pickScheme(e.target.value as Scheme)}>
               {schemesOf(op).map((s) => (
                 <option key={s} value={s}>
-                  {SCHEME_LABEL[s]}
+                  {SCHEME_TITLES[s]}
                 </option>
               ))}
             </select>
           </div>
         ) : (
           <p className="teach-scheme">
-            Signed with <strong>{SCHEME_LABEL[scheme]}</strong>
+            Signed with <strong>{SCHEME_TITLES[scheme]}</strong>
           </p>
         )}
         {context ? (

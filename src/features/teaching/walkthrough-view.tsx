@@ -1,7 +1,7 @@
+import { SCHEME_TITLES } from '../../catalog/index.ts';
 import { useEffect, useRef, useState } from 'react';
 import type { Scheme } from '../../core/index.ts';
 import { InlineCode } from '../../shared/ui/index.ts';
-import { SCHEME_LABEL } from './teaching-model.ts';
 import type { StepValue, Walkthrough } from '../../diagnose/index.ts';
 
 /** One operation per scheme to walk through, for "walk through another scheme". */
@@ -79,7 +79,7 @@ export function WalkthroughView({
   };
   return (
     <section className="teach-block" aria-labelledby="teach-walk">
-      <h2 id="teach-walk">Step by step: {SCHEME_LABEL[scheme]}</h2>
+      <h2 id="teach-walk">Step by step: {SCHEME_TITLES[scheme]}</h2>
       <p className="teach-hint">
         Each step shows its input and its output with your values, names the rule of the description it
         applies, and is computed by the signing core’s own function, the one that signs the real request.
@@ -94,7 +94,7 @@ export function WalkthroughView({
             disabled={e.path === currentPath && e.scheme === scheme}
             onClick={() => onWalk(e.path)}
           >
-            {SCHEME_LABEL[e.scheme]} ({e.path})
+            {SCHEME_TITLES[e.scheme]} ({e.path})
           </button>
         ))}
       </div>
