@@ -1,3 +1,4 @@
+import { CLIENT_ORDER_ID_NAMES } from '../../src/catalog/index.ts';
 import { toMinorUnits } from '../../src/core/index.ts';
 import { callbackHostAllowed } from '../relay/allowed-hosts.ts';
 import { refuse } from '../replies.ts';
@@ -16,7 +17,7 @@ export interface ClientOrderId {
 
 /** The merchant order id, whichever spelling the operation uses. */
 export function clientOrderId(c: OperationCall): ClientOrderId {
-  for (const name of ['client_orderid', 'client-order-id', 'client-orderid']) {
+  for (const name of CLIENT_ORDER_ID_NAMES) {
     if (c.op.fields.some((f) => f.name === name)) {
       const value = param(c, name);
       if (value === undefined) refuse(`${name} is required.`, 'VALIDATION');

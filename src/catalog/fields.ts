@@ -45,6 +45,11 @@ export interface FieldSpec {
   /** Filled from the profile unless the user overrides it. */
   fromProfile?: 'login';
   /**
+   * What the field means whatever its spelling: the merchant's order id is `client_orderid`,
+   * `client-order-id` or `client-orderid` depending on the operation.
+   */
+  role?: 'client-order-id';
+  /**
    * A URL of the place the request is made from (this console's return page, this session's
    * callback inbox): filled in where the request is opened, never frozen into a shared request.
    */
@@ -73,12 +78,14 @@ export const F = {
     example: 'demo-merchant',
   }),
   client_orderid: f('client_orderid', 'Merchant order id', 'text', {
+    role: 'client-order-id',
     required: true,
     maxLength: 128,
     provenance: 'description',
     example: 'inv-10001',
   }),
   clientOrderIdHyphen: f('client-order-id', 'Merchant order id', 'text', {
+    role: 'client-order-id',
     required: true,
     maxLength: 128,
     provenance: 'description',
@@ -86,6 +93,7 @@ export const F = {
     help: 'Spelled with hyphens in this operation.',
   }),
   clientOrderidHyphen: f('client-orderid', 'Merchant order id', 'text', {
+    role: 'client-order-id',
     required: true,
     maxLength: 128,
     example: 'rp-10001',
@@ -208,6 +216,16 @@ export const F = {
     example: '4444444444444448',
   }),
 } satisfies Record<string, FieldSpec>;
+
+/** Every spelling of the merchant's order id (the fields whose role says so). */
+export const CLIENT_ORDER_ID_NAMES: readonly string[] = Object.values(F as Record<string, FieldSpec>)
+  .filter((spec) => spec.role === 'client-order-id')
+  .map((spec) => spec.name);
+
+/** The field that holds the merchant's order id in this list of fields, whatever its spelling. */
+export function clientOrderIdField<T extends FieldSpec>(fields: readonly T[]): T | undefined {
+  return fields.find((spec) => spec.role === 'client-order-id');
+}
 
 /** 3-D Secure 2 browser fields of the 3DS Method result (gateway-notes.md, Request fields). */
 export const BROWSER_FIELDS: FieldSpec[] = [

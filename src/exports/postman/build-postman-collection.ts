@@ -92,8 +92,6 @@ export interface PostmanCollection {
   variable: PostmanVariable[];
 }
 
-const ORDER_ID_NAMES = ['client_orderid', 'client-order-id', 'client-orderid'];
-
 /**
  * The value a body parameter starts with in the collection: the merchant login from its variable,
  * a fresh order id per send for operations that start an order, the last answer's ids for the
@@ -102,7 +100,7 @@ const ORDER_ID_NAMES = ['client_orderid', 'client-order-id', 'client-orderid'];
 function initialValue(op: Operation, spec: FieldSpec): string | undefined {
   const refersToOrder = op.fields.some((f) => f.name === 'orderid');
   if (spec.fromProfile === 'login') return '{{login}}';
-  if (ORDER_ID_NAMES.includes(spec.name)) return refersToOrder ? '{{last_client_orderid}}' : 'pc-{{$guid}}';
+  if (spec.role === 'client-order-id') return refersToOrder ? '{{last_client_orderid}}' : 'pc-{{$guid}}';
   if (spec.name === 'orderid') return '{{last_orderid}}';
   if (spec.name === 'cardrefid' || spec.name === 'sending-card-ref-id') return '{{last_card_ref_id}}';
   // The return page and callback inbox belong to whoever runs the collection: variables, set there.

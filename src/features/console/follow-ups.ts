@@ -1,7 +1,6 @@
-import { exampleValues, findOperation, type Operation } from '../../catalog/index.ts';
+import { exampleValues, findOperation, type Operation, CLIENT_ORDER_ID_NAMES } from '../../catalog/index.ts';
 import { draftFromValues, type RequestDraft } from '../../model/index.ts';
 
-const CLIENT_ORDER_ID_NAMES = ['client_orderid', 'client-order-id', 'client-orderid'];
 const METHOD_PATH = '3ds/v1/upload-method-url-result';
 const CRES_PATH = '3ds/v1/upload-cres-result';
 const PARES_PATH = '3ds/v1/upload-pares-result';
@@ -25,7 +24,8 @@ export function carriedIds(
   answer: unknown,
 ): CarriedIds {
   const body = answer && typeof answer === 'object' ? (answer as Record<string, unknown>) : {};
-  const sentValue = (names: string[]) => sent.find((p) => names.includes(p.name) && p.value !== '')?.value;
+  const sentValue = (names: readonly string[]) =>
+    sent.find((p) => names.includes(p.name) && p.value !== '')?.value;
   const ids: CarriedIds = {};
   const clientOrderId = sentValue(CLIENT_ORDER_ID_NAMES) ?? str(body['merchant-order-id']);
   const orderId = str(body['paynet-order-id']) ?? sentValue(['orderid']);
@@ -59,7 +59,7 @@ export function followUpDraft(target: Operation, ids: CarriedIds, newOrderId: ()
     if (f.fromProfile) continue;
     if (f.place && !f.required) continue;
     let v: string | undefined;
-    if (CLIENT_ORDER_ID_NAMES.includes(f.name)) v = fresh ? newOrderId() : ids.clientOrderId;
+    if (f.role === 'client-order-id') v = fresh ? newOrderId() : ids.clientOrderId;
     else if (f.name === 'orderid') v = fresh ? undefined : ids.orderId;
     else if (f.name === 'cardrefid') v = ids.cardRefId;
     else if (f.name === 'threeDSServerTransID') v = ids.threeDSServerTransId;

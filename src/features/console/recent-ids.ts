@@ -135,8 +135,7 @@ export function idValuesFor(target: Operation, order: RecentOrder): Record<strin
   for (const f of target.fields) {
     if (f.fromProfile) continue;
     let v: string | undefined;
-    if (['client_orderid', 'client-order-id', 'client-orderid'].includes(f.name))
-      v = newOrder ? undefined : order.clientOrderId;
+    if (f.role === 'client-order-id') v = newOrder ? undefined : order.clientOrderId;
     else if (f.name === 'orderid') v = order.orderId;
     else if (f.name === 'cardrefid') v = order.cardRefId;
     else if (f.name === 'threeDSServerTransID') v = order.threeDSServerTransId;

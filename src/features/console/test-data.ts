@@ -16,7 +16,6 @@ export const OUTCOMES: ReadonlyArray<{ cvv: string; label: string }> = CVV_OUTCO
 
 const PAN_FIELDS = new Set(['credit_card_number', 'credit-card-number', 'destination-card-no']);
 const CVV_FIELDS = new Set(['cvv2']);
-const ORDER_ID_FIELDS = new Set(['client_orderid', 'client-order-id', 'client-orderid']);
 const YEAR_FIELDS = new Set(['expire_year', 'expire-year']);
 
 export function hasCardCvv(op: Operation): boolean {
@@ -54,7 +53,7 @@ export function testDataFor(op: Operation, o: TestDataOptions): Record<string, s
     if (f.fromProfile) continue;
     if (PAN_FIELDS.has(f.name)) values[f.name] = TEST_CARD;
     else if (CVV_FIELDS.has(f.name)) values[f.name] = o.cvv;
-    else if (ORDER_ID_FIELDS.has(f.name)) values[f.name] = o.orderId;
+    else if (f.role === 'client-order-id') values[f.name] = o.orderId;
     else if (YEAR_FIELDS.has(f.name)) values[f.name] = String(o.now.getUTCFullYear() + 3);
     else if (f.name === 'server_callback_url') values[f.name] = o.callbackUrl;
     else if (f.name === 'redirect_url') values[f.name] = o.returnUrl;

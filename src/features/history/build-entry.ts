@@ -1,4 +1,4 @@
-import { findOperation } from '../../catalog/index.ts';
+import { findOperation, CLIENT_ORDER_ID_NAMES } from '../../catalog/index.ts';
 import { encodeFormBody } from '../../core/index.ts';
 import { draftFromCapture } from '../../model/import-draft.ts';
 import { withhold } from '../../model/mask-draft.ts';
@@ -7,8 +7,6 @@ import { readAnswer } from '../../model/read-answer.ts';
 import type { Exchange } from '../../shared/contracts/contracts.ts';
 import type { HistoryEntry } from './history-schema.ts';
 import { isCvvName, isPanName, maskExchange } from './mask-exchange.ts';
-
-const ORDER_ID_NAMES = ['client_orderid', 'client-order-id', 'client-orderid'];
 
 function describeOutcome(ex: Exchange): { outcome: string | null; orderId: string | null } {
   if (!ex.response) return { outcome: ex.error ? 'not sent' : null, orderId: null };
@@ -26,7 +24,8 @@ function describeOutcome(ex: Exchange): { outcome: string | null; orderId: strin
 export function buildEntry(ex: Exchange, id: string): HistoryEntry {
   const { exchange, masked } = maskExchange(ex);
   const { outcome, orderId } = describeOutcome(exchange);
-  const clientOrderId = exchange.request.body.find((p) => ORDER_ID_NAMES.includes(p.name))?.value ?? null;
+  const clientOrderId =
+    exchange.request.body.find((p) => CLIENT_ORDER_ID_NAMES.includes(p.name))?.value ?? null;
   return {
     version: 1,
     id,

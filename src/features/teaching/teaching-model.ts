@@ -1,3 +1,4 @@
+import { clientOrderIdField } from '../../catalog/index.ts';
 import {
   type BuiltRequest,
   type Clock,
@@ -46,7 +47,6 @@ export function switchesFor(scheme: Scheme): Mistake[] {
   return TEACHING_SWITCHES.filter((m) => m.schemes.includes(scheme));
 }
 
-const ORDER_ID_FIELDS = new Set(['client_orderid', 'client-order-id', 'client-orderid']);
 const YEAR_FIELDS = new Set(['expire_year', 'expire-year']);
 
 /** A fresh merchant order id from the secure random generator. */
@@ -67,7 +67,7 @@ export function freshOrderId(
 export function testDraft(op: Operation, now: number): RequestDraft {
   const overrides: Record<string, string> = {};
   for (const f of op.fields) {
-    if (ORDER_ID_FIELDS.has(f.name)) overrides[f.name] = freshOrderId(now);
+    if (f.role === 'client-order-id') overrides[f.name] = freshOrderId(now);
     else if (YEAR_FIELDS.has(f.name)) overrides[f.name] = String(new Date(now).getUTCFullYear() + 3);
   }
   return exampleDraft(op, overrides);
@@ -153,7 +153,7 @@ export function withTestValues(op: Operation, draft: RequestDraft, now: number):
 
 /** The order id field of an operation, when it has one. */
 export function orderIdField(op: Operation): string | undefined {
-  return op.fields.find((f) => ORDER_ID_FIELDS.has(f.name))?.name;
+  return clientOrderIdField(op.fields)?.name;
 }
 
 export interface TeachingArgs {
