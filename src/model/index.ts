@@ -14,3 +14,4 @@ export * from './missing-values.ts';
 // collection files), mask-draft.ts and import-draft.ts (a capture into a draft), capture-link.ts (a
 // capture carried to the debugger). The first page loads this index, and only lazy pages use those
 // (a re-export would put them on the first page).
+export type { CredentialGaps } from './credential-gaps.ts';

@@ -21,7 +21,7 @@ import { ConfirmDialog, useIdle } from '../../shared/ui/index.ts';
 import { useAction } from '../../shared/ui/use-async.ts';
 import { interpretAnswer } from './answer.ts';
 import type { SendOutcome } from './answer-view.tsx';
-import { tryBuild } from './build.ts';
+import { endpointRefusal, tryBuild } from './build.ts';
 import { toExchange } from './exchange.ts';
 import { takesEarlierIds } from './takes-earlier-ids.ts';
 import { fromFormulaRows, toFormulaRows } from './form-params.ts';
@@ -42,6 +42,10 @@ const AnswerView = lazy(() =>
   })),
 );
 // Cancel and timeout matter only once a send is under way.
+// The failed Send's summary loads with the first failed Send.
+const InvalidSummary = lazy(() =>
+  import('./invalid-summary.tsx').then((m) => ({ default: m.InvalidSummary })),
+);
 const SendStopped = lazy(() => import('./send-stopped.tsx').then((m) => ({ default: m.SendStopped })));
 const loadLifecycle = () => import('./send-lifecycle.ts');
 // Only a request opened without some of its values (masked when kept) names them above the form.
@@ -288,12 +292,12 @@ function OperationWorkbench({
     if (!fresh && shown && shown.key === key && shown.context === ctx) built = shown.built;
     else {
       const r = await tryBuild(sending, signingEnvFor(ctx, placeRef.current, runtime));
-      if (!r.ok) throw new Error(r.message);
+      if (!r.ok) throw new Error(r.code.startsWith('ENDPOINT_') ? endpointRefusal(ctx.endpoint) : r.message);
       built = r.built;
       panesRef.current?.show(key, ctx, built);
     }
     const endpointProblem = built.problems.find((p) => p.code.startsWith('ENDPOINT_'));
-    if (endpointProblem) throw new Error(`Not sent: ${endpointProblem.message}`);
+    if (endpointProblem) throw new Error(endpointRefusal(ctx.endpoint));
     if (built.signing.signature === null) {
       throw new Error(`Not sent: ${built.problems.map((p) => p.message).join(' ')}`);
     }
@@ -530,17 +534,13 @@ function OperationWorkbench({
               {context?.target.kind === 'production' ? ' (production)' : ''}
             </span>
             {invalid ? (
-              <div className="wb-invalid" role="alert">
-                {invalid.length} parameter{invalid.length === 1 ? '' : 's'} need
-                {invalid.length === 1 ? 's' : ''} attention
-                {invalid.length > 0
-                  ? `: ${invalid.slice(0, 4).join(', ')}${invalid.length > 4 ? '…' : ''}`
-                  : ''}
-                .{' '}
-                <button type="button" className="ui-btn ui-btn-small" onClick={() => void requestSend(true)}>
-                  Send anyway
-                </button>
-              </div>
+              <Suspense fallback={null}>
+                <InvalidSummary
+                  names={invalid}
+                  control={form.control}
+                  onSendAnyway={() => void requestSend(true)}
+                />
+              </Suspense>
             ) : null}
             {timeout.ok ? null : (
               <p className="wb-field-error wb-invalid" id="wb-timeout-err">
