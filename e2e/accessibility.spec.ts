@@ -31,6 +31,12 @@ const PAGES: Array<{ path: string; name: string; ready: (page: Page) => Promise<
     name: 'return page',
     ready: h1(),
   },
+  {
+    path: '/return?cres=eyJ0cmFuc1N0YXR1cyI6IlkifQ&orderid=1&client_orderid=a',
+    name: 'return page with an issuer result',
+    ready: h1(),
+  },
+  { path: '/ops/v9/no-such-operation', name: 'unknown operation', ready: h1('Unknown operation') },
   { path: '/no-such-page', name: 'not found', ready: h1('Not found') },
 ];
 
@@ -102,6 +108,40 @@ for (const theme of ['light', 'dark'] as const) {
       await page.keyboard.press('?');
       await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
       await expectAccessible(page, `the shortcut list (${theme})`);
+    });
+
+    test('history details open, a flow run and a diagnosis', async ({ page }) => {
+      test.slow();
+      await openOperation(page, 'v2/sale');
+      await fillTestData(page);
+      await send(page);
+      await expect(answer(page).getByText(/^HTTP 200\b/)).toBeVisible();
+      await page.goto('/history');
+      await page.getByRole('button', { name: 'Details', exact: true }).first().click();
+      await expect(page.getByLabel('Stored answer')).toBeVisible();
+      await expectAccessible(page, `history details (${theme})`);
+
+      await page.goto('/flows/payout-check-pay');
+      await expect(page.getByRole('heading', { level: 1, name: 'Payout check → payout pay' })).toBeVisible();
+      await expect(page.getByText('callback inbox connected')).toBeVisible();
+      await page.getByRole('button', { name: 'Run all' }).click();
+      await expect(page.getByRole('status', { name: 'Flow progress' })).toHaveText(
+        'Flow complete: all 4 steps succeeded.',
+        { timeout: 45_000 },
+      );
+      await expectAccessible(page, `a flow run (${theme})`);
+
+      await page.goto('/debugger');
+      const form = page.getByRole('form', { name: 'Captured request and secrets' });
+      await form
+        .getByLabel('Captured request')
+        .fill(
+          'POST /paynet/api/v2/sale/1111 HTTP/1.1\r\nHost: gw.example\r\nAccept: application/vnd.pay+json\r\nContent-Type: application/x-www-form-urlencoded\r\n\r\nclient_orderid=a&amount=1.00&email=a%40b.c&credit_card_number=444444******4448&control=0000000000000000000000000000000000000000',
+        );
+      await form.getByLabel('Merchant control key').fill('AXE-ONLY-KEY');
+      await form.getByRole('button', { name: 'Diagnose' }).click();
+      await expect(page.getByRole('region', { name: 'Diagnosis' }).getByRole('status').first()).toBeVisible();
+      await expectAccessible(page, `a diagnosis (${theme})`);
     });
 
     test('workbench with an answer and the raw request editor', async ({ page }) => {

@@ -96,3 +96,70 @@ test('command palette: Ctrl+K jumps to operations, pages and saved requests by k
     await expect(shortcuts).toHaveCount(0);
   });
 });
+
+test('command palette: recent and saved requests first on an empty query; Send, Copy curl, Poll status and Toggle theme do what they say', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openOperation(page, 'v2/sale');
+  await fillTestData(page);
+  const orderId = await page.getByLabel('client_orderid', { exact: true }).inputValue();
+  const run = async (name: string) => {
+    await page.keyboard.press('Control+k');
+    await combo(page).fill(name);
+    await expect(palette(page).getByRole('option').first()).toContainText(name);
+    await combo(page).press('Enter');
+    await expect(palette(page)).toHaveCount(0);
+  };
+
+  await test.step('Send sends the form (its checks apply)', async () => {
+    await run('Send');
+    await expect(page.getByRole('region', { name: 'Answer' }).getByText(/^HTTP 200\b/)).toBeVisible();
+  });
+
+  await test.step('on an empty query the recent request comes first, actions before pages', async () => {
+    await page.keyboard.press('Control+k');
+    const options = palette(page).getByRole('option');
+    await expect(options.first()).toContainText('Recent');
+    await expect(options.first()).toContainText(`v2/sale ${orderId}`);
+    const kinds = (await options.allInnerTexts()).map((t) => t.trim().split(/\s/)[0]);
+    expect(kinds.indexOf('Action')).toBeGreaterThan(kinds.lastIndexOf('Recent'));
+    expect(kinds.indexOf('Page')).toBeGreaterThan(kinds.lastIndexOf('Action'));
+    await page.keyboard.press('Escape');
+  });
+
+  await test.step('Copy curl puts the curl command on the clipboard', async () => {
+    await run('Copy curl');
+    await expect
+      .poll(() => page.evaluate(() => navigator.clipboard.readText()))
+      .toMatch(/^curl .*\/api\/v2\/sale\//s);
+  });
+
+  await test.step('Poll status polls the order just answered', async () => {
+    await run('Poll status');
+    await expect(page.getByRole('region', { name: 'Status polling' })).toBeVisible();
+  });
+
+  await test.step('Toggle theme switches the theme, and the picker follows', async () => {
+    const before = await page.evaluate(() =>
+      matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
+    );
+    const after = before === 'dark' ? 'light' : 'dark';
+    await run('Toggle theme');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', after);
+    await expect(page.getByLabel('Theme')).toHaveValue(after);
+  });
+
+  await test.step('no Send or Copy curl where the page has no request', async () => {
+    await page.goto('/history');
+    await page.keyboard.press('Control+k');
+    await combo(page).fill('Copy curl');
+    await expect(
+      palette(page)
+        .getByRole('option')
+        .filter({ hasText: /^\s*Action\s*Copy curl/ }),
+    ).toHaveCount(0);
+    await page.keyboard.press('Escape');
+  });
+});

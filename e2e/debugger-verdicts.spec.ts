@@ -94,11 +94,12 @@ test('the console’s own HAR export with a masked card number: cannot check, ne
   await expect(verdict).toBeVisible();
   await expect(verdict).toBeFocused();
   await expect(results).toContainText('cannot be checked over masked data (credit_card_number)');
-  const causes = results.getByRole('list', { name: 'Likely causes' });
-  await expect(causes.getByRole('listitem').first().getByRole('heading', { level: 3 })).toContainText(
-    'Masked values in the signed input',
+  // Masking breaks no rule: not a cause (no rule quoted), a finding that says it cannot be replayed.
+  await expect(results.getByRole('list', { name: 'Likely causes' })).toHaveCount(0);
+  await expect(results).not.toContainText('Wrong key');
+  await expect(results.getByRole('list', { name: 'Structural findings' })).toContainText(
+    'Masked: it cannot be replayed as is',
   );
-  await expect(causes).not.toContainText('Wrong key');
   await expect(results).not.toContainText(KEY);
 });
 
@@ -130,4 +131,29 @@ test('raw HTTP without a scheme, + for a space signed over http://: confirmed; t
   await expect(first.getByRole('heading', { level: 3 })).toContainText('confirmed');
   await expect(results).toContainText('order_desc=Two%20words expected, order_desc=Two+words signed');
   await expect(results.getByRole('list', { name: 'Likely causes' })).not.toContainText('Wrong key');
+  // The banner says once which scheme the verdict is about; no "https:// is assumed" beside it.
+  const notes = results.getByRole('list', { name: 'Notes' });
+  await expect(notes).toContainText(
+    `The request line has no scheme: the mistake reproduces the signature when the URL is signed as http://${HOST}${PATH}.`,
+  );
+  await expect(notes).not.toContainText('is assumed');
+});
+
+test('a masked card number the signature checks out over: OK, and said to be masked', async ({ page }) => {
+  const body: Array<readonly [string, string]> = [
+    ['client_orderid', 'inv-8'],
+    ['amount', '7.25'],
+    ['currency', 'EUR'],
+    ['credit_card_number', '444444******4448'],
+  ];
+  const url = `https://${HOST}${PATH}`;
+  const curl = `curl -X POST '${url}' -H 'Accept: application/vnd.pay+json' -H 'Content-Type: application/x-www-form-urlencoded' -H '${`Authorization: ${authorization(signO1(url, body))}`}' --data-raw '${form(body)}'`;
+  await paste(page, curl);
+  const results = resultsOf(page);
+  await expect(results.getByRole('status', { name: 'Verdict: OK' })).toBeVisible();
+  await expect(results).toContainText(
+    'The capture is masked (credit_card_number): it cannot be replayed as is',
+  );
+  await expect(results).not.toContainText('nothing else is wrong');
+  await expect(results.getByRole('list', { name: 'Likely causes' })).toHaveCount(0);
 });

@@ -75,15 +75,18 @@ test.describe('field errors where the field is', () => {
         'The endpoint id "12a" must be a whole number (digits only), e.g. 1111.',
       );
       await expect(page.getByLabel('Signature', { exact: true })).toHaveText(/^[0-9a-f]{40}$/);
-      await expect(problems).toContainText('must be a whole number');
       await expect(panes).toBeVisible();
+      // Said once, at the field (issue 19): not again in the panes' problems.
+      await expect(page.getByText('must be a whole number')).toHaveCount(1);
+      await expect(problems).toHaveCount(0);
     });
 
     await test.step('Send refuses it and says why', async () => {
       await page.getByRole('button', { name: 'Send', exact: true }).click();
       await expect(page.getByRole('alert').filter({ hasText: 'Not sent' })).toContainText(
-        'The endpoint id "12a" must be a whole number',
+        "Not sent: the profile's endpoint id needs fixing (see the profile bar).",
       );
+      await expect(page.getByText('must be a whole number')).toHaveCount(1);
       await expect(answer(page)).toHaveCount(0);
     });
 

@@ -3,13 +3,15 @@ import { GROUP_TITLES, OPERATIONS } from '../catalog/index.ts';
 import type { RequestDraft } from '../model/index.ts';
 import { rankItems } from './fuzzy-match.ts';
 import { opHref } from './routes.ts';
+import { THEME_CHANGED, THEME_KEY } from './theme.ts';
 import './command-palette.css';
 
 type Item =
   | { kind: 'page'; id: string; label: string; detail: string; to: string }
   | { kind: 'operation'; id: string; label: string; detail: string; to: string }
   | { kind: 'saved' | 'recent'; id: string; label: string; detail: string; draft: RequestDraft }
-  | { kind: 'action'; id: string; label: string; detail: string };
+  | { kind: 'action'; id: string; label: string; detail: string }
+  | { kind: 'command'; id: string; label: string; detail: string; run: () => void };
 
 const KIND_LABEL: Record<Item['kind'], string> = {
   page: 'Page',
@@ -17,7 +19,50 @@ const KIND_LABEL: Record<Item['kind'], string> = {
   saved: 'Saved',
   recent: 'Recent',
   action: 'Help',
+  command: 'Action',
 };
+
+/** On an empty query: requests first (what one goes back to), then actions, then the places. */
+const EMPTY_QUERY_ORDER: Item['kind'][] = ['recent', 'saved', 'command', 'action', 'page', 'operation'];
+
+/**
+ * The actions the page under the palette offers right now, each done by the page's own control
+ * (so its checks apply: Send still validates the form and asks before moving money): found when the
+ * palette opens, offered only when the control is there and enabled.
+ */
+function pageCommands(): Item[] {
+  const main = document.querySelector('main');
+  const button = (selector: string, text?: string) =>
+    [...(main?.querySelectorAll<HTMLButtonElement>(selector) ?? [])].find(
+      (b) => !b.disabled && (text === undefined || b.textContent?.trim() === text),
+    );
+  const out: Item[] = [];
+  const add = (label: string, detail: string, control: HTMLButtonElement | undefined) => {
+    if (control) out.push({ kind: 'command', id: `cmd-${label}`, label, detail, run: () => control.click() });
+  };
+  add('Send', 'the request of this page (Ctrl+Enter)', button('button[type="submit"][aria-keyshortcuts]'));
+  add(
+    'Copy curl',
+    'the curl command of this request, to the clipboard',
+    button('button[aria-label="Copy curl command"]'),
+  );
+  add('Poll status', 'of the order just answered, until final', button('button', 'Poll status until final'));
+  const dark =
+    document.documentElement.dataset.theme === 'dark' ||
+    (!document.documentElement.dataset.theme && matchMedia('(prefers-color-scheme: dark)').matches);
+  out.push({
+    kind: 'command',
+    id: 'cmd-theme',
+    label: 'Toggle theme',
+    detail: `to ${dark ? 'light' : 'dark'}`,
+    run: () => {
+      // The picker reads the choice back on this event and applies it.
+      localStorage.setItem(THEME_KEY, dark ? 'light' : 'dark');
+      dispatchEvent(new Event(THEME_CHANGED));
+    },
+  });
+  return out;
+}
 
 const MAX_SHOWN = 60;
 const RECENT = 10;
@@ -78,6 +123,8 @@ function useFocusReturn(): { movedPage: () => void } {
       const { invoker, moved } = state.current;
       let frames = 0;
       const settle = () => {
+        // An action that put the focus somewhere (Send on an invalid form: its first field) keeps it.
+        if (!moved && document.activeElement && document.activeElement !== document.body) return;
         if (!moved && invoker instanceof HTMLElement && invoker.isConnected && invoker !== document.body) {
           invoker.focus();
           return;
@@ -107,6 +154,7 @@ export function CommandPalette({ sections, onClose, onNavigate, onOpen, onShortc
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const [requests, setRequests] = useState<Item[] | null>(null);
+  const [commands] = useState(pageCommands);
 
   useEffect(() => {
     const d = ref.current;
@@ -137,12 +185,17 @@ export function CommandPalette({ sections, onClose, onNavigate, onOpen, onShortc
         to: opHref(op.path),
       })),
       ...(requests ?? []),
+      ...commands,
       { kind: 'action', id: 'shortcuts', label: 'Keyboard shortcuts', detail: '?' },
     ],
-    [sections, requests],
+    [sections, requests, commands],
   );
   const shown = useMemo(
-    () => rankItems(items, query, (i) => `${i.label} ${i.detail}`).slice(0, MAX_SHOWN),
+    () =>
+      (query.trim() === ''
+        ? EMPTY_QUERY_ORDER.flatMap((k) => items.filter((i) => i.kind === k))
+        : rankItems(items, query, (i) => `${i.label} ${i.detail}`)
+      ).slice(0, MAX_SHOWN),
     [items, query],
   );
   const current = Math.min(active, Math.max(shown.length - 1, 0));
@@ -156,10 +209,15 @@ export function CommandPalette({ sections, onClose, onNavigate, onOpen, onShortc
 
   const choose = (item: Item | undefined) => {
     if (!item) return;
+    if (item.kind === 'command') {
+      // Out of the modal first: the page's controls are inert while it is open.
+      ref.current?.close();
+      item.run();
+    }
     onClose();
     if (item.kind === 'page' || item.kind === 'operation') onNavigate(item.to);
     else if (item.kind === 'action') onShortcuts();
-    else onOpen(item.draft);
+    else if (item.kind !== 'command') onOpen(item.draft);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
@@ -247,7 +305,10 @@ export function CommandPalette({ sections, onClose, onNavigate, onOpen, onShortc
 }
 
 const SHORTCUTS: ReadonlyArray<{ keys: string; what: string }> = [
-  { keys: 'Ctrl+K / ⌘+K', what: 'Open the command palette: pages, operations, saved and recent requests' },
+  {
+    keys: 'Ctrl+K / ⌘+K',
+    what: 'Open the command palette: recent and saved requests, actions (Send, Copy curl, Poll status, Toggle theme), pages, operations',
+  },
   { keys: '?', what: 'Show this list (outside text fields)' },
   { keys: 'Ctrl+Enter / ⌘+Enter', what: 'Send the request on the workbench' },
   { keys: '↑ ↓, Page Up, Page Down', what: 'Move in the command palette' },

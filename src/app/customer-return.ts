@@ -2,6 +2,7 @@
 import { z } from 'zod/mini';
 import { DRAFT_VERSION, type RequestDraft } from '../model/index.ts';
 import type { Exchange } from '../shared/contracts/contracts.ts';
+import { OWN_ORDERS_KEY } from '../shared/browser/recent-orders-session.ts';
 
 /**
  * The customer comes back from the issuer in a new tab (the 3-D Secure page opens with noopener),
@@ -66,32 +67,53 @@ export function uploadDraft(f: ReturnFields): { title: string; draft: RequestDra
   return null;
 }
 
-/** Order ids this tab sent or was answered with: a return for one of them belongs here. */
-const ownOrders = new Set<string>();
+/**
+ * Order ids this tab sent or was answered with: a return for one of them belongs here. Kept in this
+ * tab's sessionStorage, so a reload of the sending tab still takes its customer's return (the
+ * customer's own tab, opened without an opener, starts with none).
+ */
+const OWN_LIMIT = 100;
 
-function addId(v: unknown): void {
-  if (typeof v === 'string' && v !== '') ownOrders.add(v);
-  else if (typeof v === 'number') ownOrders.add(String(v));
+function ownOrders(): string[] {
+  try {
+    const parsed = z.array(z.string()).safeParse(JSON.parse(sessionStorage.getItem(OWN_ORDERS_KEY) ?? '[]'));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
 }
 
 export function noteOrders(ex: Exchange): void {
+  const ids: string[] = [];
+  const addId = (v: unknown) => {
+    if (typeof v === 'string' && v !== '') ids.push(v);
+    else if (typeof v === 'number') ids.push(String(v));
+  };
   for (const p of ex.request.body) if (p.name === 'client_orderid' || p.name === 'orderid') addId(p.value);
-  if (!ex.response) return;
-  let body: unknown;
-  try {
-    body = JSON.parse(ex.response.body);
-  } catch {
-    return;
+  if (ex.response) {
+    try {
+      const body: unknown = JSON.parse(ex.response.body);
+      if (body && typeof body === 'object' && !Array.isArray(body)) {
+        const b = body as Record<string, unknown>;
+        addId(b['paynet-order-id']);
+        addId(b['merchant-order-id']);
+      }
+    } catch {
+      // not JSON: the request's ids are enough
+    }
   }
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const b = body as Record<string, unknown>;
-    addId(b['paynet-order-id']);
-    addId(b['merchant-order-id']);
+  if (ids.length === 0) return;
+  const kept = [...new Set([...ids, ...ownOrders()])].slice(0, OWN_LIMIT);
+  try {
+    sessionStorage.setItem(OWN_ORDERS_KEY, JSON.stringify(kept));
+  } catch {
+    // storage refused: a reload forgets them
   }
 }
 
 function ownsReturn(f: ReturnFields): boolean {
-  return [f.client_orderid, f.orderid, f.MD].some((id) => id !== undefined && ownOrders.has(id));
+  const own = new Set(ownOrders());
+  return [f.client_orderid, f.orderid, f.MD].some((id) => id !== undefined && own.has(id));
 }
 
 function openChannel(): BroadcastChannel | null {

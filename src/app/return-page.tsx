@@ -35,6 +35,9 @@ export function ReturnPage() {
   const fields = [...q];
   const upload = uploadDraft(returnFieldsOf(q));
   const check = useReturnCheck(q);
+  const { context } = useSigningContext();
+  // The uploads are signed with the control key: offered only where this tab holds one.
+  const canSign = Boolean(context?.credentials.controlKey);
   const [taken, setTaken] = useState(false);
   useEffect(() => {
     const fields = returnFieldsOf(q);
@@ -57,7 +60,13 @@ export function ReturnPage() {
         after a hosted form or a 3-D Secure step. Confirm the outcome with the status operation: a redirect
         can be lost or forged.
       </p>
-      {upload ? (
+      {upload && !taken && !canSign ? (
+        <p role="note">
+          This tab holds no control key, so it cannot sign the upload. The console tab that sent this payment
+          takes the result when it is open; or enter the control key in the profile here.
+        </p>
+      ) : null}
+      {upload && !taken && canSign ? (
         <p>
           <button
             type="button"

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { findOperation } from '../catalog/index.ts';
 import { parseDraft, type RequestDraft } from '../model/index.ts';
 import { Workbench, type WorkbenchNavigation } from '../features/console/index.ts';
 import { recordExchange } from '../features/history/index.ts';
@@ -283,14 +284,17 @@ export function Shell() {
           ) : null}
           {route.kind === 'op' ? (
             <>
-              <WorkbenchTools
-                key={loc.key}
-                operationPath={route.path}
-                context={context}
-                place={place}
-                onOpen={reopen}
-                savedId={(loc.state as { saved?: string } | null)?.saved}
-              />
+              {/* No export, share, import or teaching for an operation the catalog does not know. */}
+              {findOperation(route.path) ? (
+                <WorkbenchTools
+                  key={loc.key}
+                  operationPath={route.path}
+                  context={context}
+                  place={place}
+                  onOpen={reopen}
+                  savedId={(loc.state as { saved?: string } | null)?.saved}
+                />
+              ) : null}
               <Workbench
                 operationPath={route.path}
                 context={context}

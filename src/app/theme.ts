@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
-const KEY = 'pay-console.theme';
+export const THEME_KEY = 'pay-console.theme';
+const KEY = THEME_KEY;
 
 function readChoice(): ThemeChoice {
   const v = localStorage.getItem(KEY);
@@ -18,8 +19,17 @@ export function initTheme(): void {
   apply(readChoice());
 }
 
+/** Dispatched on `window` by whoever sets the theme outside the picker (the command palette). */
+export const THEME_CHANGED = 'pay-console-theme';
+const CHANGED = THEME_CHANGED;
+
 export function useThemeChoice(): [ThemeChoice, (c: ThemeChoice) => void] {
   const [choice, setChoice] = useState<ThemeChoice>(readChoice);
+  useEffect(() => {
+    const follow = () => setChoice(readChoice());
+    addEventListener(CHANGED, follow);
+    return () => removeEventListener(CHANGED, follow);
+  }, []);
   useEffect(() => {
     apply(choice);
     if (choice === 'system') localStorage.removeItem(KEY);

@@ -2,6 +2,7 @@ import type { Operation } from '../catalog/index.ts';
 import { type EndpointRef } from '../core/index.ts';
 import {
   CAPTURE_FORMAT_LABEL,
+  captureNotes,
   formatRule,
   type CaptureFormat,
   type Diagnosis,
@@ -94,7 +95,8 @@ export function renderDiagnosis(d: Diagnosis, ctx: VerifyContext): string {
   }
   const out = [verdictLine(d), fields(rows, '  ')];
   for (const p of v.problems) out.push(`  why: ${p.message}`);
-  for (const n of [...ctx.parseNotes, ...d.notes]) out.push(`  note: ${n}`);
+  for (const n of captureNotes({ notes: ctx.parseNotes, schemeKnown: !ctx.autoScheme }, d))
+    out.push(`  note: ${n}`);
 
   if (d.likelyCauses.length > 0) {
     out.push(heading('Likely causes').trimEnd());
@@ -199,7 +201,7 @@ export function diagnosisJson(d: Diagnosis, ctx: VerifyContext): Record<string, 
     ...(d.firstDifferenceNote ? { firstDifferenceNote: d.firstDifferenceNote } : {}),
     structuralFindings: d.structuralFindings,
     ...(d.expectedDiff ? { expectedDiff: d.expectedDiff } : {}),
-    notes: [...ctx.parseNotes, ...d.notes],
+    notes: captureNotes({ notes: ctx.parseNotes, schemeKnown: !ctx.autoScheme }, d),
     variantsTried: d.variantsTried,
   };
   if (v.scheme === 'control') {

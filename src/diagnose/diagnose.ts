@@ -2,6 +2,7 @@ import type { MistakeContext, MistakeId } from './mistakes.ts';
 import type { Diagnosis, DiagnoseInput } from './diagnosis-types.ts';
 import { collectFindings } from './steps/collect-findings.ts';
 import { explain } from './steps/explain.ts';
+import { isSchemeAssumedNote } from './capture/parse-capture.ts';
 import { findMaskedValues } from './steps/find-masked-values.ts';
 import { identifyOperation } from './steps/identify-operation.ts';
 import { rankCauses } from './steps/rank-causes.ts';
@@ -44,8 +45,6 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
   const { signatureMatches } = computed;
   const received = verification.received;
   const notes = [...keys.notes];
-  if (urlUnknown && hit === 1)
-    notes.push(`The signature matches when the URL is signed as ${triedUrls[1]!.url}.`);
 
   const findings = collectFindings({
     input,
@@ -66,6 +65,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     maskedExport: input.maskedExport ?? false,
   });
   if (masked) findings.unshift(masked.finding);
+  const maskedSigned = masked?.signed === true;
 
   const ctx: MistakeContext = {
     mode: 'diagnose',
@@ -80,7 +80,8 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
   // Over masked values no re-signing can reproduce anything: the search is skipped.
   let recipe = recipeOf(verification, input.capture.method);
   let search: MistakeSearch = { confirmed: [], variantsTried: 0 };
-  if (signatureMatches === false && received !== null && received !== '' && !masked) {
+  let reproducedAt = -1;
+  if (signatureMatches === false && received !== null && received !== '' && !maskedSigned) {
     for (let i = 0; i < computed.verifications.length; i++) {
       const v = computed.verifications[i]!;
       const r = recipeOf(v, input.capture.method);
@@ -100,11 +101,23 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
         recipe = r;
       }
       if (found.confirmed.length > 0) {
-        if (i > 0)
-          notes.push(`The mistake reproduces the signature when the URL is signed as ${triedUrls[i]!.url}.`);
+        reproducedAt = i;
         break;
       }
     }
+  }
+
+  // Without a scheme both URLs were tried: one note says which one the verdict is about (the
+  // parse's "https:// is assumed" gives way to it, see captureNotes).
+  if (urlUnknown && triedUrls.length > 1) {
+    const noScheme = 'The request line has no scheme:';
+    notes.unshift(
+      hit !== -1
+        ? `${noScheme} the signature matches when the URL is signed as ${triedUrls[hit]!.url}.`
+        : reproducedAt !== -1
+          ? `${noScheme} the mistake reproduces the signature when the URL is signed as ${triedUrls[reproducedAt]!.url}.`
+          : `${noScheme} the signature was checked as ${triedUrls[0]!.url} and as ${triedUrls[1]!.url}; it matches neither.`,
+    );
   }
 
   const causes = rankCauses({
@@ -115,17 +128,18 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     received,
     variantsTried: search.variantsTried,
     alternativesGiven: (secrets.alternatives ?? []).length > 0,
+    maskedSigned,
     secrets,
   });
 
   const blocking = findings.some((f) => f.severity === 'error');
   const verdict: Diagnosis['verdict'] =
-    signatureMatches === null || (masked && signatureMatches === false)
+    signatureMatches === null || (maskedSigned && signatureMatches === false)
       ? 'cannot-check'
       : signatureMatches && !blocking && causes.length === 0
         ? 'ok'
         : 'mismatch';
-  if (masked && signatureMatches === false) {
+  if (masked && maskedSigned && signatureMatches === false) {
     notes.push(
       `The signature cannot be checked: ${masked.finding.message.replace(/^The signed input holds masked data: /, '')} Do not change the key for it.`,
     );
@@ -149,7 +163,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     signatureMatches,
     received,
     expectedBaseString: input.expectedBaseString,
-    ...(masked ? { masked: [...masked.masked, ...masked.removed] } : {}),
+    ...(masked?.signed ? { masked: [...masked.masked, ...masked.removed] } : {}),
   });
   notes.push(...explanation.notes);
 
@@ -171,6 +185,19 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     verification,
     variantsTried: search.variantsTried,
     ...(keys.keyInspection ? { keyInspection: keys.keyInspection } : {}),
+    ...(masked ? { masked: { fields: [...masked.masked, ...masked.removed], signed: masked.signed } } : {}),
     notes,
   };
+}
+
+/**
+ * The notes of a parsed capture and of its diagnosis as one list that does not contradict itself:
+ * when both schemes were tried, the parse's "https:// is assumed" gives way to the diagnosis's note.
+ */
+export function captureNotes(
+  parsed: { notes: readonly string[]; schemeKnown: boolean },
+  d: Pick<Diagnosis, 'notes' | 'triedUrls'>,
+): string[] {
+  const both = !parsed.schemeKnown && d.triedUrls.length > 1;
+  return [...parsed.notes.filter((n) => !(both && isSchemeAssumedNote(n))), ...d.notes];
 }

@@ -162,5 +162,10 @@ export interface Diagnosis {
   /** How many mistaken signings were tried. */
   variantsTried: number;
   keyInspection?: KeyTextInspection;
+  /**
+   * Values an export masked or removed: the capture cannot be replayed as is, whatever the verdict;
+   * `signed` when one of them is signed (then the signature cannot be checked over them).
+   */
+  masked?: { fields: string[]; signed: boolean };
   notes: string[];
 }

@@ -29,8 +29,7 @@ export type MistakeId =
   | 'include-oauth-signature'
   | 'wrong-signature-method'
   | 'stale-timestamp'
-  | 'malformed-signature'
-  | 'masked-values';
+  | 'malformed-signature';
 
 /** What the mistake does to a request, beyond the signature, when the teaching mode injects it. */
 export interface WireChange {
@@ -676,15 +675,6 @@ export const MISTAKES: readonly Mistake[] = [
     rules: rulesOf(['notes-lowercase-hex', 'o1-hmac-signature', 'o2-rsa-signature-encoding']),
     advice:
       'Send the signature exactly as computed: control as the 40 hexadecimal characters of the SHA-1 digest, oauth_signature as the Base64 of the signature, percent-encoded once in the header. A value of another shape was never a signature, so no key can be to blame.',
-    schemes: ALL,
-    detection: ['inspection'],
-  },
-  {
-    id: 'masked-values',
-    title: 'Masked values in the signed input',
-    rules: rulesOf(['c-concatenation', 'o1-gather-and-encode']),
-    advice:
-      'Check the signature against the request as it was sent: paste the original (the raw HTTP, curl or HAR from your own system, or the console’s history entry sent again), or an export made without masking. A masked card number (444444******4448) or a removed CVV is not what was signed.',
     schemes: ALL,
     detection: ['inspection'],
   },

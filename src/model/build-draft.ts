@@ -9,6 +9,7 @@ import {
 } from '../core/index.ts';
 import { draftParams, operationOf, signingSpecOf } from './draft-params.ts';
 import { resolveDraft, type Place } from './place.ts';
+import type { CredentialGaps } from './credential-gaps.ts';
 import type { RequestDraft } from './request-draft.ts';
 
 /** The crypto port, nonce source and clock: made once by the app's composition root (or the CLI). */
@@ -26,6 +27,11 @@ export interface SigningEnv {
   endpoint: EndpointRef;
   credentials: Credentials;
   runtime: SigningRuntime;
+  /**
+   * Why a secret is absent (vault locked, a public or too short key loaded), said instead of the
+   * core's generic "enter it in the profile", which would send the user to the wrong fix.
+   */
+  credentialGaps?: CredentialGaps;
 }
 
 export interface BuildDraftOptions {
@@ -42,7 +48,7 @@ export interface BuildDraftOptions {
  * every view and the send derive from (core `buildRequest`).
  * @throws DraftError for an unknown operation; PayError for a bad endpoint id or base URL.
  */
-export function buildDraft(
+export async function buildDraft(
   draft: RequestDraft,
   env: SigningEnv,
   options: BuildDraftOptions = {},
@@ -51,7 +57,7 @@ export function buildDraft(
   const resolved = resolveDraft(draft, env.place);
   const spec = signingSpecOf(op, draft);
   const pinned = resolved.pinned ?? (options.nonce !== undefined ? { nonce: options.nonce } : undefined);
-  return buildRequest({
+  const built = await buildRequest({
     operation: spec,
     baseUrl: env.baseUrl,
     endpoint: resolved.endpoint ?? env.endpoint,
@@ -65,4 +71,13 @@ export function buildDraft(
     ...(pinned ? { pinned } : {}),
     ...(options.keepInvalidEndpoint ? { keepInvalidEndpoint: true } : {}),
   });
+  const gaps = env.credentialGaps;
+  if (
+    !gaps ||
+    !built.problems.some((p) => p.code === 'CONTROL_KEY_MISSING' || p.code === 'PRIVATE_KEY_MISSING')
+  )
+    return built;
+  // The words load only when a secret is missing (not on the first page's path).
+  const { explainCredentialGaps } = await import('./credential-gaps.ts');
+  return explainCredentialGaps(built, gaps);
 }

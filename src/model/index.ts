@@ -16,3 +16,4 @@ export * from './missing-values.ts';
 // capture carried to the debugger); the exchange after the build (exchange.ts, read-answer.ts,
 // poll-policy.ts, resign-draft.ts), which the workbench loads with its first Send. The first page loads this index, and only lazy pages use those
 // (a re-export would put them on the first page).
+export type { CredentialGaps } from './credential-gaps.ts';

@@ -8,7 +8,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { webCryptoPort, type CapturedRequest } from '../../src/core/index.ts';
-import { diagnose, parseCapture } from '../../src/diagnose/index.ts';
+import { captureNotes, diagnose, parseCapture } from '../../src/diagnose/index.ts';
 import { exchangesToHar } from '../../src/exports/index.ts';
 import type { Exchange } from '../../src/shared/contracts/contracts.ts';
 
@@ -107,12 +107,16 @@ describe('masked values (the console’s own HAR export)', () => {
     });
     expect(d.verdict).toBe('cannot-check');
     expect(d.likelyCauses.map((c) => c.mistakeId)).not.toContain('wrong-key');
-    expect(d.likelyCauses[0]).toMatchObject({ mistakeId: 'masked-values', confidence: 'confirmed' });
+    // Masking breaks no rule: it is no cause (no rule quoted), it is said to be masked.
+    expect(d.likelyCauses).toEqual([]);
+    expect(d.masked).toEqual({ fields: ['credit_card_number'], signed: true });
     const f = d.structuralFindings.find((x) => x.id === 'masked-values');
+    expect(f).toMatchObject({ severity: 'warning' });
+    expect(f).not.toHaveProperty('mistakeId');
     expect(f?.message).toContain('credit_card_number is masked');
+    expect(f?.message).toContain('Masked: it cannot be replayed as is');
     // v2/payout names no CVV field: the export's own marker says what else it dropped.
     expect(f?.message).toContain('drops CVVs and secrets');
-    expect(d.likelyCauses[0]!.advice).toMatch(/paste the original/);
     expect(d.notes.join(' ')).toMatch(/cannot be checked.*Do not change the key/);
     expect(d.firstDifferenceNote).toMatch(/masked or removed values \(credit_card_number\)/);
   });
@@ -130,7 +134,33 @@ describe('masked values (the console’s own HAR export)', () => {
       crypto,
     });
     expect(d.verdict).toBe('cannot-check');
-    expect(d.likelyCauses.map((c) => c.mistakeId)).toEqual(['masked-values']);
+    expect(d.likelyCauses).toEqual([]);
+  });
+
+  it('a masked card number the signature was made over: OK, and still masked (cannot be replayed as is)', async () => {
+    const masked = PAYOUT.map(([k, v]) => [k, k === 'credit_card_number' ? '444444******4448' : v] as const);
+    const d = await diagnose({
+      capture: {
+        method: 'POST',
+        url,
+        headers: {
+          host: HOST,
+          accept: 'application/vnd.pay+json',
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: authorization(signO1(url, masked)),
+        },
+        body: form(masked),
+      },
+      controlKey: KEY,
+      crypto,
+    });
+    expect(d.signatureMatches).toBe(true);
+    expect(d.verdict).toBe('ok');
+    expect(d.likelyCauses).toEqual([]);
+    expect(d.masked).toEqual({ fields: ['credit_card_number'], signed: true });
+    expect(d.structuralFindings.find((f) => f.id === 'masked-values')?.message).toMatch(
+      /cannot be replayed as is/,
+    );
   });
 
   it('a control operation whose formula does not sign the card number is checked as usual', async () => {
@@ -156,7 +186,13 @@ describe('masked values (the console’s own HAR export)', () => {
       crypto,
     });
     expect(d.signatureMatches).toBe(true);
-    expect(d.structuralFindings.map((f) => f.id)).not.toContain('masked-values');
+    expect(d.verdict).toBe('ok');
+    expect(d.likelyCauses).toEqual([]);
+    // Not signed, so checked as usual; but the capture is masked all the same.
+    expect(d.masked).toEqual({ fields: ['credit_card_number'], signed: false });
+    expect(d.structuralFindings.find((f) => f.id === 'masked-values')?.message).toMatch(
+      /not signed, so the signature is checked as usual\)\. Masked: it cannot be replayed as is/,
+    );
   });
 });
 
@@ -192,6 +228,20 @@ describe('a raw HTTP capture without a scheme: mistakes searched under http and 
     expect(d.firstDifference?.description).toMatch(/order_desc=Two%20words expected, order_desc=Two\+words/);
     expect(d.notes.join(' ')).toContain(`signed as http://${HOST}/paynet/api/v2/payout/55`);
     expect(d.likelyCauses.map((c) => c.mistakeId)).not.toContain('wrong-key');
+    // One banner that does not contradict itself: no "https:// is assumed" beside "… signed as http://".
+    expect(parsed.notes.join(' ')).toMatch(/https:\/\/ is assumed/);
+    const banner = captureNotes(parsed, d);
+    expect(banner.join(' ')).not.toMatch(/is assumed/);
+    expect(banner[0]).toBe(
+      `The request line has no scheme: the mistake reproduces the signature when the URL is signed as http://${HOST}/paynet/api/v2/payout/55.`,
+    );
+  });
+
+  it('a signature that matches over https:// keeps the parse’s "https:// is assumed"', async () => {
+    const parsed = parseCapture(raw(signO1(`https://${HOST}/paynet/api/v2/payout/55`, body)));
+    const d = await diagnose({ capture: parsed.request, controlKey: KEY, urlSchemeKnown: false, crypto });
+    expect(d.verdict).toBe('ok');
+    expect(captureNotes(parsed, d).join(' ')).toMatch(/https:\/\/ is assumed/);
   });
 
   it('the same mistake over https:// is confirmed too', async () => {

@@ -146,7 +146,7 @@ export async function runVerify(args: readonly string[], io: Io): Promise<number
     parseNotes: parsed.notes,
   };
   io.out(flag(values, 'json') ? json(diagnosisJson(d, ctx)) : renderDiagnosis(d, ctx));
-  const masked = d.structuralFindings.find((f) => f.id === 'masked-values');
+  const masked = d.masked?.signed ? d.structuralFindings.find((f) => f.id === 'masked-values') : undefined;
   if (d.verdict === 'cannot-check' && masked)
     throw new CliError(
       `The signature cannot be checked over masked data (${masked.subject ?? 'card data'}): the key is not to blame. Verify the request as it was sent: pass the original capture (raw HTTP, curl or HAR from your own system), or an export made without masking.`,

@@ -58,6 +58,14 @@ export interface ParseCaptureOptions {
   format?: CaptureFormat;
 }
 
+const schemeAssumedNote = (scheme: 'http' | 'https') =>
+  `The request line has no scheme: ${scheme}:// is assumed for the URL the signature covers.`;
+
+/** Whether a parse note is the "no scheme, https:// assumed" one (a diagnosis that tried both replaces it). */
+export function isSchemeAssumedNote(note: string): boolean {
+  return note === schemeAssumedNote('https') || note === schemeAssumedNote('http');
+}
+
 /**
  * Reads a captured request in any of the four formats into the core's {@link CapturedRequest}.
  * @throws PayError HTTP_PARSE with a message that names the format and what is wrong, or, for text
@@ -77,10 +85,7 @@ export function parseCapture(text: string, options: ParseCaptureOptions = {}): P
       const scheme = options.scheme ?? 'https';
       const request = parseRawHttp(text, scheme);
       const absolute = parseRawHttp(text, scheme === 'https' ? 'http' : 'https').url === request.url;
-      if (!absolute)
-        notes.push(
-          `The request line has no scheme: ${scheme}:// is assumed for the URL the signature covers.`,
-        );
+      if (!absolute) notes.push(schemeAssumedNote(scheme));
       return { format, request, schemeKnown: absolute, headersComplete: true, notes };
     }
     case 'curl':

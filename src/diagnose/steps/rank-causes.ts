@@ -33,6 +33,8 @@ export function rankCauses(args: {
   received: string | null;
   variantsTried: number;
   alternativesGiven: boolean;
+  /** A signed value is masked: nothing can be blamed on the key (masking itself is not a cause). */
+  maskedSigned: boolean;
   secrets: RecipeSecrets;
 }): LikelyCause[] {
   const { scheme, confirmed, findings, signatureMatches, received, variantsTried, secrets } = args;
@@ -84,9 +86,7 @@ export function rankCauses(args: {
     if (f && applies) addCause(cause(mistakeId, 'confirmed', f.message));
   }
   // A signature of the wrong shape, or one over masked values, cannot be blamed on the key.
-  const unkeyed = findings.filter(
-    (f) => f.mistakeId === 'malformed-signature' || f.mistakeId === 'masked-values',
-  );
+  const unkeyed = findings.filter((f) => f.mistakeId === 'malformed-signature');
   if (signatureBad) for (const f of unkeyed) addCause(cause(f.mistakeId!, 'confirmed', f.message));
   if (signatureBad) {
     const possible = findings.filter((f) => f.mistakeId !== undefined);
@@ -97,7 +97,8 @@ export function rankCauses(args: {
       received !== null &&
       received !== '' &&
       confirmed.length === 0 &&
-      unkeyed.length === 0
+      unkeyed.length === 0 &&
+      !args.maskedSigned
     ) {
       addCause(
         cause(

@@ -1,4 +1,4 @@
-import { isPayError, type BuiltRequest } from '../../core/index.ts';
+import { isPayError, type BuiltRequest, type EndpointRef } from '../../core/index.ts';
 import {
   buildDraft,
   isDraftError,
@@ -25,4 +25,9 @@ export async function tryBuild(
       message: `The request could not be built: ${e instanceof Error ? e.message : String(e)}`,
     };
   }
+}
+
+/** A send refused for the profile's endpoint id: the profile bar says what is wrong, beside the field. */
+export function endpointRefusal(endpoint: EndpointRef): string {
+  return `Not sent: the profile's ${endpoint.kind === 'group' ? 'endpoint group id' : 'endpoint id'} needs fixing (see the profile bar).`;
 }

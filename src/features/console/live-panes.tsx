@@ -98,10 +98,12 @@ function useLiveBuild(
 }
 
 function Problems({ built }: { built: BuiltRequest }) {
-  if (built.problems.length === 0) return null;
+  // The profile bar says what is wrong with its endpoint id, beside the field: not again here.
+  const shown = built.problems.filter((p) => !p.code.startsWith('ENDPOINT_'));
+  if (shown.length === 0) return null;
   return (
     <ul className="wb-problems" aria-label="Problems">
-      {built.problems.map((p, i) => (
+      {shown.map((p, i) => (
         <li key={i}>{p.message}</li>
       ))}
     </ul>

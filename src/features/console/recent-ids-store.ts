@@ -2,20 +2,31 @@ import { useSyncExternalStore } from 'react';
 import { onRecentOrdersCleared, RECENT_ORDERS_KEY } from '../../shared/browser/recent-orders-session.ts';
 import { recordAnswer, RecentOrdersSchema, type RecentOrder } from './recent-ids.ts';
 
-/** This tab's session (sessionStorage): ids of this session's answers survive a reload, not the tab. */
+/**
+ * Kept in localStorage, so every tab of the console sees the ids of the others' answers (a tab
+ * opened later, the customer's return tab) and a reload keeps them. Ids, amounts and statuses only:
+ * nothing secret, no card data.
+ */
 const KEY = RECENT_ORDERS_KEY;
 const listeners = new Set<() => void>();
 let cache: RecentOrder[] | null = null;
 
-onRecentOrdersCleared(() => {
-  cache = [];
+function changed(): void {
+  cache = null;
   for (const l of listeners) l();
-});
+}
+
+onRecentOrdersCleared(changed);
+// Another tab's answer (or its "Clear all history").
+if (typeof window !== 'undefined')
+  window.addEventListener('storage', (e) => {
+    if (e.key === KEY || e.key === null) changed();
+  });
 
 function read(): RecentOrder[] {
   if (cache) return cache;
   try {
-    const parsed = RecentOrdersSchema.safeParse(JSON.parse(sessionStorage.getItem(KEY) ?? '[]'));
+    const parsed = RecentOrdersSchema.safeParse(JSON.parse(localStorage.getItem(KEY) ?? '[]'));
     cache = parsed.success ? parsed.data : [];
   } catch {
     cache = [];
@@ -26,7 +37,7 @@ function read(): RecentOrder[] {
 function write(list: RecentOrder[]): void {
   cache = list;
   try {
-    sessionStorage.setItem(KEY, JSON.stringify(list));
+    localStorage.setItem(KEY, JSON.stringify(list));
   } catch {
     // storage refused: the list lasts for this page
   }

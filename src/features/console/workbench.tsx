@@ -27,6 +27,7 @@ import {
 import { signingEnvFor, type Exchange, type SigningContext } from '../../shared/contracts/contracts.ts';
 import { browserTransport } from '../../shared/browser/proxy-client.ts';
 import { ConfirmDialog, useIdle } from '../../shared/ui/index.ts';
+import { endpointRefusal } from './build.ts';
 import { SendSession } from './send-session.ts';
 import { takesEarlierIds } from './takes-earlier-ids.ts';
 import { fromFormulaRows, toFormulaRows } from './form-params.ts';
@@ -42,6 +43,10 @@ import './console.css';
 // What only matters after a send (the answer, polling, follow-ups, callbacks) loads after the form.
 const AnswerView = lazy(() => import('./answer-view.tsx').then((m) => ({ default: m.AnswerView })));
 // Cancel and timeout matter only once a send is under way.
+// The failed Send's summary loads with the first failed Send.
+const InvalidSummary = lazy(() =>
+  import('./invalid-summary.tsx').then((m) => ({ default: m.InvalidSummary })),
+);
 const SendStopped = lazy(() => import('./send-stopped.tsx').then((m) => ({ default: m.SendStopped })));
 const loadLifecycle = () => import('./send-lifecycle.ts');
 // The model's exchange (prepare → send → read → record) loads with the first Send.
@@ -270,7 +275,21 @@ function OperationWorkbench({
   const [session] = useState(
     () =>
       new SendSession({
-        prepare: (d, env, options) => loadExchange().then((m) => m.prepareExchange(d, env, options)),
+        prepare: (d, env, options) =>
+          loadExchange().then((m) =>
+            m.prepareExchange(d, env, options).catch((e: unknown) => {
+              // The profile bar names what is wrong with the endpoint id, beside the field: say it once.
+              const code = (e as { code?: unknown }).code;
+              const ctx = contextRef.current;
+              if (
+                ctx &&
+                typeof code === 'string' &&
+                (code === 'SEND_ENDPOINT' || code.startsWith('ENDPOINT_'))
+              )
+                throw new Error(endpointRefusal(ctx.endpoint));
+              throw e;
+            }),
+          ),
         lifecycle: (seconds) => loadLifecycle().then((m) => new m.SendLifecycle(seconds)),
         onExchange: (record) => reportRef.current(record),
         onBuilt: (key, built) => {
@@ -512,17 +531,13 @@ function OperationWorkbench({
               {context?.target.kind === 'production' ? ' (production)' : ''}
             </span>
             {invalid ? (
-              <div className="wb-invalid" role="alert">
-                {invalid.length} parameter{invalid.length === 1 ? '' : 's'} need
-                {invalid.length === 1 ? 's' : ''} attention
-                {invalid.length > 0
-                  ? `: ${invalid.slice(0, 4).join(', ')}${invalid.length > 4 ? '…' : ''}`
-                  : ''}
-                .{' '}
-                <button type="button" className="ui-btn ui-btn-small" onClick={() => void requestSend(true)}>
-                  Send anyway
-                </button>
-              </div>
+              <Suspense fallback={null}>
+                <InvalidSummary
+                  names={invalid}
+                  control={form.control}
+                  onSendAnyway={() => void requestSend(true)}
+                />
+              </Suspense>
             ) : null}
             {timeout.ok ? null : (
               <p className="wb-field-error wb-invalid" id="wb-timeout-err">

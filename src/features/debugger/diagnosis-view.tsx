@@ -2,6 +2,7 @@ import { SCHEME_TITLES } from '../../catalog/index.ts';
 import { percentDecode } from '../../core/index.ts';
 import {
   CAPTURE_FORMAT_LABEL,
+  captureNotes,
   diffText,
   type Diagnosis,
   type FirstDifference,
@@ -215,7 +216,12 @@ function FirstDifferenceView({ d }: { d: Diagnosis }) {
 
 export function DiagnosisView({ parsed, d, now }: { parsed: ParsedCapture; d: Diagnosis; now: number }) {
   const causes = d.likelyCauses;
-  const masked = d.structuralFindings.find((f) => f.id === 'masked-values');
+  const notes = captureNotes(parsed, d);
+  const maskedFinding = d.structuralFindings.find((f) => f.id === 'masked-values');
+  const masked = d.masked?.signed ? maskedFinding : undefined;
+  const replay = d.masked
+    ? ` The capture is masked (${d.masked.fields.join(', ')}): it cannot be replayed as is; type the real ${d.masked.fields.length === 1 ? 'value' : 'values'} before sending it again.`
+    : '';
   return (
     <div className="dbg-out">
       <p className="dbg-summary">
@@ -235,18 +241,20 @@ export function DiagnosisView({ parsed, d, now }: { parsed: ParsedCapture; d: Di
       </p>
       <p className="dbg-verdict-text">
         {d.verdict === 'ok'
-          ? 'The received signature is the one the description gives for these values, and nothing else is wrong.'
+          ? d.masked
+            ? `The received signature is the one the description gives for these values.${replay}`
+            : 'The received signature is the one the description gives for these values, and nothing else is wrong.'
           : d.verdict === 'mismatch'
-            ? d.signatureMatches
-              ? 'The signature itself checks out, but the request breaks a rule (see the causes and findings).'
-              : 'The received signature is not the one the description gives for these values.'
+            ? (d.signatureMatches
+                ? 'The signature itself checks out, but the request breaks a rule (see the causes and findings).'
+                : 'The received signature is not the one the description gives for these values.') + replay
             : masked
               ? `The signature cannot be checked over masked data (${masked.subject ?? 'card data'}): it was computed over the original values, so the key is not to blame. Paste the original request as it was sent, or an export made without masking.`
-              : 'Give the secret to recompute the signature; the checks that need no secret ran.'}
+              : `Give the secret to recompute the signature; the checks that need no secret ran.${replay}`}
       </p>
-      {[...parsed.notes, ...d.notes].length > 0 ? (
+      {notes.length > 0 ? (
         <ul className="dbg-notes" aria-label="Notes">
-          {[...parsed.notes, ...d.notes].map((n, i) => (
+          {notes.map((n, i) => (
             <li key={i}>{n}</li>
           ))}
         </ul>

@@ -79,7 +79,8 @@ export function HistoryPage({
 
   const entries = useMemo(() => history.data?.entries ?? [], [history.data]);
   const shown = useMemo(() => entries.filter((e) => matchesSearch(e, search)), [entries, search]);
-  const selected = entries.find((e) => e.id === selectedId) ?? null;
+  // Details of an entry the search hides are hidden with it.
+  const selected = shown.find((e) => e.id === selectedId) ?? null;
   const failure = history.error ?? remove.error ?? clear.error;
   const togglePick = (id: string) =>
     setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
@@ -347,7 +348,7 @@ function EntryDetails({
         </p>
       )}
       <h3>Request</h3>
-      <pre className="hy-pre" aria-label="Stored request">
+      <pre className="hy-pre" aria-label="Stored request" tabIndex={0}>
         {`${entry.request.method} ${entry.request.url}\n${entry.request.headers.map((h) => `${h.name}: ${h.value}`).join('\n')}\n\n${encodeFormBody(entry.request.body).replace(/%2A/g, '*')}`}
       </pre>
       <table className="hy-table hy-table--pairs">
@@ -373,7 +374,7 @@ function EntryDetails({
           <p>
             HTTP {entry.response.status} in {Math.round(entry.response.elapsedMs)} ms
           </p>
-          <pre className="hy-pre" aria-label="Stored answer">
+          <pre className="hy-pre" aria-label="Stored answer" tabIndex={0}>
             {Object.entries(entry.response.headers)
               .map(([k, v]) => `${k}: ${v}`)
               .join('\n')}

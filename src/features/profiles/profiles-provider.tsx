@@ -24,6 +24,7 @@ import {
   type DemoMerchant,
   type Profile,
 } from './profile-schema.ts';
+import { credentialGapsOf } from './credential-gaps.ts';
 import { initialProfilesState, preferredTarget, vaultStatusOf, type VaultStatus } from './initial-state.ts';
 import { loadStoredProfiles, saveStoredProfiles } from './profile-storage.ts';
 import type { ProfileSecrets, VaultKey } from './vault-crypto.ts';
@@ -596,6 +597,7 @@ function useSigningState(
     ? (endpointKind === 'group' ? active.endpointId : active.endpointGroupId).trim()
     : '';
 
+  const credentialGaps = useMemo(() => credentialGapsOf({ locked, key }), [locked, key]);
   const context = useMemo<SigningContext | null>(() => {
     if (!active || !target) return null;
     return {
@@ -611,8 +613,18 @@ function useSigningState(
         ...(secrets.controlKey ? { controlKey: secrets.controlKey } : {}),
         ...(signingKey ? { privateKey: signingKey } : {}),
       },
+      ...(credentialGaps.locked || credentialGaps.key ? { credentialGaps } : {}),
     };
-  }, [active, target, endpointKind, endpointValue, otherValue, secrets.controlKey, signingKey]);
+  }, [
+    active,
+    target,
+    endpointKind,
+    endpointValue,
+    otherValue,
+    secrets.controlKey,
+    signingKey,
+    credentialGaps,
+  ]);
 
   const problems = useMemo(() => {
     const out: string[] = [];

@@ -48,6 +48,24 @@ export function SavedRequestTools({
   const [session] = useState(() => new SaveSession(savedStore, () => placeRef.current));
   const snap = useSyncExternalStore(session.subscribe, session.getSnapshot);
   const [dialog, setDialog] = useState(false);
+  // Focus goes back where the dialog came from (React removes the <dialog>, which leaves it on
+  // <body>); after a save the "Save request" button goes away, so "Save as…" takes it.
+  const invoker = useRef<HTMLElement | null>(null);
+  const saveAs = useRef<HTMLButtonElement>(null);
+  const [closes, setCloses] = useState(0);
+  const openDialog = (from: Element | null) => {
+    invoker.current = from instanceof HTMLElement ? from : null;
+    setDialog(true);
+  };
+  const closeDialog = () => {
+    setDialog(false);
+    setCloses((n) => n + 1);
+  };
+  useEffect(() => {
+    if (closes === 0) return;
+    const back = invoker.current?.isConnected ? invoker.current : null;
+    (saveAs.current ?? back)?.focus();
+  }, [closes]);
   useEffect(() => {
     if (savedId) void session.openById(savedId);
   }, [session, savedId]);
@@ -55,7 +73,7 @@ export function SavedRequestTools({
     if (current) session.change(current);
   }, [session, current]);
   useEffect(() => {
-    if (asks > 0) setDialog(true);
+    if (asks > 0) openDialog(document.activeElement);
   }, [asks]);
   const openId = snap.open?.id;
   useEffect(() => {
@@ -76,10 +94,11 @@ export function SavedRequestTools({
             Save
           </button>
           <button
+            ref={saveAs}
             type="button"
             className="ui-btn ui-btn-small"
             aria-haspopup="dialog"
-            onClick={() => setDialog(true)}
+            onClick={(e) => openDialog(e.currentTarget)}
           >
             Save as…
           </button>
@@ -91,7 +110,7 @@ export function SavedRequestTools({
           snap={snap}
           draft={current}
           title={snap.open ? 'Save as a new request' : 'Save request'}
-          onClose={() => setDialog(false)}
+          onClose={closeDialog}
         />
       ) : null}
       {snap.error && !dialog ? (

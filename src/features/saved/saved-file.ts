@@ -100,7 +100,7 @@ export function readCollectionsFile(text: string): FileCollection[] {
   if (head.format !== COLLECTIONS_FORMAT) {
     throw new CollectionsFileError(
       'COLLECTIONS_FILE_FORMAT',
-      `This JSON file is not a collections file (its "format" is not "${COLLECTIONS_FORMAT}"): choose a file made by "Export collections". A Postman collection or a HAR file is imported from the workbench's Import panel instead.`,
+      `This JSON file is not a collections file (its "format" is not "${COLLECTIONS_FORMAT}"), a Postman collection (v2.1) or an Insomnia export: choose a file made by "Export collections", Postman or Insomnia. A HAR file is imported from the workbench's Import panel instead.`,
     );
   }
   if (typeof head.version === 'number' && head.version > COLLECTIONS_VERSION) {

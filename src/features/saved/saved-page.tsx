@@ -29,6 +29,24 @@ export interface SavedPageProps {
 
 const text = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
+/** A saved name: at most 200 characters, never empty. */
+const clip = (name: string, fallback: string) => name.trim().slice(0, 200).trim() || fallback;
+
+/** A Postman collection or an Insomnia export, told from the console's own file by its head. */
+function isForeignCollection(content: string): boolean {
+  try {
+    const head = JSON.parse(content) as Record<string, unknown> | null;
+    if (!head || typeof head !== 'object') return false;
+    const info = head.info as Record<string, unknown> | undefined;
+    return (
+      (head._type === 'export' && 'resources' in head) ||
+      (typeof info?.schema === 'string' && /getpostman|postman\.com/.test(info.schema))
+    );
+  } catch {
+    return false;
+  }
+}
+
 /** An inline name editor: Enter or Save keeps it, Escape or Cancel leaves it. */
 function RenameForm({
   label,
@@ -103,6 +121,7 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
   const [newCollection, setNewCollection] = useState('');
   const [deleting, setDeleting] = useState<Collection | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
+  const [skipped, setSkipped] = useState<Array<{ name: string; reason: string }>>([]);
 
   const act = (what: Promise<unknown>, done?: string) => {
     setError(null);
@@ -124,12 +143,34 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
   const importFile = async (file: File) => {
     setError(null);
     setStatus(null);
+    setSkipped([]);
     try {
-      const parsed = readCollectionsFile(await file.text());
-      const n = await importCollections(parsed);
+      const content = await file.text();
+      if (!isForeignCollection(content)) {
+        const parsed = readCollectionsFile(content);
+        const n = await importCollections(parsed);
+        setStatus(
+          `Imported ${n.collections} collection${n.collections === 1 ? '' : 's'} with ${n.requests} request${n.requests === 1 ? '' : 's'} from ${file.name}.`,
+        );
+        return;
+      }
+      // The Postman and Insomnia reader loads only for such a file.
+      const { importForeignCollection } =
+        await import('../../exports/foreign-collections/import-foreign-collection.ts');
+      const c = importForeignCollection(content);
+      const n = await importCollections([
+        {
+          name: clip(c.name, 'Imported requests'),
+          requests: c.requests.map((r) => ({ name: clip(r.name, 'Unnamed request'), draft: r.draft })),
+        },
+      ]);
+      const what = c.format === 'postman' ? 'Postman collection' : 'Insomnia export';
       setStatus(
-        `Imported ${n.collections} collection${n.collections === 1 ? '' : 's'} with ${n.requests} request${n.requests === 1 ? '' : 's'} from ${file.name}.`,
+        `Imported ${n.requests} request${n.requests === 1 ? '' : 's'} of the ${what} “${c.name}” from ${file.name} into a new collection${
+          c.skipped.length > 0 ? `; skipped ${c.skipped.length} of other APIs (listed below)` : ''
+        }.`,
       );
+      setSkipped(c.skipped);
     } catch (e) {
       setError(`${file.name} was not imported. ${text(e)}`);
     }
@@ -181,6 +222,7 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
             type="file"
             accept="application/json,.json"
             aria-label="Collections file to import"
+            title="A collections file exported here, a Postman collection (v2.1) or an Insomnia export (JSON)"
             hidden
             onChange={(e) => {
               const f = e.target.files?.[0];
@@ -192,6 +234,15 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
         <p role="status" className="sv-note">
           {state ? (status ?? '') : 'Loading…'}
         </p>
+        {skipped.length > 0 ? (
+          <ul className="sv-note" aria-label="Skipped requests">
+            {skipped.map((r, i) => (
+              <li key={i}>
+                {r.name}: {r.reason}
+              </li>
+            ))}
+          </ul>
+        ) : null}
         {error || loadError ? (
           <p role="alert" className="sv-error">
             {error ??

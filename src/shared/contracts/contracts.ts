@@ -4,7 +4,7 @@
  */
 import { z } from 'zod/mini';
 import type { Credentials, EndpointRef } from '../../core/index.ts';
-import type { Place, RequestDraft, SigningEnv, SigningRuntime } from '../../model/index.ts';
+import type { CredentialGaps, Place, RequestDraft, SigningEnv, SigningRuntime } from '../../model/index.ts';
 
 /** A proxy target as `GET /proxy/targets` lists it. */
 export const ProxyTargetSchema = z.object({
@@ -25,6 +25,8 @@ export interface SigningContext {
   otherEndpoint?: EndpointRef;
   /** Secrets in memory only; `privateKey` is a non-extractable Web Crypto key. */
   credentials: Credentials;
+  /** Why a secret is missing (vault locked, public or short key loaded), for the build's problems. */
+  credentialGaps?: CredentialGaps;
 }
 
 /** What signs on this page: the profile, the place and the runtime the app made once. */
@@ -35,6 +37,7 @@ export function signingEnvFor(context: SigningContext, place: Place, runtime: Si
     endpoint: context.endpoint,
     credentials: context.credentials,
     runtime,
+    ...(context.credentialGaps ? { credentialGaps: context.credentialGaps } : {}),
   };
 }
 

@@ -1,0 +1,315 @@
+import type { ZodError } from 'zod';
+import { buildAuthorizationHeader, encodeFormBody, type CapturedRequest } from '../../core/index.ts';
+import { isDraftError, type Place, type RequestDraft } from '../../model/index.ts';
+import { draftFromCapture } from '../../model/import-draft.ts';
+import { ExportError } from '../errors.ts';
+import {
+  InsomniaExportSchema,
+  PostmanCollectionSchema,
+  type InsomniaResource,
+  type PostmanAuth,
+  type PostmanItem,
+  type PostmanPair,
+} from './foreign-collection-schemas.ts';
+
+/** Largest file read (characters), as for the console's own collections file. */
+export const MAX_FOREIGN_COLLECTION = 5_000_000;
+
+export interface ForeignCollection {
+  format: 'postman' | 'insomnia';
+  /** The collection's (or workspace's) own name. */
+  name: string;
+  /** Every request of this API, identified into a draft, in the file's order. */
+  requests: Array<{ name: string; draft: RequestDraft; notes: string[] }>;
+  /** Requests left out, with why (another API, a URL that cannot be read). */
+  skipped: Array<{ name: string; reason: string }>;
+}
+
+/** One request of the file, read into the shape of a capture. */
+interface ForeignRequest {
+  name: string;
+  method: string;
+  url: string;
+  headers: Array<{ name: string; value: string }>;
+  body: string;
+  /** OAuth 1.0 parameters from the tool's own auth settings (never its secrets). */
+  oauth: Array<{ name: string; value: string }>;
+}
+
+/** Whether the parsed JSON looks like a Postman collection or an Insomnia export. */
+export function foreignCollectionFormat(json: unknown): 'postman' | 'insomnia' | null {
+  if (!json || typeof json !== 'object') return null;
+  const o = json as Record<string, unknown>;
+  if (o._type === 'export' && 'resources' in o) return 'insomnia';
+  const info = o.info as Record<string, unknown> | undefined;
+  if (
+    info &&
+    typeof info === 'object' &&
+    typeof info.schema === 'string' &&
+    /getpostman|postman\.com/.test(info.schema)
+  )
+    return 'postman';
+  return null;
+}
+
+/**
+ * Reads a Postman v2.1 collection or an Insomnia v4 export: each request is identified by the
+ * model's capture reader (`draftFromCapture`: operation, endpoint, scheme, values, pinned OAuth
+ * nonce and timestamp); requests of other APIs are listed in `skipped`. The file is read whole
+ * before anything is returned, so a caller saves all of it or nothing. Secrets the tools keep in
+ * their auth settings (consumer secret, private key) are never read.
+ * @throws ExportError IMPORT_UNREADABLE for a file that is not JSON or neither format, or has no
+ *   request of this API.
+ */
+export function importForeignCollection(text: string, options: { place?: Place } = {}): ForeignCollection {
+  if (text.length > MAX_FOREIGN_COLLECTION)
+    throw unreadable(
+      `This file is larger than ${MAX_FOREIGN_COLLECTION / 1_000_000} MB: split the collection.`,
+    );
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw unreadable(
+      'This file is not JSON: export the collection from Postman (v2.1) or Insomnia (JSON).',
+      cause,
+    );
+  }
+  const format = foreignCollectionFormat(json);
+  if (!format)
+    throw unreadable(
+      'This JSON file is neither a Postman collection (v2.1) nor an Insomnia export: export it again as one of those.',
+    );
+  const read = format === 'postman' ? readPostman(json) : readInsomnia(json);
+  const result: ForeignCollection = { format, name: read.name, requests: [], skipped: [] };
+  for (const r of read.requests) {
+    const outcome = identify(r, options.place);
+    if ('draft' in outcome)
+      result.requests.push({ name: r.name, draft: outcome.draft, notes: outcome.notes });
+    else result.skipped.push({ name: r.name, reason: outcome.reason });
+  }
+  if (result.requests.length === 0) {
+    const what = format === 'postman' ? 'Postman collection' : 'Insomnia export';
+    throw unreadable(
+      result.skipped.length === 0
+        ? `This ${what} holds no request: nothing was imported.`
+        : `No request of this ${what} is an operation of this API (${result.skipped.length} of other APIs, e.g. "${result.skipped[0]!.name.slice(0, 80)}"): nothing was imported.`,
+    );
+  }
+  return result;
+}
+
+function unreadable(message: string, cause?: unknown): ExportError {
+  return new ExportError('IMPORT_UNREADABLE', message, cause === undefined ? {} : { cause });
+}
+
+function schemaProblem(what: string, error: ZodError): ExportError {
+  const issue = error.issues[0]!;
+  return unreadable(
+    `This ${what} is damaged at ${issue.path.join('.') || 'its top level'}: ${issue.message}. Export it again.`,
+  );
+}
+
+const VARIABLE = /\{\{\s*(?:_\.)?([A-Za-z0-9_.$-]+)\s*\}\}/g;
+
+function substitute(text: string, vars: ReadonlyMap<string, string>): string {
+  return text.replace(VARIABLE, (whole, name: string) => vars.get(name) ?? whole);
+}
+
+function text(v: unknown): string {
+  return v === null || v === undefined ? '' : String(v);
+}
+
+/** The capture of one request, its operation found from the path; unresolved variables noted. */
+function identify(
+  r: ForeignRequest,
+  place: Place | undefined,
+): { draft: RequestDraft; notes: string[] } | { reason: string } {
+  const notes: string[] = [];
+  let url = r.url.trim();
+  // The base URL may stay a variable (it belongs to the environment); only the path identifies.
+  const api = url.indexOf('/api/');
+  if (api > 0 && /\{\{/.test(url.slice(0, api))) url = `https://gateway.invalid${url.slice(api)}`;
+  else if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) url = `https://${url}`;
+  // An endpoint id left as a variable: the profile's is used.
+  let endpointVariable = false;
+  url = url.replace(/\/(group\/)?\{\{[^}]*\}\}\/?$/, (_m, group: string | undefined) => {
+    endpointVariable = true;
+    return `/${group ?? ''}0`;
+  });
+  const capture: CapturedRequest = {
+    method: r.method,
+    url,
+    headers: Object.fromEntries(
+      [
+        ...r.headers,
+        ...(r.oauth.length > 0 && !r.headers.some((h) => h.name.toLowerCase() === 'authorization')
+          ? [{ name: 'Authorization', value: buildAuthorizationHeader(r.oauth) }]
+          : []),
+      ]
+        .reverse()
+        .map((h) => [h.name.toLowerCase(), h.value]),
+    ),
+    body: r.body,
+  };
+  try {
+    const imported = draftFromCapture(capture, place ? { place } : {});
+    let draft = imported.draft;
+    if (endpointVariable) {
+      const { endpoint: _variable, ...rest } = draft;
+      draft = rest;
+      notes.push('The endpoint id is a variable in the file: the profile’s endpoint is used.');
+    }
+    const unresolved = [
+      ...new Set([...r.body.matchAll(/%7B%7B(.*?)%7D%7D/gi)].map((m) => decodeURIComponent(m[1]!))),
+    ];
+    if (unresolved.length > 0)
+      notes.push(`Kept as written, not resolved: ${unresolved.map((v) => `{{${v}}}`).join(', ')}.`);
+    return { draft, notes: [...imported.notes, ...notes] };
+  } catch (e) {
+    if (!isDraftError(e)) throw e;
+    return {
+      reason:
+        e.code === 'IMPORT_OPERATION'
+          ? `${r.method} ${r.url.slice(0, 120)} is not an operation of this API`
+          : `its URL "${r.url.slice(0, 120)}" cannot be read`,
+    };
+  }
+}
+
+/* Postman v2.1 */
+
+function pairs(list: readonly PostmanPair[] | undefined): Array<{ name: string; value: string }> {
+  return (list ?? []).filter((p) => !p.disabled).map((p) => ({ name: p.key, value: text(p.value) }));
+}
+
+/** OAuth 1.0 settings as protocol parameters: method, consumer key, nonce, timestamp, version; never a secret. */
+function oauthOf(entries: Array<{ name: string; value: string }>): Array<{ name: string; value: string }> {
+  const get = (k: string) => entries.find((e) => e.name === k)?.value ?? '';
+  const out: Array<{ name: string; value: string }> = [];
+  const add = (name: string, value: string) => {
+    if (value !== '') out.push({ name, value });
+  };
+  add('oauth_consumer_key', get('consumerKey'));
+  add('oauth_nonce', get('nonce'));
+  add('oauth_signature_method', get('signatureMethod'));
+  add('oauth_timestamp', get('timestamp'));
+  add('oauth_version', get('version'));
+  return out;
+}
+
+function readPostman(json: unknown): { name: string; requests: ForeignRequest[] } {
+  const parsed = PostmanCollectionSchema.safeParse(json);
+  if (!parsed.success) throw schemaProblem('Postman collection', parsed.error);
+  const c = parsed.data;
+  const vars = new Map(pairs(c.variable).map((p) => [p.name, p.value]));
+  const requests: ForeignRequest[] = [];
+  const walk = (items: readonly PostmanItem[], folder: string, inherited: PostmanAuth | null | undefined) => {
+    for (const it of items) {
+      const name = `${folder}${it.name ?? 'Unnamed request'}`;
+      const auth = it.auth === undefined ? inherited : it.auth;
+      if (it.item) walk(it.item, `${name} / `, auth);
+      if (it.request === undefined) continue;
+      const req = typeof it.request === 'string' ? { url: it.request } : it.request;
+      const reqAuth = req.auth === undefined ? auth : req.auth;
+      const headers =
+        typeof req.header === 'string'
+          ? req.header
+              .split(/\r?\n/)
+              .filter((l) => l.includes(':'))
+              .map((l) => ({
+                name: l.slice(0, l.indexOf(':')).trim(),
+                value: l.slice(l.indexOf(':') + 1).trim(),
+              }))
+          : pairs(req.header);
+      const body = req.body ?? undefined;
+      const bodyText =
+        body?.mode === 'urlencoded'
+          ? encodeFormBody(
+              pairs(body.urlencoded).map((p) => ({ name: p.name, value: substitute(p.value, vars) })),
+            )
+          : substitute(body?.raw ?? '', vars);
+      requests.push({
+        name,
+        method: req.method ?? 'GET',
+        url: substitute(postmanUrl(req.url), vars),
+        headers: headers.map((h) => ({ name: h.name, value: substitute(h.value, vars) })),
+        body: bodyText,
+        oauth:
+          reqAuth?.type === 'oauth1'
+            ? oauthOf(pairs(reqAuth.oauth1).map((p) => ({ name: p.name, value: substitute(p.value, vars) })))
+            : [],
+      });
+    }
+  };
+  walk(c.item, '', c.auth);
+  return { name: c.info.name, requests };
+}
+
+function postmanUrl(url: unknown): string {
+  if (typeof url === 'string') return url;
+  if (!url || typeof url !== 'object') return '';
+  const u = url as {
+    raw?: string;
+    protocol?: string;
+    host?: string | string[];
+    port?: string;
+    path?: unknown;
+  };
+  if (u.raw) return u.raw;
+  const host = Array.isArray(u.host) ? u.host.join('.') : (u.host ?? '');
+  const path = Array.isArray(u.path) ? u.path.filter((p) => typeof p === 'string').join('/') : text(u.path);
+  return `${u.protocol ? `${u.protocol}://` : ''}${host}${u.port ? `:${u.port}` : ''}/${path}`;
+}
+
+/* Insomnia v4 */
+
+function readInsomnia(json: unknown): { name: string; requests: ForeignRequest[] } {
+  const parsed = InsomniaExportSchema.safeParse(json);
+  if (!parsed.success) throw schemaProblem('Insomnia export', parsed.error);
+  const resources = parsed.data.resources;
+  const byId = new Map(resources.map((r) => [r._id, r]));
+  const workspace = resources.find((r) => r._type === 'workspace');
+  // The base environment only: which sub-environment was active is not in the file.
+  const vars = new Map<string, string>();
+  for (const env of resources.filter((r) => r._type === 'environment'))
+    if (byId.get(env.parentId ?? '')?._type !== 'environment')
+      for (const [k, v] of Object.entries(env.data ?? {})) if (typeof v !== 'object') vars.set(k, text(v));
+  const folderOf = (r: InsomniaResource): string => {
+    const names: string[] = [];
+    let p = byId.get(r.parentId ?? '');
+    for (let depth = 0; p && p._type === 'request_group' && depth < 50; depth++) {
+      names.unshift(p.name ?? 'Folder');
+      p = byId.get(p.parentId ?? '');
+    }
+    return names.map((n) => `${n} / `).join('');
+  };
+  const requests = resources
+    .filter((r) => r._type === 'request')
+    .map((r): ForeignRequest => {
+      const params = (r.body?.params ?? [])
+        .filter((p) => !p.disabled)
+        .map((p) => ({ name: p.name, value: substitute(text(p.value), vars) }));
+      const auth = r.authentication ?? {};
+      const setting = (k: string) => substitute(text(auth[k]), vars);
+      return {
+        name: `${folderOf(r)}${r.name ?? 'Unnamed request'}`,
+        method: r.method ?? 'GET',
+        url: substitute(r.url ?? '', vars),
+        headers: (r.headers ?? [])
+          .filter((h) => !h.disabled)
+          .map((h) => ({ name: h.name, value: substitute(text(h.value), vars) })),
+        body: params.length > 0 ? encodeFormBody(params) : substitute(r.body?.text ?? '', vars),
+        oauth:
+          auth.type === 'oauth1' && auth.disabled !== true
+            ? oauthOf(
+                ['consumerKey', 'nonce', 'signatureMethod', 'timestamp', 'version'].map((k) => ({
+                  name: k,
+                  value: setting(k),
+                })),
+              )
+            : [],
+      };
+    });
+  return { name: workspace?.name ?? 'Insomnia', requests };
+}

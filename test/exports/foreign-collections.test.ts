@@ -1,0 +1,134 @@
+/**
+ * Issue 19 §2: a merchant's ticket often carries a Postman v2.1 collection or an Insomnia export.
+ * Each request is identified by the model's capture reader into a draft (operation, endpoint,
+ * scheme, values, pinned OAuth nonce and timestamp); requests of other APIs are listed and skipped;
+ * the tools' secrets are never read. Fixtures are shaped as the tools write them.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importForeignCollection } from '../../src/exports/foreign-collections/import-foreign-collection.ts';
+import { buildPostmanCollection } from '../../src/exports/index.ts';
+import { buildDraft, missingValues } from '../../src/model/index.ts';
+import { maskDraft } from '../../src/model/mask-draft.ts';
+import { PLACE, signingEnv } from '../model/signing-env.ts';
+
+const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
+
+describe('a Postman v2.1 collection', () => {
+  const text = fixture('postman-merchant-ticket.postman_collection.json');
+  const c = importForeignCollection(text, { place: PLACE });
+
+  it('identifies the requests of this API, in order, folders in their names', () => {
+    expect(c.format).toBe('postman');
+    expect(c.name).toBe('Shop checkout (ticket 48213)');
+    expect(c.requests.map((r) => [r.name, r.draft.operation])).toEqual([
+      ['Payments / Sale 902B4FF5', 'v2/sale'],
+      ['Payments / Payout (HMAC-SHA1)', 'v2/payout'],
+      ['Status', 'v2/status'],
+    ]);
+  });
+
+  it('lists the request of another API as skipped, saying why', () => {
+    expect(c.skipped).toEqual([
+      {
+        name: 'Weather for the shop page',
+        reason: 'GET https://api.weather.example/v1/forecast?city=Riga is not an operation of this API',
+      },
+    ]);
+  });
+
+  it('keeps the values (variables resolved), the extras, the endpoint; drops control and disabled pairs', () => {
+    const sale = c.requests[0]!.draft;
+    expect(sale.endpoint).toEqual({ kind: 'endpoint', id: '1111' });
+    expect(sale.values).toMatchObject({
+      client_orderid: '902B4FF5',
+      amount: '10.42',
+      currency: 'USD',
+      email: 'john.smith@gmail.com',
+      credit_card_number: '4444444444444448',
+    });
+    expect(sale.extras).toEqual([{ name: 'merchant_note', value: 'ticket 48213' }]);
+    expect(JSON.stringify(sale)).not.toContain('control');
+    expect(JSON.stringify(sale)).not.toContain('old value');
+    // Saved, the card number and CVV are withheld: the send asks for them (maskDraft on save).
+    expect(missingValues(maskDraft(sale)).map((m) => m.name)).toEqual(['credit_card_number', 'cvv2']);
+  });
+
+  it('OAuth 1.0 settings: the signature method as the scheme, nonce and timestamp pinned, never the secret', async () => {
+    const payout = c.requests[1]!.draft;
+    expect(payout.pinned).toEqual({ nonce: 'kllo9940pd9333jh', timestamp: '1767225600' });
+    expect(JSON.stringify(c)).not.toContain('DO-NOT-KEEP-THIS-SECRET');
+    const built = await buildDraft(payout, signingEnv());
+    expect(built.headers.find((h) => h.name === 'Authorization')?.value).toContain(
+      'oauth_nonce="kllo9940pd9333jh"',
+    );
+  });
+
+  it('an endpoint group id left as a variable: the profile’s endpoint is used, and said so', () => {
+    const status = c.requests[2]!;
+    expect(status.draft.endpoint).toBeUndefined();
+    expect(status.notes.join(' ')).toMatch(/endpoint id is a variable/);
+  });
+
+  it('the console’s own Postman export is read back, every operation', () => {
+    const own = JSON.stringify(buildPostmanCollection({ endpointId: '1111', login: 'demo-merchant' }));
+    const back = importForeignCollection(own);
+    expect(back.skipped).toEqual([]);
+    expect(back.requests.length).toBeGreaterThan(20);
+  });
+});
+
+describe('an Insomnia v4 export', () => {
+  const c = importForeignCollection(fixture('insomnia-merchant-ticket.json'), { place: PLACE });
+
+  it('identifies the requests (base environment resolved), skips the other API', () => {
+    expect(c.format).toBe('insomnia');
+    expect(c.name).toBe('Merchant 48213');
+    expect(c.requests.map((r) => [r.name, r.draft.operation])).toEqual([
+      ['Payouts / Payout check', 'v4/payout-check'],
+      ['Capture', 'v2/capture'],
+    ]);
+    expect(c.skipped.map((s) => s.name)).toEqual(['Notify the team']);
+  });
+
+  it('keeps the RSA-SHA256 scheme with its pinned nonce and timestamp, never the private key', () => {
+    const check = c.requests[0]!.draft;
+    expect(check.endpoint).toEqual({ kind: 'endpoint', id: '1111' });
+    expect(check.pinned).toEqual({ nonce: 'n-4f1c9a', timestamp: '1767225700' });
+    expect(check.values).toMatchObject({ client_orderid: 'pc-5', amount: '5.00', currency: 'USD' });
+    expect(JSON.stringify(c)).not.toContain('PRIVATE KEY');
+    expect(JSON.stringify(check)).not.toContain('skip me');
+  });
+
+  it('an unresolved variable is kept as written, and noted', () => {
+    const capture = c.requests[1]!;
+    expect(capture.draft.values.orderid).toBe('{{ orderid }}');
+    expect(capture.notes.join(' ')).toMatch(/not resolved: \{\{ orderid \}\}/);
+  });
+});
+
+describe('files that cannot be imported, nothing of them', () => {
+  it.each([
+    ['not JSON', '{', /not JSON/],
+    ['another JSON', '{"format":"x"}', /neither a Postman collection \(v2\.1\) nor an Insomnia export/],
+    [
+      'Postman v2.0',
+      JSON.stringify({
+        info: { name: 'Old', schema: 'https://schema.getpostman.com/json/collection/v2.0.0/collection.json' },
+        item: [],
+      }),
+      /info\.schema: not the v2\.1 collection format/,
+    ],
+    [
+      'only other APIs',
+      JSON.stringify({
+        info: { name: 'W', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
+        item: [{ name: 'Weather', request: { method: 'GET', url: 'https://api.weather.example/v1' } }],
+      }),
+      /No request of this Postman collection is an operation of this API \(1 of other APIs, e\.g\. "Weather"\): nothing was imported/,
+    ],
+  ])('%s', (_what, text, message) => {
+    expect(() => importForeignCollection(text)).toThrow(message);
+  });
+});
