@@ -1,6 +1,7 @@
 import {
   CONTROL_KEY_MASK,
   describeFormula,
+  OAUTH_PROTOCOL_PARAMETERS,
   parseAuthorizationHeader,
   verifySignature,
   type CryptoPort,
@@ -153,14 +154,7 @@ async function checkOAuth(
       return forbidden(`${p.name} appears twice in the Authorization header: send it once.`, 'OAUTH_HEADER');
     oauth.set(p.name, p.value);
   }
-  for (const name of [
-    'oauth_consumer_key',
-    'oauth_signature_method',
-    'oauth_signature',
-    'oauth_timestamp',
-    'oauth_nonce',
-    'oauth_version',
-  ]) {
+  for (const name of OAUTH_PROTOCOL_PARAMETERS) {
     if (!oauth.get(name))
       return forbidden(`The Authorization header has no ${name}: add it.`, 'OAUTH_HEADER');
   }

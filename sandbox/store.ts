@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { FINAL_STATUSES, type TransactionStatus as CatalogStatus } from '../src/catalog/index.ts';
 import { limitClause, openDatabase, statementCache } from './sqlite.ts';
 
 /** What an order is: the operation that created it. Hosted-form orders have the kind of their operation. */
@@ -17,8 +18,11 @@ export type OrderKind =
 /** One request on an order: the creating one, then captures, returns, voids, payout-pay. */
 export type RequestKind = OrderKind | 'capture' | 'return' | 'void' | 'payout-pay';
 
-export type TransactionStatus = 'approved' | 'declined' | 'error' | 'filtered' | 'processing' | 'unknown';
-export const FINAL: readonly TransactionStatus[] = ['approved', 'declined', 'error', 'filtered'];
+/** The statuses the sandbox gives (the catalog's, but `chain_declined`, which it never produces). */
+export type TransactionStatus = Exclude<CatalogStatus, 'chain_declined'>;
+export const FINAL: readonly TransactionStatus[] = FINAL_STATUSES.filter(
+  (s): s is TransactionStatus => s !== 'chain_declined',
+);
 
 export interface OrderRow {
   id: number;

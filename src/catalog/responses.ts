@@ -22,7 +22,9 @@ export const TRANSACTION_STATUSES = [
   'unknown',
   'chain_declined',
 ] as const;
-export const FINAL_STATUSES: readonly string[] = ['approved', 'declined', 'error', 'filtered'];
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+/** The statuses after which an order's status no longer changes (polling stops, callbacks go out). */
+export const FINAL_STATUSES: readonly TransactionStatus[] = ['approved', 'declined', 'error', 'filtered'];
 
 export const RESPONSE_SCHEMAS = {
   AsyncResponse: z.looseObject({ type: z.literal('async-response'), ...common }),

@@ -3,6 +3,7 @@ import { constantTimeEqual, fromBase64 } from '../core/bytes.ts';
 import type { ControlTerm } from '../core/control/control-terms.ts';
 import { PayError } from '../core/errors.ts';
 import { parseAuthorizationHeader } from '../core/oauth/authorization-header.ts';
+import { OAUTH_PROTOCOL_PARAMETERS } from '../core/oauth/oauth-parameters.ts';
 import { FORM_MEDIA_TYPE, PAY_MEDIA_TYPE } from '../core/request/build-request.ts';
 import type { EndpointRef, OperationSigningSpec, Scheme } from '../core/request/operation-spec.ts';
 import type { CapturedRequest } from '../core/verify/parse-raw-http.ts';
@@ -45,14 +46,7 @@ export interface StructuralInput {
   rsaModulusBits?: number;
 }
 
-const OAUTH_REQUIRED = [
-  'oauth_consumer_key',
-  'oauth_signature_method',
-  'oauth_signature',
-  'oauth_timestamp',
-  'oauth_nonce',
-  'oauth_version',
-];
+const OAUTH_REQUIRED = OAUTH_PROTOCOL_PARAMETERS;
 const EXPECTED_METHOD: Record<'oauth-hmac-sha1' | 'oauth-rsa-sha256', string> = {
   'oauth-hmac-sha1': 'HMAC-SHA1',
   'oauth-rsa-sha256': 'RSA-SHA256',

@@ -20,7 +20,7 @@ export const POLL_POLICY: PollPolicy = {
 };
 
 export function isFinalStatus(status: string | undefined): boolean {
-  return status !== undefined && FINAL_STATUSES.includes(status);
+  return status !== undefined && (FINAL_STATUSES as readonly string[]).includes(status);
 }
 
 /** The limit in words ("5 minutes", "20 s"), the same wherever a screen says it. */

@@ -1,4 +1,5 @@
 import { PayError } from '../errors.ts';
+import { OAUTH_PROTOCOL_PARAMETERS } from './oauth-parameters.ts';
 import { percentDecode, percentEncode } from '../percent-encode.ts';
 
 /**
@@ -10,14 +11,7 @@ export function buildAuthorizationHeader(
   params: ReadonlyArray<{ name: string; value: string }>,
   realm?: string,
 ): string {
-  const order = [
-    'oauth_consumer_key',
-    'oauth_nonce',
-    'oauth_signature',
-    'oauth_signature_method',
-    'oauth_timestamp',
-    'oauth_version',
-  ];
+  const order: readonly string[] = OAUTH_PROTOCOL_PARAMETERS;
   const sorted = [...params].sort((a, b) => rank(a.name) - rank(b.name));
   function rank(name: string): number {
     const i = order.indexOf(name);

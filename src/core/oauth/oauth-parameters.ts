@@ -2,6 +2,20 @@ import { percentEncode } from '../percent-encode.ts';
 
 export type OAuthSignatureMethod = 'HMAC-SHA1' | 'RSA-SHA256';
 
+/**
+ * The protocol parameters every signed request carries, in the order the Authorization header
+ * writes them (no token: the gateway's requests are two-legged).
+ * @see RFC 5849 §3.1; api-description.md, Authentication, schemes O1 and O2.
+ */
+export const OAUTH_PROTOCOL_PARAMETERS = [
+  'oauth_consumer_key',
+  'oauth_nonce',
+  'oauth_signature',
+  'oauth_signature_method',
+  'oauth_timestamp',
+  'oauth_version',
+] as const;
+
 /** Where a signed parameter came from: the form body or the OAuth protocol parameters. */
 export type ParameterSource = 'body' | 'oauth';
 
