@@ -22,6 +22,7 @@ Usage:
   paysign sign <operation> --endpoint-id N [options] [name=value ...]
   paysign verify [FILE] [options]
   paysign keys generate|inspect|convert ...
+  paysign codes [N|NAME ...]
   paysign <command> --help
 
 Commands:
@@ -29,6 +30,8 @@ Commands:
             (or only JSON, curl or raw HTTP).
   verify    Check the signature of a captured raw HTTP request; on a mismatch show what was expected.
   keys      Generate, inspect and convert RSA keys for the OAuth RSA-SHA256 (v4) operations.
+  codes     The refusal codes as answers carry them, "1 · VALIDATION": number, name, and whether the
+            number is the gateway's (known from its public code) or this sandbox's.
 
 Exit codes: 0 success (signature OK), 1 signature mismatch or unusable key, 2 bad input.
 

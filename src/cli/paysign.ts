@@ -4,6 +4,7 @@
  */
 import { isPayError } from '../core/index.ts';
 import { CliError } from './args.ts';
+import { runCodes } from './commands/codes.ts';
 import { runKeys } from './commands/keys.ts';
 import { runSign } from './commands/sign.ts';
 import { runVerify } from './commands/verify.ts';
@@ -19,6 +20,8 @@ async function main(argv: readonly string[], io: Io): Promise<number> {
       return runVerify(rest, io);
     case 'keys':
       return runKeys(rest, io);
+    case 'codes':
+      return runCodes(rest, io);
     case 'help': {
       const topic = rest[0];
       const text =

@@ -3,6 +3,7 @@ import { type EndpointRef } from '../core/index.ts';
 import {
   CAPTURE_FORMAT_LABEL,
   formatRule,
+  ruleById,
   type CaptureFormat,
   type Diagnosis,
   type DiffSegment,
@@ -137,7 +138,9 @@ export function renderDiagnosis(d: Diagnosis, ctx: VerifyContext): string {
     out.push(heading('Structural checks').trimEnd());
     const order = { error: 0, warning: 1, info: 2 } as const;
     for (const f of [...d.structuralFindings].sort((a, b) => order[a.severity] - order[b.severity]))
-      out.push(`  ${f.severity.padEnd(7)}  ${f.message}`);
+      out.push(
+        `  ${f.severity.padEnd(7)}  ${f.message}${f.rule ? `\n           ${formatRule(ruleById(f.rule))}` : ''}`,
+      );
   }
   if (d.signatureMatches !== true) {
     if (v.scheme === 'control') {

@@ -1,4 +1,5 @@
 import {
+  errorCodeLabel,
   parseResponse,
   RESPONSE_SCHEMAS,
   type Operation,
@@ -80,7 +81,7 @@ export function interpretAnswer(
     : parseResponse(op.response, httpStatus, json);
   const obj = isJson && json && typeof json === 'object' ? (json as Record<string, unknown>) : {};
   const errorMessage = text(obj['error-message']);
-  const errorCode = text(obj['error-code']);
+  const errorCode = errorCodeLabel(obj);
   const status = text(obj.status);
   const links: Interpreted['links'] = [];
   const redirectUrl = text(obj['redirect-url']);

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { describeFormula, type BuiltRequest, type EndpointRef } from '../../core/index.ts';
-import { findOperation, requestSchema, type Operation } from '../../catalog/index.ts';
+import { findOperation, OPERATION_SOURCE_LABEL, requestSchema, type Operation } from '../../catalog/index.ts';
 import {
   draftFromForm,
   draftKey,
@@ -157,6 +157,7 @@ function OperationHeader({
         ) : null}
         {op.movesMoney ? <li className="wb-tag-money">moves money</li> : null}
         {op.exampleOnly ? <li>only in the description's authentication examples</li> : null}
+        {op.source ? <li>{OPERATION_SOURCE_LABEL[op.source]}</li> : null}
         {op.requestSchemaName ? <li>request schema {op.requestSchemaName}</li> : null}
         <li>answer {op.response}</li>
       </ul>

@@ -2,6 +2,7 @@ import { percentDecode, type Scheme } from '../../core/index.ts';
 import {
   CAPTURE_FORMAT_LABEL,
   diffText,
+  ruleById,
   type Diagnosis,
   type FirstDifference,
   type LikelyCause,
@@ -289,6 +290,7 @@ export function DiagnosisView({ parsed, d, now }: { parsed: ParsedCapture; d: Di
                     <code className="dbg-id">{f.mistakeId}</code>
                   </>
                 ) : null}
+                {f.rule ? <Rule rule={ruleById(f.rule)} /> : null}
               </li>
             ))}
           </ul>

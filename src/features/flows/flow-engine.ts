@@ -8,6 +8,7 @@ import {
   type NonceSource,
 } from '../../core/index.ts';
 import {
+  errorCodeLabel,
   FINAL_STATUSES,
   findOperation,
   parseResponse,
@@ -184,7 +185,7 @@ function isFinal(status: string | undefined): boolean {
 
 function describeRefusal(obj: Record<string, unknown>, httpStatus: number): string {
   const message = text(obj['error-message']);
-  const code = text(obj['error-code']);
+  const code = errorCodeLabel(obj);
   if (message) return `${message}${code && !message.includes(code) ? ` (${code})` : ''}`;
   return `The gateway answered HTTP ${httpStatus}.`;
 }

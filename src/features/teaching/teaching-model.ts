@@ -18,6 +18,7 @@ import {
   type TeachResult,
 } from '../../diagnose/index.ts';
 import {
+  errorCodeLabel,
   isSignatureRefusal,
   parseResponse,
   readSandboxDebug,
@@ -189,7 +190,8 @@ export function runTeaching(a: TeachingArgs): Promise<TeachResult> {
 
 const ErrorBody = z.looseObject({
   type: z.string().optional(),
-  'error-code': z.string().optional(),
+  'error-code': z.union([z.number(), z.string()]).optional(),
+  'error-reason': z.string().optional(),
   'error-message': z.string().optional(),
   debug: z.unknown().optional(),
 });
@@ -238,7 +240,7 @@ export function readSandboxAnswer(op: Operation, status: number, body: string): 
             ...(dbg.debug['signing-key'] ? { signingKey: dbg.debug['signing-key'] } : {}),
           }
         : undefined;
-  const code = b['error-code'];
+  const code = errorCodeLabel(b);
   return {
     status,
     accepted: status === 200,
