@@ -4,7 +4,9 @@
  * another process (10 connections), and a minimal fastify app (a third process) gives the ceiling
  * in the same run. Rows: the ceiling, a `v2/status` read (control), the three order-creating writes
  * (control v2/sale, HMAC-SHA1 v2/payout, RSA-SHA256 2048 v4/payout-check; each request with its own
- * order id and nonce, pre-signed by the core), then the event-loop stalls of the sandbox while
+ * order id and nonce, pre-signed by the core), the same control sale without the JSON Accept (the
+ * gateway's default dialect, issue 20), with the sandbox's CPU time per request of both sales (read
+ * from /proc, Linux only), then the event-loop stalls of the sandbox while
  * 500,000 live nonces are in its database and 100,000 of them expire at once under HMAC load.
  * The rows run in interleaved rounds (BENCH_SANDBOX_ROUNDS, 3 by default); each ratio is taken within
  * a round and the median over the rounds is printed, with every round's value beside it.
@@ -16,7 +18,7 @@
  * durable): the write rows then show what the engine costs without the disk (the stall rows still
  * read the seeded file and mean nothing in that mode).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createPublicKey, sign as rsaSign, verify as rsaVerify } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -97,6 +99,24 @@ async function loadElsewhere(
   const code = await new Promise<number | null>((r) => child.once('close', r));
   if (code !== 0) throw new Error(`${label}: load generator failed: ${err || out}`);
   return JSON.parse(out.trim().split('\n').at(-1)!) as LoadResult;
+}
+
+/** Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`, 100 nearly everywhere). */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** A process's CPU time so far (user + system, all threads) in ms, from /proc; undefined elsewhere. */
+function cpuMsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return undefined;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // After the command: state is field 3 of stat(5); utime and stime are fields 14 and 15.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
 interface LoopStats {
@@ -281,6 +301,7 @@ export async function run(): Promise<void> {
     });
     const statusUrl = `${baseUrl}/${status.path}`;
     await expectAnswer(statusUrl, status, 'status-response');
+    const sandboxPid = sandbox.child.pid;
 
     const run = Date.now().toString(36);
     // BENCH_QUICK=1: a short run to check the bench itself (figures not meaningful).
@@ -309,10 +330,27 @@ export async function run(): Promise<void> {
     const rsa = await presign(300 + rounds * perRsa, (i) =>
       signRequest(target, 'v4/payout-check', { client_orderid: `bench-pc-${run}-${i}` }),
     );
+    // The same sale as a pre-JSON client sends it: no Accept (the gateway's default dialect).
+    const legacy = (
+      await presign(300 + rounds * perSale, (i) =>
+        signRequest(target, 'v2/sale', { client_orderid: `bench-l-${run}-${i}`, cvv2: '123' }),
+      )
+    ).map((r) => ({
+      ...r,
+      headers: Object.fromEntries(Object.entries(r.headers).filter(([k]) => k !== 'accept')),
+    }));
     console.log(
       `pre-signed ${sales.length} control sales, ${hmac.length} HMAC-SHA1 payouts and ${rsa.length} RSA-SHA256 (${demo.keyBits}) payout-checks in ${((performance.now() - t1) / 1000).toFixed(1)} s`,
     );
     const saleUrl = `${baseUrl}/${sales[0]!.path}`;
+    const first = await fetch(saleUrl, {
+      method: 'POST',
+      headers: legacy[0]!.headers,
+      body: legacy[0]!.body,
+    });
+    const firstText = await first.text();
+    if (first.status !== 200 || !firstText.startsWith('type=async-response\n'))
+      throw new Error(`legacy sale: ${first.status} ${firstText.slice(0, 200)}`);
     const hmacUrl = `${baseUrl}/${hmac[0]!.path}`;
     const rsaUrl = `${baseUrl}/${rsa[0]!.path}`;
     for (const [url, list] of [
@@ -332,6 +370,7 @@ export async function run(): Promise<void> {
     await loadElsewhere(dir, 'warm-up', tinyUrl, tinyReq, { durationSec: 1 });
     await loadElsewhere(dir, 'warm-up', statusUrl, status, { durationSec: 1 });
     await loadElsewhere(dir, 'warm-up', saleUrl, sales.slice(1, 300));
+    await loadElsewhere(dir, 'warm-up', saleUrl, legacy.slice(1, 300));
     await loadElsewhere(dir, 'warm-up', hmacUrl, hmac.slice(1, 300));
     await loadElsewhere(dir, 'warm-up', rsaUrl, rsa.slice(1, 300));
 
@@ -339,16 +378,47 @@ export async function run(): Promise<void> {
       ceiling: 'minimal fastify app (tiny JSON)',
       read: 'v2/status (control, read)',
       control: 'v2/sale (control, write)',
+      legacy: 'v2/sale, no Accept (gateway dialect)',
       hmac: 'v2/payout (HMAC-SHA1, write)',
       rsa: `v4/payout-check (RSA-SHA256 ${demo.keyBits}, write)`,
     };
     const runs: Array<Record<keyof typeof labels, LoadResult>> = [];
+    /** The sandbox's CPU µs per request of the two sales, per round (undefined without /proc). */
+    const cpu: Array<{ control: number; legacy: number } | undefined> = [];
+    /** One load, with the sandbox's CPU time per request over it. */
+    const withCpu = async (
+      label: string,
+      url: string,
+      list: readonly PreparedRequest[],
+    ): Promise<[LoadResult, number | undefined]> => {
+      const before = cpuMsOf(sandboxPid);
+      const result = await loadElsewhere(dir, label, url, list);
+      const after = cpuMsOf(sandboxPid);
+      return [
+        result,
+        before === undefined || after === undefined ? undefined : ((after - before) * 1000) / result.requests,
+      ];
+    };
     for (let r = 0; r < rounds; r++) {
       const slice = <T>(list: readonly T[], per: number) => list.slice(300 + r * per, 300 + (r + 1) * per);
+      const ceiling = await loadElsewhere(dir, labels.ceiling, tinyUrl, tinyReq, { durationSec: 3 });
+      const read = await loadElsewhere(dir, labels.read, statusUrl, status, { durationSec: 3 });
+      // JSON and legacy sales in alternating order from round to round: neither always goes first.
+      const [a, b] = r % 2 === 0 ? (['control', 'legacy'] as const) : (['legacy', 'control'] as const);
+      const lists = { control: sales, legacy };
+      const one = await withCpu(labels[a], saleUrl, slice(lists[a], perSale));
+      const two = await withCpu(labels[b], saleUrl, slice(lists[b], perSale));
+      const got = { [a]: one, [b]: two } as Record<'control' | 'legacy', [LoadResult, number | undefined]>;
+      cpu.push(
+        got.control[1] !== undefined && got.legacy[1] !== undefined
+          ? { control: got.control[1], legacy: got.legacy[1] }
+          : undefined,
+      );
       runs.push({
-        ceiling: await loadElsewhere(dir, labels.ceiling, tinyUrl, tinyReq, { durationSec: 3 }),
-        read: await loadElsewhere(dir, labels.read, statusUrl, status, { durationSec: 3 }),
-        control: await loadElsewhere(dir, labels.control, saleUrl, slice(sales, perSale)),
+        ceiling,
+        read,
+        control: got.control[0],
+        legacy: got.legacy[0],
         hmac: await loadElsewhere(dir, labels.hmac, hmacUrl, slice(hmac, perHmac)),
         rsa: await loadElsewhere(dir, labels.rsa, rsaUrl, slice(rsa, perRsa)),
       });
@@ -387,19 +457,31 @@ export async function run(): Promise<void> {
       const v = runs.map(f);
       return `${median(v).toFixed(2)}× (rounds ${v.map((x) => x.toFixed(2)).join(', ')})`;
     };
+    const cpuRounds = cpu.filter((c): c is { control: number; legacy: number } => c !== undefined);
+    const cpuText =
+      cpuRounds.length === 0
+        ? 'CPU per request: not measured (no /proc on this system)'
+        : `sandbox CPU per request ${median(cpuRounds.map((c) => c.legacy)).toFixed(0)} µs vs ${median(cpuRounds.map((c) => c.control)).toFixed(0)} µs JSON: ${median(cpuRounds.map((c) => c.legacy / c.control)).toFixed(2)}× (rounds ${cpuRounds.map((c) => (c.legacy / c.control).toFixed(2)).join(', ')})`;
+    // Floors: today's ratios (issue 20), kept so a regression beyond the noise shows. The goals
+    // "writes ≥ 0.5× status" and "RSA ≤ 1.2× a sale" were withdrawn there.
     const rows: Array<[LoadResult, string, string]> = [
       [fold('ceiling'), '1.00× (ceiling)', ''],
-      [fold('read'), `${ratio((x) => x.read.rps / x.ceiling.rps)} ceiling`, '≥ 0.40× ceiling'],
-      [fold('control'), `${ratio((x) => x.control.rps / x.read.rps)} status`, '≥ 0.50× status'],
+      [fold('read'), `${ratio((x) => x.read.rps / x.ceiling.rps)} ceiling`, 'floor 0.37× ceiling'],
+      [fold('control'), `${ratio((x) => x.control.rps / x.read.rps)} status`, 'floor 0.39× status'],
+      [
+        fold('legacy'),
+        `${ratio((x) => x.legacy.rps / x.control.rps)} the JSON sale's rate; ${cpuText}`,
+        'CPU ≤ 1.10× the JSON sale',
+      ],
       [
         fold('hmac'),
         `${ratio((x) => x.hmac.rps / x.read.rps)} status; ${ratio((x) => x.control.rps / x.hmac.rps)} the control sale's time`,
-        '≥ 0.50× status; ≤ 1.20× control sale',
+        '',
       ],
       [
         fold('rsa'),
         `${ratio((x) => x.rsa.rps / x.read.rps)} status; ${ratio((x) => x.control.rps / x.rsa.rps)} the control sale's time`,
-        '≥ 0.50× status; ≤ 1.20× control sale',
+        '',
       ],
     ];
     console.log(
@@ -420,10 +502,8 @@ export async function run(): Promise<void> {
         )}); ${stalls.gaps.over10} gaps over 10 ms, ${stalls.gaps.busy} with the process busy across them and ${stalls.gaps.idle} with it not running (the OS or I/O); the process had ${stalls.cpuShare.toFixed(2)} of a core.`,
     );
     const verifyUs = rsaVerifyMicros(demo.privateKeyPkcs8Pem, rsa[1]!.body);
-    const saleAtGoalUs = (2 * 1e6) / fold('read').rps;
-    const rsaRoomUs = 0.2 * saleAtGoalUs;
     console.log(
-      `\nThe write goals together: at 0.50× status a control sale may take at most ${saleAtGoalUs.toFixed(0)} µs of the server's time, and RSA within 1.20× of that leaves ${rsaRoomUs.toFixed(0)} µs for everything RSA adds; one RSA-${demo.keyBits} verification alone takes ${verifyUs.toFixed(1)} µs here (${(verifyUs / rsaRoomUs).toFixed(2)}× that room; node:crypto, a text the size of the request, median of 20 × 100, in this process).`,
+      `\nOne RSA-${demo.keyBits} verification takes ${verifyUs.toFixed(1)} µs here (node:crypto, a text the size of the request, median of 20 × 100, in this process).`,
     );
     const purge = await purgeStalls(dir);
     console.log(

@@ -43,7 +43,8 @@ async function inject(page: Page, name: string): Promise<{ correct: string; mist
 async function sendMistaken(page: Page, status: number, code: string): Promise<void> {
   await page.getByRole('button', { name: 'Send the mistaken request to the local sandbox' }).click();
   await expect(
-    answer(page).getByRole('status', { name: `Sandbox answer: HTTP ${status} ${code}` }),
+    // The code as every surface shows it: the gateway's number, then the sandbox's name ("201 · INVALID_CONTROL_CODE").
+    answer(page).getByRole('status', { name: new RegExp(`^Sandbox answer: HTTP ${status} \\d+ · ${code}$`) }),
   ).toBeVisible();
   await expect(answer(page).getByLabel('Sandbox error message')).toContainText(
     code === 'INVALID_CONTROL_CODE' ? code : 'Invalid OAuth signature',

@@ -129,5 +129,8 @@ export function consolePolicy(app: FastifyInstance, config: ServerConfig): Acces
     const anyMethod = kind === 'proxy' || kind === 'callback-receiver' || kind === 'callback-reader';
     policy[kind] = allOf(anyMethod ? foreignOrigin : foreignOriginOnWrites, rule);
   }
+  // The gateway's page posts the customer back from its own site: a foreign Origin is the normal
+  // case here. The route renders the return page and nothing else (proxy/posted-return.ts).
+  policy['customer-return'] = open;
   return policy;
 }

@@ -3,6 +3,7 @@ import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ViteDevServer } from 'vite';
+import { registerPostedReturn, RETURN_PATH } from './posted-return.ts';
 import { consoleHeaders, DEV_CSP } from './security-headers.ts';
 import { errorBody } from './upstream-errors.ts';
 
@@ -93,6 +94,8 @@ export async function registerStaticConsole(
       },
     });
   }
+  const indexHtml = built ? (classroomIndex ?? readFileSync(join(distDir, 'index.html'), 'utf8')) : undefined;
+  registerPostedReturn(app, async () => indexHtml);
   app.get('/*', PAGE_ROUTE, async (request: PageRequest, reply) => {
     const path = request.params['*'];
     if (files.has(path) && path !== 'index.html') return reply.sendFile(path);
@@ -121,6 +124,9 @@ export async function registerStaticConsole(
  * (with hot reload over a WebSocket on the same port); the API routes stay fastify's.
  */
 export function registerViteConsole(app: FastifyInstance, vite: ViteDevServer): void {
+  registerPostedReturn(app, async () =>
+    vite.transformIndexHtml(RETURN_PATH, readFileSync(join(vite.config.root, 'index.html'), 'utf8')),
+  );
   app.get('/*', PAGE_ROUTE, async (request: PageRequest, reply) => {
     if (isApiPath(request.params['*'])) return notFoundJson(reply, request);
     reply.hijack();

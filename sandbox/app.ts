@@ -9,7 +9,7 @@ import { callOf, sandboxPlugin } from './plugin.ts';
 import { resolveSandboxOptions, type SandboxOptions } from './options.ts';
 import type { SandboxHandle } from './hooks.ts';
 import { dialectOf } from './http-input.ts';
-import { encodeReply, errorReply, PAY_JSON } from './replies.ts';
+import { encodeJsonBody, encodeReply, errorReply, PAY_JSON } from './replies.ts';
 import { installRouteAccess, SANDBOX_POLICY } from './route-access.ts';
 import {
   applyConnectionCap,
@@ -30,7 +30,7 @@ function sendPayJson(reply: FastifyReply, code: number, body: Record<string, unk
   return reply
     .code(code)
     .headers({ 'content-type': PAY_JSON, 'cache-control': 'no-store' })
-    .send(Buffer.from(JSON.stringify(body)));
+    .send(encodeJsonBody(body));
 }
 
 /**
@@ -39,11 +39,18 @@ function sendPayJson(reply: FastifyReply, code: number, body: Record<string, unk
  */
 export async function createSandboxApp(
   options: SandboxOptions = {},
-  server: { logger?: boolean; limits?: ServerLimits } = {},
+  server: {
+    logger?: boolean;
+    limits?: ServerLimits;
+    /** Serve HTTPS with this key and certificate chain (sandbox/tls-certificate.ts). */
+    https?: { key: string; cert: string };
+  } = {},
 ): Promise<FastifyInstance> {
   const resolved = resolveSandboxOptions(options);
   const limits = server.limits ?? SERVER_LIMIT_DEFAULTS;
-  const app = Fastify({
+  // An HTTPS server is the same fastify instance to everything here; only its listener differs.
+  const app = (Fastify as (opts: object) => FastifyInstance)({
+    ...(server.https ? { https: server.https } : {}),
     // Never log requests: bodies and headers carry card data and signatures.
     logger: server.logger ? { level: 'warn' } : false,
     logController: new LogController({ disableRequestLogging: true }),
@@ -51,11 +58,11 @@ export async function createSandboxApp(
     routerOptions: { maxParamLength: 256, ignoreTrailingSlash: true },
     ...serverLimitOptions(limits, (status, code, message) => ({
       contentType: PAY_JSON,
-      body: JSON.stringify({
+      body: encodeJsonBody({
         type: status === 408 ? 'error' : 'validation-error',
         'error-message': message,
         'error-code': code,
-      }),
+      }).toString(),
     })),
     frameworkErrors: (err: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
       void sendPayJson(reply, 400, {

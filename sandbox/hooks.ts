@@ -16,7 +16,7 @@ export interface SandboxAttempt {
   /** The scheme the request was checked with; undefined when it was refused before that. */
   scheme: Scheme | undefined;
   endpoint: EndpointRef | undefined;
-  /** `http://<Host><path>`, the URL the signature covers. */
+  /** `http(s)://<Host><path>`, the URL the signature covers. */
   url: string;
   bodyText: string;
   authorization: string | undefined;
@@ -28,6 +28,8 @@ export interface SandboxAttempt {
 /** An operation call as the sandbox answers it: what it reads of an HTTP request. */
 export interface OperationCall {
   method: string;
+  /** How the client connected: the signed URL is rebuilt with it (default `http`). */
+  scheme?: 'http' | 'https';
   /** The path as sent (percent-escapes kept), without the query. */
   path: string;
   headers: {

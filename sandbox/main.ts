@@ -2,15 +2,25 @@ import { createSandboxApp, GATEWAY_BASE_PATH, SANDBOX_PREFIX } from './app.ts';
 import { resolveSandboxOptions, sandboxOptionsFromEnv } from './options.ts';
 import { restoreDemoKey } from './restore-key.ts';
 import { serverLimitsFromEnv } from './server-limits.ts';
+import { ensureSandboxCertificate } from './tls-certificate.ts';
+
+/** `SANDBOX_HTTPS=1` (or `--https`): serve HTTPS with the sandbox's own certificate. */
+function httpsWanted(env: NodeJS.ProcessEnv, args: readonly string[]): boolean {
+  if (args.includes('--https')) return true;
+  const v = env.SANDBOX_HTTPS?.trim().toLowerCase() ?? '';
+  if (['', '0', 'false', 'no', 'off'].includes(v)) return false;
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  throw new Error(`SANDBOX_HTTPS "${env.SANDBOX_HTTPS}" must be 1 or 0.`);
+}
 
 /** `npm run sandbox`: the local gateway sandbox alone, for a merchant's own back end and test suite. */
 async function main(): Promise<void> {
   const options = sandboxOptionsFromEnv(process.env);
   const args = process.argv.slice(2);
-  const unknown = args.filter((a) => a !== '--restore-demo-key');
+  const unknown = args.filter((a) => a !== '--restore-demo-key' && a !== '--https');
   if (unknown.length > 0) {
     throw new Error(
-      `Unknown argument ${unknown[0]}: run without arguments to start the sandbox, or with --restore-demo-key.`,
+      `Unknown argument ${unknown[0]}: run without arguments to start the sandbox, with --https to serve HTTPS, or with --restore-demo-key.`,
     );
   }
   if (args.includes('--restore-demo-key')) {
@@ -33,12 +43,20 @@ async function main(): Promise<void> {
     throw new Error(`SANDBOX_PORT "${portText}" is not a port number (1-65535).`);
   }
   const limits = serverLimitsFromEnv(process.env);
-  const app = await createSandboxApp(options, { logger: true, limits });
+  const tls = httpsWanted(process.env, args)
+    ? ensureSandboxCertificate(resolveSandboxOptions(options).dataDir)
+    : undefined;
+  const app = await createSandboxApp(options, {
+    logger: true,
+    limits,
+    ...(tls ? { https: { key: tls.key, cert: tls.cert } } : {}),
+  });
   await app.listen({ host, port: Number(portText) });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : Number(portText);
   const shownHost = host.includes(':') ? `[${host}]` : host;
-  const base = `http://${shownHost}:${port}${SANDBOX_PREFIX}/paynet`;
+  const scheme = tls ? 'https' : 'http';
+  const base = `${scheme}://${shownHost}:${port}${SANDBOX_PREFIX}/paynet`;
   const demo = await app.inject({
     method: 'GET',
     url: `${SANDBOX_PREFIX}/demo-merchant`,
@@ -52,12 +70,20 @@ async function main(): Promise<void> {
   const lines = [
     `Local gateway sandbox listening: ${base}`,
     `  e.g. POST ${base}/api/v2/sale/${merchant.endpointIds?.[0] ?? '{endpointId}'}  (Accept: application/vnd.pay+json for JSON)`,
-    `  also at the gateway's own path: http://${shownHost}:${port}${GATEWAY_BASE_PATH}/api/...`,
+    `  also at the gateway's own path: ${scheme}://${tls ? 'localhost' : shownHost}:${port}${GATEWAY_BASE_PATH}/api/...`,
+    ...(tls
+      ? [
+          `  HTTPS certificate for localhost, 127.0.0.1 and ::1, signed by the sandbox's own CA${tls.created ? ' (made now)' : ''}:`,
+          `    trust this CA in your client: ${tls.caPath}`,
+          `    its SHA-256 fingerprint: ${tls.caFingerprint256}`,
+          `    curl --cacert <it>; Node NODE_EXTRA_CA_CERTS=<it>; PHP CURLOPT_CAINFO; Python requests verify=<it>; Java keytool -importcert (docs/integrations.md)`,
+        ]
+      : []),
     options.accept === 'strict'
       ? '  SANDBOX_ACCEPT=strict: a request without the JSON Accept is refused (400 ACCEPT_REQUIRED)'
       : "  without the JSON Accept: the gateway's default form-encoded answers (SANDBOX_ACCEPT=strict refuses them)",
     `  merchant login: ${merchant.login ?? '?'}; endpoint ids: ${(merchant.endpointIds ?? []).join(', ')}; group ids: ${(merchant.endpointGroupIds ?? []).join(', ') || 'none'}`,
-    `  control key and key pair: GET http://127.0.0.1:${port}${SANDBOX_PREFIX}/demo-merchant (this machine only)`,
+    `  control key and key pair: GET ${scheme}://${tls ? 'localhost' : '127.0.0.1'}:${port}${SANDBOX_PREFIX}/demo-merchant (this machine only)`,
     `  transactions: ${options.dbPath}; final status after ${options.finalizeDelayMs} ms`,
   ];
   if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {

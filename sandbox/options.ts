@@ -46,6 +46,14 @@ export interface SandboxOptions extends SandboxHooks {
    */
   accept?: AcceptMode;
   /**
+   * A full capture or return (no `amount`, no `currency`) whose `control` does not verify over the
+   * sent values: `order` also accepts it signed over the order's own amount and currency, as the
+   * vendor's v2 PHP SDK signs it; `sent` holds to the description's formula over the sent values
+   * only. gateway-notes.md does not say which the real gateway does, hence the option
+   * (env `SANDBOX_FULL_CAPTURE_CONTROL`, default `order`).
+   */
+  fullCaptureControl?: FullCaptureControl;
+  /**
    * Other base paths (`/paynet`) whose operation calls the embedder routes to the handle's
    * `answer`: the standalone server answers at `/paynet/api/...` too, where clients hard-code it.
    * The signature is checked over the URL the client used.
@@ -69,6 +77,7 @@ export interface ResolvedSandboxOptions {
   callbackTimeoutMs: number;
   bodyLimit: number;
   accept: AcceptMode;
+  fullCaptureControl: FullCaptureControl;
   aliasBasePaths: readonly string[];
   clock: () => number;
 }
@@ -83,7 +92,11 @@ export const DEFAULTS = {
   callbackTimeoutMs: 5000,
   bodyLimit: 256 * 1024,
   accept: 'gateway',
+  fullCaptureControl: 'order',
 } as const;
+
+/** See {@link SandboxOptions.fullCaptureControl}. */
+export type FullCaptureControl = 'order' | 'sent';
 
 /** Applies the defaults to partial options. */
 export function resolveSandboxOptions(opts: SandboxOptions = {}): ResolvedSandboxOptions {
@@ -138,6 +151,7 @@ export function resolveSandboxOptions(opts: SandboxOptions = {}): ResolvedSandbo
     ),
     bodyLimit: int('bodyLimit', opts.bodyLimit, DEFAULTS.bodyLimit, 1024, 64 * 1024 * 1024),
     accept: acceptMode(opts.accept),
+    fullCaptureControl: fullCaptureControl(opts.fullCaptureControl),
     aliasBasePaths: opts.aliasBasePaths ?? [],
     clock: opts.clock ?? Date.now,
   };
@@ -147,6 +161,13 @@ function acceptMode(v: AcceptMode | undefined): AcceptMode {
   if (v === undefined) return DEFAULTS.accept;
   if (v !== 'gateway' && v !== 'strict')
     throw new Error(`Sandbox option accept must be "gateway" or "strict" (got ${String(v)}).`);
+  return v;
+}
+
+function fullCaptureControl(v: FullCaptureControl | undefined): FullCaptureControl {
+  if (v === undefined) return DEFAULTS.fullCaptureControl;
+  if (v !== 'order' && v !== 'sent')
+    throw new Error(`Sandbox option fullCaptureControl must be "order" or "sent" (got ${String(v)}).`);
   return v;
 }
 
@@ -190,6 +211,12 @@ const envSchema = z.object({
     .toLowerCase()
     .pipe(z.enum(['gateway', 'strict'], { error: 'use gateway or strict' }))
     .optional(),
+  SANDBOX_FULL_CAPTURE_CONTROL: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(['order', 'sent'], { error: 'use order or sent' }))
+    .optional(),
 });
 
 /**
@@ -224,5 +251,6 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined> = 
     },
     callbackTimeoutMs: e.SANDBOX_CALLBACK_TIMEOUT_MS ?? DEFAULTS.callbackTimeoutMs,
     accept: e.SANDBOX_ACCEPT ?? DEFAULTS.accept,
+    fullCaptureControl: e.SANDBOX_FULL_CAPTURE_CONTROL ?? DEFAULTS.fullCaptureControl,
   };
 }

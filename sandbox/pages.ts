@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { callbackControl, constantTimeEqual, type CryptoPort } from '../src/core/index.ts';
 import { checkField, expiryInPast, F, formatExpiry } from '../src/catalog/index.ts';
@@ -140,14 +141,49 @@ ${lines.map(([k, v]) => `<label>${escapeHtml(k)}</label><textarea readonly>${esc
 }
 
 /** The merchant's URL with the outcome added to its query; undefined when it is not a URL (a page shows it then). */
-function withQuery(base: string, params: Array<[string, string]>): string | undefined {
+/** An absolute http(s) address to post the customer back to, or undefined. */
+function returnAddress(base: string | null): string | undefined {
+  if (!base) return undefined;
   try {
     const u = new URL(base);
-    for (const [k, v] of params) u.searchParams.append(k, v);
-    return u.toString();
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.toString() : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The page that sends the customer back to the merchant as the gateway does, by a POSTed form
+ * (gateway-notes.md, "The gateway's default dialect": the SDK reads the return from `$_POST`;
+ * 3-D Secure TermUrl and notification URLs are POSTs): the signed fields as hidden inputs and a
+ * button. The one script submits the form at once; it runs only because it carries this answer's
+ * nonce, and the page's policy allows no other script. Without scripts the button does the same.
+ */
+export function postBackPage(
+  action: string,
+  fields: ReadonlyArray<readonly [string, string]>,
+  nonce: string,
+): { html: string; headers: Record<string, string> } {
+  const inputs = fields
+    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
+    .join('\n');
+  const html = layout(
+    'Back to the merchant',
+    `<h1>Back to the merchant</h1>
+<p>The sandbox sends you back to the shop with the result.</p>
+<form id="return" method="post" action="${escapeHtml(action)}">
+${inputs}
+<button type="submit">Continue to the shop</button>
+</form>
+<script nonce="${nonce}">document.getElementById('return').submit();</script>`,
+  );
+  return {
+    html,
+    headers: {
+      ...PAGE_HEADERS,
+      'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; form-action http: https:; base-uri 'none'`,
+    },
+  };
 }
 
 function readPageForm(raw: unknown): URLSearchParams | undefined {
@@ -178,6 +214,11 @@ export function registerPages(app: FastifyInstance, deps: PageDeps): void {
   const { engine, scheduler } = deps;
   const html = (reply: FastifyReply, code: number, body: string) =>
     reply.code(code).headers(PAGE_HEADERS).send(body);
+  const postBack = (reply: FastifyReply, action: string, fields: Array<[string, string]>) => {
+    // A fresh nonce per answer: 128 bits, so a page's injected markup cannot guess it.
+    const page = postBackPage(action, fields, randomBytes(16).toString('base64'));
+    return reply.code(200).headers(page.headers).send(page.html);
+  };
   const notFound = (reply: FastifyReply) =>
     html(
       reply,
@@ -219,9 +260,9 @@ export function registerPages(app: FastifyInstance, deps: PageDeps): void {
         : []),
       ['control', control],
     ];
-    const location = order.redirect_url ? withQuery(order.redirect_url, params) : undefined;
-    if (!location) return html(reply, 200, resultPage(`Payment ${request.status}`, params));
-    return reply.code(303).header('location', location).header('cache-control', 'no-store').send();
+    const action = returnAddress(order.redirect_url);
+    if (!action) return html(reply, 200, resultPage(`Payment ${request.status}`, params));
+    return postBack(reply, action, params);
   }
 
   app.get<{ Params: { token: string } }>('/paynet/form/:token', PAGE, async (request, reply) => {
@@ -344,9 +385,9 @@ export function registerPages(app: FastifyInstance, deps: PageDeps): void {
             ['orderid', String(o.id)],
             ['client_orderid', o.client_orderid],
           ];
-    const location = o.redirect_url ? withQuery(o.redirect_url, params) : undefined;
-    if (!location) return html(reply, 200, resultPage('3-D Secure done: upload this result', params));
-    return reply.code(303).header('location', location).header('cache-control', 'no-store').send();
+    const action = returnAddress(o.redirect_url);
+    if (!action) return html(reply, 200, resultPage('3-D Secure done: upload this result', params));
+    return postBack(reply, action, params);
   });
 
   app.get<{ Params: { token: string } }>('/paynet/3ds/method/:token', PAGE, async (request, reply) => {

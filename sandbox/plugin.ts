@@ -39,6 +39,7 @@ import { createMerchant, loadMerchants, type Merchant, type MerchantRegistry } f
 import { resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxOptions } from './options.ts';
 import { registerPages } from './pages.ts';
 import {
+  encodeJsonBody,
   encodeReply,
   errorReply,
   PAY_JSON,
@@ -48,6 +49,7 @@ import {
 } from './replies.ts';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
 import { Scheduler } from './scheduler.ts';
+import { fromMinorUnits } from './outcomes.ts';
 import type { OperationCall } from './hooks.ts';
 import { hasRouteAccess } from './route-access.ts';
 import { SandboxStore } from './store.ts';
@@ -70,10 +72,7 @@ function replyHeaders(r: ApiReply, type: string): Record<string, string> {
 }
 
 function sendJson(reply: FastifyReply, r: ApiReply, type = PAY_JSON): FastifyReply {
-  return reply
-    .code(r.code)
-    .headers(replyHeaders(r, type))
-    .send(Buffer.from(JSON.stringify(r.body)));
+  return reply.code(r.code).headers(replyHeaders(r, type)).send(encodeJsonBody(r.body));
 }
 
 /** An operation's answer, in the dialect the request asked for (replies.ts, `encodeReply`). */
@@ -133,6 +132,7 @@ export function callOf(request: FastifyRequest): OperationCall {
   const h = request.headers;
   return {
     method: request.method,
+    scheme: request.protocol,
     path: (request.raw.url ?? request.url).split('?')[0]!,
     headers: {
       accept: h.accept,
@@ -143,6 +143,18 @@ export function callOf(request: FastifyRequest): OperationCall {
     },
     body: request.body,
   };
+}
+
+/** The amount (major units) and currency of one of the merchant's orders, for a full capture's control. */
+function orderAmountOf(
+  ctx: Context,
+  merchant: Merchant,
+  orderid: string,
+): { amount: string; currency: string } | undefined {
+  if (!/^\d{1,15}$/.test(orderid)) return undefined;
+  const order = ctx.engine.store.getOrder(Number(orderid));
+  if (!order || order.merchant !== merchant.login || order.currency === null) return undefined;
+  return { amount: fromMinorUnits(order.amount_minor), currency: order.currency };
 }
 
 async function answerOperation(request: OperationCall, ctx: Context, seen: Seen): Promise<ApiReply> {
@@ -212,7 +224,9 @@ async function answerOperation(request: OperationCall, ctx: Context, seen: Seen)
   if (!read.ok) return read.reply;
   const { params, pairs, text } = read.body;
   seen.bodyText = text;
-  seen.url = `http://${host}${rawPath}`;
+  // The URL the client signed: the scheme it connected with (HTTPS on `npm run sandbox` with SANDBOX_HTTPS=1).
+  const origin = `${request.scheme ?? 'http'}://${host}`;
+  seen.url = `${origin}${rawPath}`;
 
   // The catalog's rules without zod first; the schema words the answer when they refuse.
   if (!requestAccepted(op, params, ctx.now)) {
@@ -245,7 +259,7 @@ async function answerOperation(request: OperationCall, ctx: Context, seen: Seen)
       op,
       merchant,
       endpoint,
-      url: `http://${host}${rawPath}`,
+      url: `${origin}${rawPath}`,
       bodyText: text,
       pairs,
       params,
@@ -257,6 +271,9 @@ async function answerOperation(request: OperationCall, ctx: Context, seen: Seen)
       now,
       timestampWindowSec: ctx.options.timestampWindowSec,
       debug: ctx.options.debug,
+      ...(ctx.options.fullCaptureControl === 'order'
+        ? { orderAmount: (orderid: string) => orderAmountOf(ctx, merchant, orderid) }
+        : {}),
     },
   );
   if (!isVerified(verdict)) return verdict;
@@ -276,7 +293,7 @@ async function answerOperation(request: OperationCall, ctx: Context, seen: Seen)
       params,
       now: ctx.options.clock(),
       // The pages live under the plugin's own base path, whichever alias the call came by.
-      pageBase: `http://${host}${ctx.basePath}`,
+      pageBase: `${origin}${ctx.basePath}`,
       scenario: chosen.choice,
     },
     verdict.nonce,

@@ -90,22 +90,41 @@ function formValue(text: string): string {
 }
 
 /**
+ * A body with its `error-code` as the gateway sends it: a symbolic reason becomes its number from
+ * the catalog's one table (src/catalog/error-codes.ts), the name kept beside it as `error-reason`.
+ * Every answer of the sandbox goes through it, JSON or not (gateway-notes.md: "With the JSON
+ * `Accept`, a refusal there comes back as 4xx with `error-message` and a numeric `error-code`").
+ */
+export function withNumericErrorCode(body: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const code = body['error-code'];
+  if (typeof code !== 'string' || /^\d+$/.test(code)) return body as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'error-code') {
+      out[key] = numericErrorCode(code);
+      out['error-reason'] = code;
+    } else if (key !== 'error-reason') out[key] = value;
+  }
+  return out;
+}
+
+/** A JSON answer's bytes: the body with its numeric `error-code` ({@link withNumericErrorCode}). */
+export function encodeJsonBody(body: Readonly<Record<string, unknown>>): Buffer {
+  return Buffer.from(JSON.stringify(withNumericErrorCode(body)));
+}
+
+/**
  * A body in the gateway's default answer format: `key=value` pairs, each value form-encoded and
- * followed by a line feed (0x0A), joined by `&`; a symbolic `error-code` becomes its number from
- * the catalog's table (src/catalog/error-codes.ts) with the name beside it as `error-reason`.
- * A value that is not text (the `debug` of a refused signature) is written as JSON text.
+ * followed by a line feed (0x0A), joined by `&`, with the numeric `error-code`
+ * ({@link withNumericErrorCode}). A value that is not text (the `debug` of a refused signature) is
+ * written as JSON text.
  */
 export function encodeGatewayForm(body: Readonly<Record<string, unknown>>): string {
   const parts: string[] = [];
-  const add = (key: string, value: string) => parts.push(`${formValue(key)}=${formValue(value)}\n`);
-  for (const [key, value] of Object.entries(body)) {
+  for (const [key, value] of Object.entries(withNumericErrorCode(body))) {
     if (value === undefined || value === null) continue;
-    if (key === 'error-code' && typeof value === 'string' && !/^\d+$/.test(value)) {
-      add(key, String(numericErrorCode(value)));
-      add('error-reason', value);
-      continue;
-    }
-    add(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+    const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+    parts.push(`${formValue(key)}=${formValue(text)}\n`);
   }
   return parts.join('&');
 }
@@ -131,7 +150,7 @@ export interface EncodedReply {
 /** Writes an answer in a dialect: the one encoder every sandbox answer goes through. */
 export function encodeReply(r: ApiReply, dialect: Dialect): EncodedReply {
   return dialect === 'json'
-    ? { status: r.code, contentType: PAY_JSON, body: Buffer.from(JSON.stringify(r.body)) }
+    ? { status: r.code, contentType: PAY_JSON, body: encodeJsonBody(r.body) }
     : {
         status: dialectStatus(r.code, dialect),
         contentType: GATEWAY_FORM_TYPE,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { canonicalPath } from './canonical-path.ts';
 import { hostnameOf, isLoopbackAddress, isLoopbackHostname, isValidHost } from './http-input.ts';
-import { PAY_JSON } from './replies.ts';
+import { encodeJsonBody, PAY_JSON } from './replies.ts';
 
 /**
  * Who may call a route. Every route declares one (`config: { access }`); each server's policy says
@@ -21,6 +21,11 @@ export type Access =
   | 'merchant-key'
   /** Where a gateway delivers a callback, or a customer's browser returns (`/callbacks/:inbox`). */
   | 'callback-receiver'
+  /**
+   * The console's return page as a POST target (`POST /return`): the customer's browser, posted
+   * from the gateway's page on another site by design. The route only renders; see docs/security.md.
+   */
+  | 'customer-return'
   /** Reading or clearing a callback inbox (`/callbacks/:inbox/list`, `/events`, `DELETE`). */
   | 'callback-reader'
   /** The console's proxy (`/proxy/...`). */
@@ -94,11 +99,11 @@ function refusalBody(access: Access | undefined, r: Refusal): { type: string; bo
   if (isSandboxAccess(access) && access !== 'sandbox-page')
     return {
       type: access === 'gateway-api' ? PAY_JSON : 'application/json; charset=utf-8',
-      body: JSON.stringify({
+      body: encodeJsonBody({
         type: r.status === 400 ? 'validation-error' : 'error',
         'error-message': r.message,
         'error-code': r.code,
-      }),
+      }).toString(),
     };
   return {
     type: 'application/json; charset=utf-8',

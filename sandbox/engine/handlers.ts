@@ -37,6 +37,7 @@ export const HANDLERS: { readonly [K in OperationId]: Handler } = {
   CARDINFO: cardInfo,
   REBILL: rebill,
   STATUS: status,
+  STATUS_V4: status,
   PAYOUT: (x, c) => payout(x, c, 'payout', false),
   PAYOUT_V4_CHECK: (x, c) => payout(x, c, 'payout-check', false),
   PAYOUT_V4: (x, c) => payout(x, c, 'payout', true),
@@ -50,4 +51,4 @@ export const HANDLERS: { readonly [K in OperationId]: Handler } = {
 };
 
 /** Operations that only read: they run without the write lock (status's longer path in a read transaction). */
-export const READ_ONLY: ReadonlySet<OperationId> = new Set<OperationId>(['STATUS', 'CARDINFO']);
+export const READ_ONLY: ReadonlySet<OperationId> = new Set<OperationId>(['STATUS', 'STATUS_V4', 'CARDINFO']);

@@ -30,6 +30,17 @@ const MessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('taken'), id: messageId }),
 ]);
 
+/**
+ * What the customer came back with: the fields the gateway POSTed (the server put them in a meta
+ * element, proxy/posted-return.ts), else the address's query (an older sandbox, a GET redirect).
+ */
+export function returnQuery(): { fields: URLSearchParams; posted: boolean } {
+  const meta = document.querySelector<HTMLMetaElement>('meta[name="pay-console-posted-return"]');
+  return meta
+    ? { fields: new URLSearchParams(meta.content), posted: true }
+    : { fields: new URLSearchParams(location.search), posted: false };
+}
+
 /** The issuer's fields of a return address's query; nothing else (no control, no status). */
 export function returnFieldsOf(q: URLSearchParams): ReturnFields {
   const out: ReturnFields = {};

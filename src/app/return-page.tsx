@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { verifyCallback } from '../core/index.ts';
 import { useSigningContext } from '../features/profiles/index.ts';
-import { announceReturn, returnFieldsOf, uploadDraft } from './customer-return.ts';
+import { announceReturn, returnFieldsOf, returnQuery, uploadDraft } from './customer-return.ts';
 import { navigate, opHref } from './router.ts';
 import { runtime } from './runtime.ts';
 
@@ -31,7 +31,7 @@ function useReturnCheck(q: URLSearchParams): 'ok' | 'bad' | 'no-key' | null {
 }
 
 export function ReturnPage() {
-  const [q] = useState(() => new URLSearchParams(location.search));
+  const [{ fields: q, posted }] = useState(returnQuery);
   const fields = [...q];
   const upload = uploadDraft(returnFieldsOf(q));
   const check = useReturnCheck(q);
@@ -57,8 +57,9 @@ export function ReturnPage() {
       ) : null}
       <p>
         This page is the <code>redirect_url</code> the test data uses: the gateway sends the customer here
-        after a hosted form or a 3-D Secure step. Confirm the outcome with the status operation: a redirect
-        can be lost or forged.
+        after a hosted form or a 3-D Secure step
+        {posted ? ', by a POSTed form (as here)' : ''}. Confirm the outcome with the status operation: a
+        redirect can be lost or forged.
       </p>
       {upload && !taken && !canSign ? (
         <p role="note">

@@ -58,6 +58,16 @@ const ERROR_CODE_LIST = [
   ours('OAUTH_TIMESTAMP', 207, '`oauth_timestamp` outside the accepted clock skew.'),
   ours('OAUTH_NONCE_REUSED', 208, 'The `oauth_nonce` was used within the last 20 minutes.'),
   ours('FORBIDDEN', 209, 'A sandbox address that answers only this machine.'),
+  // Who may call, in the console's and the classroom's servers (route access, proxy/guards.ts, classroom/http.ts).
+  ours('ORIGIN_REQUIRED', 210, 'A call without the `Origin` of the console.'),
+  ours('ORIGIN_NOT_ALLOWED', 211, 'A call from a page of another origin.'),
+  ours('CLASSROOM_MODE', 212, 'Not available while the console serves a classroom.'),
+  ours('JOIN_FIRST', 213, 'Classroom: join first.'),
+  ours('TRAINER_ONLY', 214, "Classroom: the trainer's page."),
+  ours('TRAINER_TOKEN', 215, "Classroom: the trainer's address is needed."),
+  ours('NOT_YOUR_ENDPOINT', 216, "Classroom: another trainee's endpoint."),
+  ours('NOT_YOUR_MERCHANT', 217, "Classroom: another trainee's merchant."),
+  ours('NOT_YOUR_INBOX', 218, "Classroom: another trainee's callback inbox."),
   // The state rules.
   ours('CLIENT_ORDERID_USED', 301, 'The `client_orderid` was used with other parameters.'),
   ours('ORDER_NOT_FOUND', 302, 'No such order.'),

@@ -77,7 +77,18 @@ export interface OperationSpec {
    * `requestAccepted`; the fields themselves are then optional.
    */
   destinations?: readonly Destination[];
+  /**
+   * Where the operation itself comes from when not from the description: `gateway-examples` for
+   * the ones the vendor's current public examples call (gateway-notes.md, "The gateway's default
+   * dialect"). Shown in the form's header and the docs.
+   */
+  source?: 'gateway-examples';
 }
+
+/** How each {@link OperationSpec.source} reads in the console and the docs. */
+export const OPERATION_SOURCE_LABEL = {
+  'gateway-examples': "From the gateway's public examples, not the description",
+} as const;
 
 /** One alternative of {@link OperationSpec.destinations}: its fields are all required together. */
 export interface Destination {
@@ -482,6 +493,20 @@ const OPERATION_LIST = [
     formulaNote: 'orderid signs as the empty string when it is not sent.',
     fields: [F.login, F.client_orderid, opt(F.orderid), F.by_request_sn],
     requestSchemaName: 'StatusRequest',
+    response: 'StatusResponse',
+    movesMoney: false,
+  },
+  {
+    id: 'STATUS_V4',
+    path: 'v4/status',
+    title: 'Status (v4)',
+    group: 'status',
+    source: 'gateway-examples',
+    summary: 'The fields of v2 status without control, signed with OAuth 1.0a RSA-SHA256.',
+    scheme: 'oauth-rsa-sha256',
+    schemeSource: 'gateway-notes',
+    fields: [F.login, F.client_orderid, opt(F.orderid), F.by_request_sn],
+    requestSchemaName: null,
     response: 'StatusResponse',
     movesMoney: false,
   },

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { ErrorCodeValue } from './error-code-label.ts';
 
 /**
  * Response bodies, with the gateway's hyphenated keys (gateway-notes.md, Responses). Each is a
@@ -10,7 +11,9 @@ const common = {
   'paynet-order-id': z.optional(z.string()),
   'end-point-id': z.optional(z.string()),
   'error-message': z.optional(z.string()),
-  'error-code': z.optional(z.string()),
+  // A number at the gateway and in this sandbox (the name beside it); a name in older answers.
+  'error-code': z.optional(ErrorCodeValue),
+  'error-reason': z.optional(z.string()),
 };
 
 export const TRANSACTION_STATUSES = [

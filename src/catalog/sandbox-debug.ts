@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { errorReasonOf } from './error-code-label.ts';
 
 /**
  * The `debug` part of a signature refusal: written by the local sandbox (sandbox/authenticate.ts),
@@ -59,7 +60,7 @@ export function readSandboxDebug(body: unknown): SandboxDebug | null {
  */
 export function isSignatureRefusal(httpStatus: number, body: unknown): boolean {
   const b = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-  const code = b['error-code'];
+  const code = errorReasonOf(b);
   if (httpStatus === 403) return code === undefined || code === 'INVALID_SIGNATURE';
   if (httpStatus !== 400) return false;
   const message = b['error-message'];

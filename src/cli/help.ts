@@ -16,6 +16,7 @@ Usage:
   paysign verify [FILE] [options]
   paysign keys generate|inspect|convert ...
   paysign handler-check <url> [options]
+  paysign codes [N|NAME ...]
   paysign <command> --help
 
 Commands:
@@ -26,6 +27,8 @@ Commands:
   handler-check
             Check a merchant's callback handler: 2xx in time, idempotent, refuses a bad control,
             keeps the latest state (JUnit XML with --junit).
+  codes     The refusal codes as answers carry them, "1 · VALIDATION": number, name, and whether the
+            number is the gateway's (known from its public code) or this sandbox's.
 
 Exit codes: 0 success (signature OK), 1 signature mismatch or unusable key, 2 bad input.
 

@@ -4,6 +4,7 @@ import {
   CAPTURE_FORMAT_LABEL,
   captureNotes,
   formatRule,
+  ruleById,
   type CaptureFormat,
   type Diagnosis,
   type DiffSegment,
@@ -139,7 +140,9 @@ export function renderDiagnosis(d: Diagnosis, ctx: VerifyContext): string {
     out.push(heading('Structural checks').trimEnd());
     const order = { error: 0, warning: 1, info: 2 } as const;
     for (const f of [...d.structuralFindings].sort((a, b) => order[a.severity] - order[b.severity]))
-      out.push(`  ${f.severity.padEnd(7)}  ${f.message}`);
+      out.push(
+        `  ${f.severity.padEnd(7)}  ${f.message}${f.rule ? `\n           ${formatRule(ruleById(f.rule))}` : ''}`,
+      );
   }
   if (d.signatureMatches !== true) {
     if (v.scheme === 'control') {

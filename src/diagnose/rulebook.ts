@@ -276,6 +276,19 @@ const BOOK = {
       'Hyphen vs underscore spelling differs from operation to operation: keep each name exactly as its operation spells it.',
     schemes: ALL,
   },
+  'desc-accept-required': {
+    document: DESC,
+    section: 'Errors',
+    quote:
+      'Rule: when the `Accept` header is not `application/vnd.pay+json`, the request is outside the contract (the header is required).',
+    schemes: ALL,
+  },
+  'notes-default-dialect': {
+    document: NOTES,
+    section: "The gateway's default dialect",
+    quote: 'Answer without `Accept: application/vnd.pay+json`: `Content-Type: text/html;charset=utf-8`',
+    schemes: ALL,
+  },
   'rfc3986-uppercase-escapes': {
     document: 'RFC 3986',
     section: '§2.1 Percent-Encoding (and RFC 5849 §3.6)',

@@ -9,6 +9,7 @@ import type { EndpointRef, OperationSigningSpec, Scheme } from '../core/request/
 import type { CapturedRequest } from '../core/verify/parse-raw-http.ts';
 import type { Operation } from '../catalog/index.ts';
 import type { MistakeId } from './mistakes.ts';
+import type { RuleId } from './rulebook.ts';
 
 /** A check that needs no secret (or only the one it names), with what it found. */
 export interface Finding {
@@ -20,7 +21,13 @@ export interface Finding {
   mistakeId?: MistakeId;
   /** The parameter or header it is about. */
   subject?: string;
+  /** The rule of the description (or the notes) the finding is against, from the rulebook. */
+  rule?: RuleId;
 }
+
+/** What the gateway does without the JSON Accept (gateway-notes.md, "The gateway's default dialect"). */
+const DEFAULT_DIALECT =
+  'the gateway then answers in its default dialect (text/html, form-encoded key=value lines, a validation error with HTTP 200), not the JSON the description gives';
 
 /**
  * What the debugger knows of an operation: the core's signing spec plus, when known, the catalog's
@@ -86,16 +93,22 @@ export function structuralChecks(input: StructuralInput): Finding[] {
       id: 'accept-missing',
       severity: input.headersComplete ? 'warning' : 'info',
       subject: 'Accept',
+      rule: 'desc-accept-required',
       message: input.headersComplete
-        ? `The request has no Accept header: add "Accept: ${PAY_MEDIA_TYPE}" (required on every operation; without it the gateway answers form-encoded text).`
-        : `The capture does not show the Accept header: make sure the request sends "Accept: ${PAY_MEDIA_TYPE}".`,
+        ? `Against the description: the request has no Accept header, which it requires on every operation. Add "Accept: ${PAY_MEDIA_TYPE}"; ${DEFAULT_DIALECT}. The signature does not depend on it.`
+        : `The capture does not show the Accept header: make sure the request sends "Accept: ${PAY_MEDIA_TYPE}" (the description requires it).`,
     });
   } else if (accept.trim().toLowerCase() !== PAY_MEDIA_TYPE) {
     add({
       id: 'accept-wrong',
       severity: 'warning',
       subject: 'Accept',
-      message: `Accept is "${accept}", not "${PAY_MEDIA_TYPE}": the header is required with exactly that value${accept.trim() === '*/*' ? " (curl sends */* unless told otherwise: add -H 'Accept: application/vnd.pay+json')" : ''}.`,
+      rule: 'desc-accept-required',
+      message: `Against the description: Accept is "${accept}", not "${PAY_MEDIA_TYPE}", the one value it allows${accept.trim() === '*/*' ? " (curl and libcurl send */* unless told otherwise: add -H 'Accept: application/vnd.pay+json')" : ''}${
+        accept.split(',').some((range) => range.split(';')[0]!.trim().toLowerCase() === PAY_MEDIA_TYPE)
+          ? ''
+          : `; ${DEFAULT_DIALECT}`
+      }. The signature does not depend on it.`,
     });
   }
   const contentType = capture.headers['content-type'];

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import {
+  errorCodeLabel,
   isSignatureRefusal,
   parseResponse,
   readSandboxDebug,
@@ -100,7 +101,7 @@ export function readAnswer(op: Pick<Operation, 'response'>, httpStatus: number, 
   const type = nonEmpty(f.type);
   const status = nonEmpty(f.status);
   const errorMessage = nonEmpty(f['error-message']);
-  const errorCode = nonEmpty(f['error-code']);
+  const errorCode = errorCodeLabel(f);
   const links: AnswerReading['links'] = [];
   const redirectUrl = nonEmpty(f['redirect-url']);
   const redirectTo = nonEmpty(f['redirect-to']);

@@ -51,7 +51,7 @@ describe('sale-control: an approved v2/sale with a correct control', () => {
     const signed = signControl('v2/sale', params, t);
     signed.body = signed.body.replace(/control=[0-9a-f]{40}/, `control=${wrong}`);
     const r = await t.sendSigned(signed);
-    expect(r.body['error-code']).toBe('INVALID_CONTROL_CODE');
+    expect(r.body['error-reason']).toBe('INVALID_CONTROL_CODE');
     expect(await t.state('sale-control')).toBe('open');
     expect(mistakes()['amount-major-units']).toBeGreaterThanOrEqual(1);
   });
@@ -62,7 +62,7 @@ describe('sale-control: an approved v2/sale with a correct control', () => {
     expect(ack.status).toBe(200);
     expect(await settle(t, ack)).toMatchObject({ status: 'declined' });
     const bad = await t.control('v2/sale', cardParams(), { controlKey: 'NOT-MY-KEY-0000' });
-    expect(bad.body['error-code']).toBe('INVALID_CONTROL_CODE');
+    expect(bad.body['error-reason']).toBe('INVALID_CONTROL_CODE');
     expect(await t.state('sale-control')).toBe('open');
   });
 });
@@ -101,11 +101,11 @@ describe('payout-hmac: a v2/payout signed with HMAC-SHA1', () => {
       },
       body: formBody(params),
     });
-    expect(r.body['error-code']).toBe('INVALID_SIGNATURE');
+    expect(r.body['error-reason']).toBe('INVALID_SIGNATURE');
     const stale = await t.oauth('v2/payout', payoutParams(), 'HMAC-SHA1', {
       nowSec: Math.floor(room.clock.now / 1000) - 3600,
     });
-    expect(stale.body['error-code']).toBe('OAUTH_TIMESTAMP');
+    expect(stale.body['error-reason']).toBe('OAUTH_TIMESTAMP');
     expect(await t.state('payout-hmac')).toBe('open');
     const m = mistakes();
     expect(m['hmac-key-without-ampersand']).toBeGreaterThanOrEqual(1);
@@ -140,7 +140,7 @@ describe('payout-rsa: payout-check then payout-pay with RSA-SHA256', () => {
     const t = await trainee('rsa-bad');
     const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
     const wrong = await t.oauth('v4/payout-check', payoutParams(), 'RSA-SHA256', { privateKey: other });
-    expect(wrong.body['error-code']).toBe('INVALID_SIGNATURE');
+    expect(wrong.body['error-reason']).toBe('INVALID_SIGNATURE');
     const check = await t.oauth('v4/payout-check', payoutParams(), 'RSA-SHA256');
     expect(check.status).toBe(200);
     expect(await t.state('payout-rsa')).toBe('open');
@@ -175,7 +175,7 @@ describe('sale-3ds2: a finished 3-D Secure 2 sale', () => {
     const st = await t.status(ack.body);
     expect(st.body['threeds-stage'], JSON.stringify(st.body)).toBe('challenge');
     const challenge = await browse(room.app, String(st.body['redirect-to']), { password });
-    const cres = challenge.location!.searchParams.get('cres')!;
+    const cres = challenge.posted!.fields.get('cres')!;
     const up = await t.control('3ds/v1/upload-cres-result', tds([['cRes', cres]]));
     expect(up.status, JSON.stringify(up.body)).toBe(200);
     return settle(t, ack);

@@ -44,7 +44,7 @@ describe('classroom: who may do what', () => {
       controlKey: ann.controlKey,
     });
     expect(viaProxy.status).toBe(403);
-    expect(viaProxy.body['error-code']).toBe('NOT_YOUR_ENDPOINT');
+    expect(viaProxy.body['error-reason']).toBe('NOT_YOUR_ENDPOINT');
     const signed = signControl('v2/sale', cardParams(), { ...ann, endpointId: ann.endpointId });
     const direct = await room.app.inject({
       method: 'POST',

@@ -122,7 +122,7 @@ describe('diagnosed mistakes on the trainer page', () => {
     const signed = signControl('v2/sale', params, t);
     const major = sha1Hex(`${t.endpointId}${get('client_orderid')}10.42${get('email')}${t.controlKey}`);
     signed.body = signed.body.replace(/control=[0-9a-f]{40}/, `control=${major}`);
-    expect((await t.sendSigned(signed)).body['error-code']).toBe('INVALID_CONTROL_CODE');
+    expect((await t.sendSigned(signed)).body['error-reason']).toBe('INVALID_CONTROL_CODE');
     await room.app.classroom.settled();
     const snapshot = room.app.classroom.trainerSnapshot();
     const refused = snapshot.trainees.find((x) => x.id === t.id)!.lastRefused!;

@@ -319,7 +319,7 @@ describe('each teaching switch changes the signature as an independent signer wo
       return;
     }
     expect(answer.status, JSON.stringify(answer.body)).toBe(built.signing.scheme === 'control' ? 400 : 403);
-    expect(answer.body['error-code']).toBe(
+    expect(answer.body['error-reason']).toBe(
       built.signing.scheme === 'control' ? 'INVALID_CONTROL_CODE' : 'INVALID_SIGNATURE',
     );
   });

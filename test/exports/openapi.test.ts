@@ -172,7 +172,7 @@ describe('OpenAPI document', () => {
       ref('ValidationErrorResponse')({
         type: 'validation-error',
         'error-message': 'INVALID_CONTROL_CODE',
-        'error-code': 'INVALID_CONTROL_CODE',
+        'error-reason': 'INVALID_CONTROL_CODE',
       }),
     ).toBe(true);
   });

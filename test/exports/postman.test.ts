@@ -136,7 +136,9 @@ describe('Postman collection under newman', () => {
         control_key: 'not-the-control-key',
         private_key: other.privateKey,
       });
-      const got = Object.fromEntries(answers(summary).map((a) => [a.name, [a.status, a.body['error-code']]]));
+      const got = Object.fromEntries(
+        answers(summary).map((a) => [a.name, [a.status, a.body['error-reason']]]),
+      );
       expect(got).toEqual({
         Sale: [400, 'INVALID_CONTROL_CODE'],
         Payout: [403, 'INVALID_SIGNATURE'],

@@ -219,7 +219,7 @@ describe.concurrent('snippets run against the local sandbox and are accepted', (
         .stdout,
     );
     expect(refused.status).toBe(400);
-    expect(refused.body['error-code']).toBe('INVALID_CONTROL_CODE');
+    expect(refused.body['error-reason']).toBe('INVALID_CONTROL_CODE');
     const hmac = renderSnippet('python', inputFor(op('v2/payout'), 'wrong'));
     const forbidden = parseSnippetOutput(
       (await runSnippet('python', hmac.code, hmac.fileName, { MERCHANT_CONTROL_KEY: 'not-the-key' })).stdout,

@@ -22,6 +22,7 @@ import {
   type InboxEvent,
   type RunSnapshot,
 } from '../../src/features/flows/flow-engine.ts';
+import { readPostedForm } from '../sandbox/support.ts';
 
 const CONTROL_KEY = 'FLOW-TEST-KEY-0000-1111-2222';
 const LOGIN = 'flow-shop';
@@ -65,12 +66,20 @@ beforeAll(async () => {
   });
   await sandbox.listen({ host: '127.0.0.1', port: 0 });
   sandboxPort = (sandbox.server.address() as AddressInfo).port;
+  // As the console's inbox: a callback's fields in the query, a customer's POSTed return in the body.
   inbox = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const query = Object.fromEntries(url.searchParams);
-    received.push(query);
-    current?.receive({ id: nextEventId++, receivedAt: new Date().toISOString(), query });
-    res.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const query = {
+        ...Object.fromEntries(url.searchParams),
+        ...Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString())),
+      };
+      received.push(query);
+      current?.receive({ id: nextEventId++, receivedAt: new Date().toISOString(), query });
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('OK');
+    });
   });
   await new Promise<void>((r) => inbox.listen(0, '127.0.0.1', r));
   inboxPort = (inbox.address() as AddressInfo).port;
@@ -138,19 +147,24 @@ function deps(sent: string[] = []): FlowDeps {
   };
 }
 
-/** The customer at the issuer page: the password, then the redirect back to redirect_url (the inbox). */
+/** The customer at the issuer page: the password, then the POSTed form back to redirect_url (the inbox). */
 async function actAsCustomer(run: FlowRun, password: string): Promise<void> {
   const done = new Set<string>();
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
   const check = (snap: RunSnapshot) => {
     if (!snap.customer || done.has(snap.customer.url)) return;
     const url = snap.customer.url;
     done.add(url);
-    void fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: `password=${encodeURIComponent(password)}`,
-      redirect: 'follow',
-    });
+    void (async () => {
+      const page = await fetch(url, {
+        method: 'POST',
+        headers: form,
+        body: `password=${encodeURIComponent(password)}`,
+      });
+      // What the page's script does in a browser: submit its form.
+      const back = readPostedForm(await page.text(), url);
+      if (back) await fetch(back.action, { method: 'POST', headers: form, body: back.fields });
+    })();
   };
   run.subscribe(() => check(run.snapshot()));
 }
@@ -304,7 +318,7 @@ describe('guided flows against the sandbox', () => {
     expect(snap.phase).toBe('failed');
     expect(snap.steps[2]).toMatchObject({ state: 'failed' });
     expect(snap.steps[2]!.detail).toMatch(
-      /^amount 500\.00 is more than what is left to capture .* \(STATE\)$/,
+      /^amount 500\.00 is more than what is left to capture .* \(304 · STATE\)$/,
     );
     const capture = snap.timeline.find((e) => e.kind === 'request' && e.operation === 'v2/capture');
     expect(capture && capture.kind === 'request' && capture.httpStatus).toBe(400);

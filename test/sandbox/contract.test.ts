@@ -14,6 +14,7 @@ import {
   readSandboxDebug,
   type Operation,
 } from '../../src/catalog/index.ts';
+import { errorCodeEntry } from '../../src/catalog/error-codes.ts';
 import { BASE_PATH, HOST, orderId, startSandbox, type Answer, type Sandbox } from './support.ts';
 
 function expectContract(op: Operation, r: Answer, what: string): void {
@@ -22,7 +23,10 @@ function expectContract(op: Operation, r: Answer, what: string): void {
   expect(r.status, `${op.path} ${what}: no 5xx`).toBeLessThan(500);
   if (r.status >= 400) {
     expect(r.body.type).toBe(r.status === 400 ? 'validation-error' : 'error');
-    expect(String(r.body['error-code'])).toMatch(/^[A-Z_]+$/);
+    // The gateway's number, the name beside it, both from the catalog's one table.
+    const entry = errorCodeEntry(String(r.body['error-reason']));
+    expect(entry, `${op.path} ${what}: error-reason ${String(r.body['error-reason'])}`).toBeDefined();
+    expect(r.body['error-code']).toBe(entry!.code);
   }
 }
 
@@ -73,10 +77,10 @@ describe('every answer parses with the catalog schema of its operation', () => {
     );
     expectContract(op, bad, 'bad signature');
     // (Validation comes first: an example that fails it, a placeholder CRes, is refused as such.)
-    if (signed.body['error-code'] === 'VALIDATION') expect(bad.body['error-code']).toBe('VALIDATION');
+    if (signed.body['error-reason'] === 'VALIDATION') expect(bad.body['error-reason']).toBe('VALIDATION');
     else {
       expect(bad.status).toBe(oauth ? 403 : 400);
-      expect(bad.body['error-code']).toBe(oauth ? 'INVALID_SIGNATURE' : 'INVALID_CONTROL_CODE');
+      expect(bad.body['error-reason']).toBe(oauth ? 'INVALID_SIGNATURE' : 'INVALID_CONTROL_CODE');
       expect(isSignatureRefusal(bad.status, bad.body)).toBe(true);
       expect(readSandboxDebug(bad.body)?.kind).toBe(oauth ? 'oauth' : 'control');
     }
@@ -92,14 +96,14 @@ describe('every answer parses with the catalog schema of its operation', () => {
       await acme.call(op.path, { ...values, ...clientIdOf(op) }, { nonce });
       const replay = await acme.call(op.path, { ...values, ...clientIdOf(op) }, { nonce });
       expectContract(op, replay, 'reused nonce');
-      expect(replay.body['error-code']).toBe('OAUTH_NONCE_REUSED');
+      expect(replay.body['error-reason']).toBe('OAUTH_NONCE_REUSED');
       expect(isSignatureRefusal(replay.status, replay.body)).toBe(false);
     }
 
     // Outside the contract: no Accept, wrong method.
     const noAccept = await acme.call(op.path, values, { headers: { accept: 'application/json' } });
     expectContract(op, noAccept, 'no Accept');
-    expect(noAccept.body['error-code']).toBe('ACCEPT_REQUIRED');
+    expect(noAccept.body['error-reason']).toBe('ACCEPT_REQUIRED');
     const get = await sb.app.inject({
       method: 'GET',
       url: `${BASE_PATH}/api/${op.path}/1111`,

@@ -171,12 +171,13 @@ describe('a request without the JSON Accept', () => {
     });
   });
 
-  it('leaves the JSON answers as they were', async () => {
+  it('answers JSON with the same numeric error-code and the name beside it, keeping its 400', async () => {
     const bad = await sb.acme.call('v2/sale', saleParams(), { control: '0'.repeat(40) });
     expect(bad.status).toBe(400);
     expect(bad.headers['content-type']).toBe('application/vnd.pay+json');
-    expect(bad.body['error-code']).toBe('INVALID_CONTROL_CODE');
-    expect(bad.body['error-reason']).toBeUndefined();
+    expect(bad.body['error-code']).toBe(201);
+    expect(bad.body['error-reason']).toBe('INVALID_CONTROL_CODE');
+    expect(bad.raw).toContain('"error-code":201,"error-reason":"INVALID_CONTROL_CODE"');
     expect(typeof bad.body.debug).toBe('object');
   });
 
@@ -201,6 +202,6 @@ describe('a request without the JSON Accept', () => {
     });
     const json = await call('application/vnd.pay+json');
     expect(json.status).toBe(400);
-    expect(JSON.parse(json.body.toString())).toMatchObject({ 'error-code': 'VALIDATION' });
+    expect(JSON.parse(json.body.toString())).toMatchObject({ 'error-code': 1, 'error-reason': 'VALIDATION' });
   });
 });

@@ -194,10 +194,10 @@ describe('work done once per request', () => {
     // A card reference for an order that does not exist: signed correctly (RSA), refused by the engine.
     const params = { client_orderid: orderId('noref'), orderid: '4999999' };
     const first = await sb.acme.call('v4/create-card-ref', params, { nonce });
-    expect(first.body['error-code']).toBe('ORDER_NOT_FOUND');
+    expect(first.body['error-reason']).toBe('ORDER_NOT_FOUND');
     const replay = await sb.acme.call('v4/create-card-ref', params, { nonce });
     expect(replay.status).toBe(403);
-    expect(replay.body['error-code']).toBe('OAUTH_NONCE_REUSED');
+    expect(replay.body['error-reason']).toBe('OAUTH_NONCE_REUSED');
   });
 
   it('prepares each SQL statement once, however many requests use it', async () => {

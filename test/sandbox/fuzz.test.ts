@@ -358,7 +358,7 @@ describe('sandbox fuzz', () => {
       } else {
         try {
           const json = JSON.parse(res.body) as Record<string, unknown>;
-          code = String(json['error-code'] ?? json.type ?? '');
+          code = String(json['error-reason'] ?? json.type ?? '');
         } catch {
           code = 'html';
         }

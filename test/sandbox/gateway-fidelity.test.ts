@@ -12,6 +12,7 @@ import {
   orderId,
   saleParams,
   settle,
+  sha1,
   startSandbox,
   type Sandbox,
 } from './support.ts';
@@ -68,8 +69,8 @@ describe('two-digit expiry years', () => {
       expire_year: '31',
       cvv2: '123',
     });
-    expect(page.status, page.body.slice(0, 300)).toBe(303);
-    expect(page.location?.searchParams.get('status')).toBe('approved');
+    expect(page.status, page.body.slice(0, 300)).toBe(200);
+    expect(page.posted?.fields.get('status')).toBe('approved');
   });
 });
 
@@ -137,5 +138,67 @@ describe('v4/payout to a card', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body['error-message']).toContain('Luhn');
+  });
+});
+
+describe('a full capture signed over the order amount it does not send (the vendor SDK)', () => {
+  const preauthed = async (sb: Sandbox) => {
+    const ack = await sb.acme.call('v2/preauth', saleParams({ amount: '25.00', currency: 'EUR' }));
+    expect((await settle(sb, sb.acme, ack.body)).status).toBe('approved');
+    return {
+      client_orderid: String(ack.body['merchant-order-id']),
+      orderid: String(ack.body['paynet-order-id']),
+    };
+  };
+  // control = sha1(login + client_orderid + orderid + amount in minor units + currency + key), here by node:crypto.
+  const sdkControl = (sb: Sandbox, ids: { client_orderid: string; orderid: string }) =>
+    sha1(`acme${ids.client_orderid}${ids.orderid}2500EUR${sb.merchants.acme.controlKey}`);
+
+  it('accepts it by default, and still accepts the description’s reading over the sent values', async () => {
+    const sb = await startSandbox({}, fakeClock(AT));
+    try {
+      const ids = await preauthed(sb);
+      const refused = await sb.acme.call(
+        'v2/capture',
+        { login: 'acme', ...ids },
+        { control: '1'.repeat(40) },
+      );
+      expect(refused.body['error-reason']).toBe('INVALID_CONTROL_CODE');
+      const wrongAmount = sha1(
+        `acme${ids.client_orderid}${ids.orderid}2400EUR${sb.merchants.acme.controlKey}`,
+      );
+      expect(
+        (await sb.acme.call('v2/capture', { login: 'acme', ...ids }, { control: wrongAmount })).status,
+      ).toBe(400);
+      const capture = await sb.acme.call(
+        'v2/capture',
+        { login: 'acme', ...ids },
+        { control: sdkControl(sb, ids) },
+      );
+      expect(capture.status, capture.raw).toBe(200);
+      expect((await settle(sb, sb.acme, capture.body)).status).toBe('approved');
+
+      const other = await preauthed(sb);
+      const described = await sb.acme.call('v2/capture', { login: 'acme', ...other });
+      expect(described.status, described.raw).toBe(200);
+    } finally {
+      await sb.app.close();
+    }
+  });
+
+  it('holds to the sent values only with fullCaptureControl "sent" (SANDBOX_FULL_CAPTURE_CONTROL=sent)', async () => {
+    const sb = await startSandbox({ fullCaptureControl: 'sent' }, fakeClock(AT));
+    try {
+      const ids = await preauthed(sb);
+      const capture = await sb.acme.call(
+        'v2/capture',
+        { login: 'acme', ...ids },
+        { control: sdkControl(sb, ids) },
+      );
+      expect(capture.status).toBe(400);
+      expect(capture.body['error-reason']).toBe('INVALID_CONTROL_CODE');
+    } finally {
+      await sb.app.close();
+    }
   });
 });

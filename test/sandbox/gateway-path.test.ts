@@ -71,7 +71,7 @@ describe('the standalone sandbox at /paynet/api', () => {
     });
     expect(res.statusCode, res.body).toBe(403);
     const body = JSON.parse(res.body) as Record<string, unknown>;
-    expect(body['error-code']).toBe('INVALID_SIGNATURE');
+    expect(body['error-reason']).toBe('INVALID_SIGNATURE');
     expect(JSON.stringify(body.debug)).toContain('%2Fpaynet%2Fapi%2Fv2%2Fpayout%2F1111');
   });
 
@@ -104,6 +104,6 @@ describe('the standalone sandbox at /paynet/api', () => {
       payload: 'a=b',
     });
     expect(res2.statusCode).toBe(404);
-    expect(JSON.parse(res2.body)).toMatchObject({ 'error-code': 'UNKNOWN_OPERATION' });
+    expect(JSON.parse(res2.body)).toMatchObject({ 'error-reason': 'UNKNOWN_OPERATION' });
   });
 });

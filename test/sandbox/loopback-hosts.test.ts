@@ -46,7 +46,7 @@ describe('loopback host names (issue 9 §3.5)', () => {
       async (url) => {
         const r = await sb.acme.call('v2/sale', saleParams({ server_callback_url: url }));
         expect(r.status).toBe(400);
-        expect(r.body['error-code']).toBe('CALLBACK_URL_REFUSED');
+        expect(r.body['error-reason']).toBe('CALLBACK_URL_REFUSED');
       },
     );
 

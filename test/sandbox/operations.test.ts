@@ -50,7 +50,7 @@ describe.each(['json', 'gateway'] as const)(
       await sb.app.close();
     });
 
-    it('answers all 27 operations', async () => {
+    it('answers all 28 operations', async () => {
       const login = acme.merchant.login;
 
       const sale = ok('v2/sale', await acme.call('v2/sale', saleParams()), 'async-response');
@@ -138,6 +138,13 @@ describe.each(['json', 'gateway'] as const)(
         'status-response',
       );
       expect(byClient['paynet-order-id']).toBe(sid);
+      // v4/status (the gateway's public examples): the same fields, RSA-SHA256 instead of control.
+      const v4 = ok(
+        'v4/status',
+        await acme.call('v4/status', { login, client_orderid: sco, orderid: sid }),
+        'status-response',
+      );
+      expect(v4).toMatchObject({ status: 'approved', 'paynet-order-id': sid });
 
       const ref = ok(
         'v2/create-card-ref',
@@ -331,7 +338,7 @@ describe.each(['json', 'gateway'] as const)(
       );
       const st2 = await acme.status(id2, co2);
       const challenge = await browse(sb.app, String(st2['redirect-to']), { password: 'hint' });
-      const cres = challenge.location?.searchParams.get('cres');
+      const cres = challenge.posted?.fields.get('cres');
       expect(cres).toBeTruthy();
       ok(
         '3ds/v1/upload-cres-result',
@@ -351,8 +358,7 @@ describe.each(['json', 'gateway'] as const)(
       const st1 = await acme.status(id1, co1);
       const acs = await browse(sb.app, String(st1['redirect-to']), { password: 'hint' });
       const pares =
-        acs.body.match(/<textarea readonly>([^<]+)<\/textarea>/)?.[1] ??
-        acs.location?.searchParams.get('PaRes');
+        acs.body.match(/<textarea readonly>([^<]+)<\/textarea>/)?.[1] ?? acs.posted?.fields.get('PaRes');
       expect(pares).toBeTruthy();
       ok(
         '3ds/v1/upload-pares-result',
@@ -365,7 +371,7 @@ describe.each(['json', 'gateway'] as const)(
         'async-response',
       );
 
-      expect(OPERATIONS).toHaveLength(27);
+      expect(OPERATIONS).toHaveLength(28);
       expect([...covered].sort()).toEqual([...OPERATION_PATHS].sort());
     });
   },

@@ -105,7 +105,7 @@ describe('sandbox persistence', () => {
     const again = await new Client(second, merchants.acme, clock).call('v2/payout', payoutParams(), {
       nonce: 'persisted',
     });
-    expect(again.body['error-code']).toBe('OAUTH_NONCE_REUSED');
+    expect(again.body['error-reason']).toBe('OAUTH_NONCE_REUSED');
     await second.close();
   });
 });

@@ -149,7 +149,7 @@ describe('sandbox signature checks', () => {
       });
       expect(r.status).toBe(403);
       expect(r.body.type).toBe('error');
-      expect(r.body['error-code']).toBe('INVALID_SIGNATURE');
+      expect(r.body['error-reason']).toBe('INVALID_SIGNATURE');
       const debug = r.body.debug as Record<string, string>;
       expect(debug['base-string']).toMatch(
         /^POST&http%3A%2F%2F127\.0\.0\.1%3A4174%2Fsandbox%2Fpaynet%2Fapi%2Fv2%2Fpayout%2F1111&/,
@@ -173,7 +173,7 @@ describe('sandbox signature checks', () => {
         tamperBody: (b) => b.replace('amount=50.00', 'amount=5000.00'),
       });
       expect(r.status).toBe(403);
-      expect(r.body['error-code']).toBe('INVALID_SIGNATURE');
+      expect(r.body['error-reason']).toBe('INVALID_SIGNATURE');
     });
 
     it('refuses a replayed nonce', async () => {
@@ -181,7 +181,7 @@ describe('sandbox signature checks', () => {
       expect(first.status).toBe(200);
       const again = await sb.acme.call('v2/payout', payoutParams(), { nonce: 'replay-me' });
       expect(again.status).toBe(403);
-      expect(again.body['error-code']).toBe('OAUTH_NONCE_REUSED');
+      expect(again.body['error-reason']).toBe('OAUTH_NONCE_REUSED');
       // Another merchant may use the same nonce.
       const other = await sb.other.call('v2/payout', payoutParams(), {
         nonce: 'replay-me',
@@ -195,7 +195,7 @@ describe('sandbox signature checks', () => {
       for (const ts of [now - 601, now + 601, 0]) {
         const r = await sb.acme.call('v2/payout', payoutParams(), { timestamp: String(ts) });
         expect(r.status).toBe(403);
-        expect(r.body['error-code']).toBe('OAUTH_TIMESTAMP');
+        expect(r.body['error-reason']).toBe('OAUTH_TIMESTAMP');
         expect(r.body['sandbox-time']).toBe(String(now));
       }
       expect((await sb.acme.call('v2/payout', payoutParams(), { timestamp: String(now - 590) })).status).toBe(
@@ -209,19 +209,19 @@ describe('sandbox signature checks', () => {
     it('refuses a consumer key that is not the endpoint owner', async () => {
       const foreign = await sb.acme.call('v2/payout', payoutParams(), { signer: sb.merchants.other });
       expect(foreign.status).toBe(403);
-      expect(foreign.body['error-code']).toBe('OAUTH_CONSUMER_KEY');
+      expect(foreign.body['error-reason']).toBe('OAUTH_CONSUMER_KEY');
       const nobody = await sb.acme.call('v2/payout', payoutParams(), { consumerKey: 'nobody' });
       expect(nobody.status).toBe(403);
-      expect(nobody.body['error-code']).toBe('OAUTH_CONSUMER_KEY');
+      expect(nobody.body['error-reason']).toBe('OAUTH_CONSUMER_KEY');
     });
 
     it('refuses a missing header and the wrong signature method', async () => {
       const none = await sb.acme.call('v2/payout', payoutParams(), { unsigned: true });
       expect(none.status).toBe(403);
-      expect(none.body['error-code']).toBe('OAUTH_HEADER');
+      expect(none.body['error-reason']).toBe('OAUTH_HEADER');
       const rsaOnHmac = await sb.acme.call('v2/payout', payoutParams(), { signatureMethod: 'RSA-SHA256' });
       expect(rsaOnHmac.status).toBe(403);
-      expect(rsaOnHmac.body['error-code']).toBe('OAUTH_SIGNATURE_METHOD');
+      expect(rsaOnHmac.body['error-reason']).toBe('OAUTH_SIGNATURE_METHOD');
     });
   });
 
@@ -254,7 +254,7 @@ describe('sandbox signature checks', () => {
       const res = await postSigned(url, authorization, params);
       // Signature accepted: the refusal is about the order, not the signature.
       expect(res.statusCode).toBe(400);
-      expect(JSON.parse(res.body)['error-code']).toBe('ORDER_NOT_FOUND');
+      expect(JSON.parse(res.body)['error-reason']).toBe('ORDER_NOT_FOUND');
     });
 
     it('refuses a signature by another key, a tampered one and a changed body', async () => {
@@ -262,7 +262,7 @@ describe('sandbox signature checks', () => {
         signer: { ...sb.merchants.acme, privateKeyPem: sb.merchants.other.privateKeyPem },
       });
       expect(wrongKey.status).toBe(403);
-      expect(wrongKey.body['error-code']).toBe('INVALID_SIGNATURE');
+      expect(wrongKey.body['error-reason']).toBe('INVALID_SIGNATURE');
       expect(String((wrongKey.body.debug as Record<string, string>)['signing-key'])).toMatch(
         /public key registered for acme/,
       );
@@ -281,7 +281,7 @@ describe('sandbox signature checks', () => {
     it('refuses HMAC-SHA1 on an RSA-SHA256 operation', async () => {
       const r = await sb.acme.call('v4/payout-check', payoutParams(), { signatureMethod: 'HMAC-SHA1' });
       expect(r.status).toBe(403);
-      expect(r.body['error-code']).toBe('OAUTH_SIGNATURE_METHOD');
+      expect(r.body['error-reason']).toBe('OAUTH_SIGNATURE_METHOD');
     });
 
     it('accepts payout-form signed with any of its documented alternatives', async () => {
@@ -316,10 +316,10 @@ describe('sandbox signature checks', () => {
         { endpoint: '3333' },
       );
       expect(status.status).toBe(400);
-      expect(status.body['error-code']).toBe('LOGIN_MISMATCH');
+      expect(status.body['error-reason']).toBe('LOGIN_MISMATCH');
       const payout = await sb.acme.call('v2/payout', payoutParams(), { endpoint: '3333' });
       expect(payout.status).toBe(403);
-      expect(payout.body['error-code']).toBe('OAUTH_CONSUMER_KEY');
+      expect(payout.body['error-reason']).toBe('OAUTH_CONSUMER_KEY');
       const rsa = await sb.acme.call('v4/payout-check', payoutParams(), { endpoint: '3333' });
       expect(rsa.status).toBe(403);
     });
@@ -327,13 +327,13 @@ describe('sandbox signature checks', () => {
     it('refuses an endpoint that does not exist or is not a number', async () => {
       const unknown = await sb.acme.call('v2/sale', saleParams(), { endpoint: '9999' });
       expect(unknown.status).toBe(400);
-      expect(unknown.body['error-code']).toBe('ENDPOINT_UNKNOWN');
+      expect(unknown.body['error-reason']).toBe('ENDPOINT_UNKNOWN');
       const letters = await sb.acme.call('v2/sale', saleParams(), { endpoint: 'abc' });
       expect(letters.status).toBe(400);
-      expect(letters.body['error-code']).toBe('ENDPOINT_INVALID');
+      expect(letters.body['error-reason']).toBe('ENDPOINT_INVALID');
       const huge = await sb.acme.call('v2/sale', saleParams(), { endpoint: '9223372036854775808' });
       expect(huge.status).toBe(400);
-      expect(huge.body['error-code']).toBe('ENDPOINT_INVALID');
+      expect(huge.body['error-reason']).toBe('ENDPOINT_INVALID');
       expect(huge.body['error-message']).toContain('larger than the largest int64');
     });
 
@@ -347,7 +347,7 @@ describe('sandbox signature checks', () => {
           expect(r.status).toBe(400);
           expect(r.headers['content-type']).toBe('application/vnd.pay+json');
           expect(r.body.type).toBe('validation-error');
-          expect(r.body['error-code']).toBe('ACCEPT_REQUIRED');
+          expect(r.body['error-reason']).toBe('ACCEPT_REQUIRED');
           expect(r.body['error-message']).toContain('Accept: application/vnd.pay+json');
         }
         const listed = await strict.acme.call('v2/sale', saleParams(), {

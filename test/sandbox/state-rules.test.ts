@@ -52,7 +52,7 @@ describe('sandbox state rules (api-description.md, States and transitions)', () 
     const r = await sb.acme.call(path, params);
     expect(r.status, r.raw).toBe(400);
     expect(r.body.type).toBe('validation-error');
-    expect(r.body['error-code']).toBe(code);
+    expect(r.body['error-reason']).toBe(code);
     expect(String(r.body['error-message'])).toMatch(pattern);
   }
   async function expectAccepted(path: string, params: Record<string, string>) {
@@ -371,7 +371,7 @@ describe('sandbox state rules (api-description.md, States and transitions)', () 
       const declined = await rebill({ cvv2: '116' });
       expect(await settle(sb, sb.acme, declined.body)).toMatchObject({
         status: 'declined',
-        'error-code': 'INSUFFICIENT_FUNDS',
+        'error-reason': 'INSUFFICIENT_FUNDS',
       });
     });
   });
@@ -385,7 +385,7 @@ describe('sandbox state rules (api-description.md, States and transitions)', () 
       expect(retry.body).toEqual(first.body);
       const changed = await sb.acme.call('v2/sale', { ...params, amount: '11.00' });
       expect(changed.status).toBe(400);
-      expect(changed.body['error-code']).toBe('CLIENT_ORDERID_USED');
+      expect(changed.body['error-reason']).toBe('CLIENT_ORDERID_USED');
       expect(changed.body['error-message']).toMatch(/client_orderid ".+" already used/);
       // Another operation, or another endpoint, may use the same merchant order id.
       expect((await sb.acme.call('v2/preauth', params)).status).toBe(200);
@@ -397,9 +397,9 @@ describe('sandbox state rules (api-description.md, States and transitions)', () 
       const a = await sb.acme.call('v4/payout-check', params);
       const b = await sb.acme.call('v4/payout-check', params);
       expect(b.body).toEqual(a.body);
-      expect((await sb.acme.call('v4/payout-check', { ...params, amount: '1.00' })).body['error-code']).toBe(
-        'CLIENT_ORDERID_USED',
-      );
+      expect(
+        (await sb.acme.call('v4/payout-check', { ...params, amount: '1.00' })).body['error-reason'],
+      ).toBe('CLIENT_ORDERID_USED');
     });
   });
 
@@ -418,7 +418,7 @@ describe('sandbox state rules (api-description.md, States and transitions)', () 
         orderid: p.id,
         'by-request-sn': 'nope',
       });
-      expect(first.body['error-code']).toBe('ORDER_NOT_FOUND');
+      expect(first.body['error-reason']).toBe('ORDER_NOT_FOUND');
       await expectRefused(
         'v2/status',
         { login, client_orderid: 'never-used' },
@@ -433,11 +433,11 @@ describe('sandbox state rules (api-description.md, States and transitions)', () 
       ['123', { status: 'approved' }],
       ['1234', { status: 'approved' }],
       ['111', { status: 'approved' }],
-      ['101', { status: 'declined', 'error-code': 'EXPIRED_CARD' }],
-      ['116', { status: 'declined', 'error-code': 'INSUFFICIENT_FUNDS' }],
-      ['119', { status: 'declined', 'error-code': 'NOT_PERMITTED' }],
-      ['209', { status: 'declined', 'error-code': 'STOLEN_CARD' }],
-      ['999', { status: 'declined', 'error-code': 'DECLINED' }],
+      ['101', { status: 'declined', 'error-reason': 'EXPIRED_CARD' }],
+      ['116', { status: 'declined', 'error-reason': 'INSUFFICIENT_FUNDS' }],
+      ['119', { status: 'declined', 'error-reason': 'NOT_PERMITTED' }],
+      ['209', { status: 'declined', 'error-reason': 'STOLEN_CARD' }],
+      ['999', { status: 'declined', 'error-reason': 'DECLINED' }],
       ['217', { status: 'unknown' }],
     ];
     for (const [cvv, expected] of cases) {
@@ -507,7 +507,7 @@ describe('sandbox state rules (api-description.md, States and transitions)', () 
     it('refuses a non-loopback server_callback_url at request time', async () => {
       const r = await sb.acme.call('v2/sale', saleParams({ server_callback_url: 'http://example.com/cb' }));
       expect(r.status).toBe(400);
-      expect(r.body['error-code']).toBe('CALLBACK_URL_REFUSED');
+      expect(r.body['error-reason']).toBe('CALLBACK_URL_REFUSED');
       expect(r.body['error-message']).toContain('server_callback_url');
       expect(
         (await sb.acme.call('v2/sale', saleParams({ server_callback_url: 'http://localhost:9/cb' }))).status,

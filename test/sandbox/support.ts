@@ -74,6 +74,8 @@ export const RSA_PATHS = [
   'v4/transfer',
   'v4/transfer-by-ref',
   'v4/payout',
+  // From the gateway's public examples (gateway-notes.md), not the description.
+  'v4/status',
 ];
 
 export interface TestMerchant {
@@ -485,7 +487,34 @@ export interface PageAnswer {
   status: number;
   body: string;
   location: URL | undefined;
+  /** The customer's way back to the merchant: the page's POSTed form (its address and fields). */
+  posted: { action: URL; fields: URLSearchParams } | undefined;
   headers: Record<string, unknown>;
+}
+
+/** `&#NN;`, `&amp;`, `&quot;`… back to text (what a browser does to an attribute value). */
+function unescapeHtml(text: string): string {
+  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+  return text.replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (m, e: string) =>
+    e.startsWith('#x') || e.startsWith('#X')
+      ? String.fromCodePoint(parseInt(e.slice(2), 16))
+      : e.startsWith('#')
+        ? String.fromCodePoint(Number(e.slice(1)))
+        : (named[e.toLowerCase()] ?? m),
+  );
+}
+
+/** Reads a page's POST form as a browser would submit it: the action and each named input's value. */
+export function readPostedForm(html: string, base: string): PageAnswer['posted'] {
+  const form = /<form\b[^>]*\bmethod="post"[^>]*\baction="([^"]*)"[^>]*>([\s\S]*?)<\/form>/i.exec(html);
+  if (!form) return undefined;
+  const fields = new URLSearchParams();
+  for (const input of form[2]!.matchAll(/<input\b[^>]*>/gi)) {
+    const name = /\bname="([^"]*)"/.exec(input[0])?.[1];
+    const value = /\bvalue="([^"]*)"/.exec(input[0])?.[1] ?? '';
+    if (name !== undefined) fields.append(unescapeHtml(name), unescapeHtml(value));
+  }
+  return { action: new URL(unescapeHtml(form[1]!), base), fields };
 }
 
 /** Opens or submits a sandbox page by its absolute URL (as the status or form answer gave it). */
@@ -506,6 +535,7 @@ export async function browse(
     status: res.statusCode,
     body: res.body,
     location: typeof loc === 'string' ? new URL(loc, url) : undefined,
+    posted: res.statusCode === 200 ? readPostedForm(res.body, url) : undefined,
     headers: res.headers,
   };
 }

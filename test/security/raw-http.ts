@@ -37,8 +37,8 @@ export function sendRaw(
         const text = Buffer.concat(chunks).toString();
         let code: string | undefined;
         try {
-          const j = JSON.parse(text) as { error?: { code?: string }; 'error-code'?: string };
-          code = j.error?.code ?? j['error-code'];
+          const j = JSON.parse(text) as { error?: { code?: string }; 'error-reason'?: string };
+          code = j.error?.code ?? j['error-reason'];
         } catch {
           code = undefined;
         }

@@ -3,6 +3,7 @@ import { describeFormula, FORM_MEDIA_TYPE, PAY_MEDIA_TYPE, type Scheme } from '.
 import {
   exampleValues,
   GROUP_TITLES,
+  OPERATION_SOURCE_LABEL,
   OPERATIONS,
   RESPONSE_SCHEMAS,
   type FieldSpec,
@@ -162,7 +163,8 @@ function operationObject(op: Operation, group: boolean): Record<string, unknown>
       (group
         ? ' Sent to an endpoint group: the group id replaces endpointId in the path and in the `control` formula.'
         : '') +
-      (op.exampleOnly ? ' This operation appears only in the description’s authentication examples.' : ''),
+      (op.exampleOnly ? ' This operation appears only in the description’s authentication examples.' : '') +
+      (op.source ? ` ${OPERATION_SOURCE_LABEL[op.source]}.` : ''),
     tags: [GROUP_TITLES[op.group]],
     parameters: [
       { $ref: group ? '#/components/parameters/endpointGroupId' : '#/components/parameters/endpointId' },

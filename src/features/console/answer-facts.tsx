@@ -1,3 +1,5 @@
+import { errorCodeLabel } from '../../catalog/index.ts';
+
 /** An answer's facts, each named by its API key: a stable place to read them (and for tests). */
 export type FactKeys = ReadonlyArray<readonly [key: string, label: string]>;
 
@@ -50,7 +52,15 @@ export function AnswerFacts({
   const body = json && typeof json === 'object' ? (json as Record<string, unknown>) : {};
   const facts = keys.flatMap(([key, name]) => {
     const v = body[key];
-    const text = typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '';
+    // "1 · VALIDATION": the number the gateway sends and the sandbox's name beside it.
+    const text =
+      key === 'error-code'
+        ? (errorCodeLabel(body) ?? '')
+        : typeof v === 'string'
+          ? v
+          : typeof v === 'number'
+            ? String(v)
+            : '';
     return text !== '' ? [{ key, name, value: text }] : [];
   });
   if (facts.length === 0) return null;

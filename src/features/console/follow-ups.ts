@@ -107,6 +107,7 @@ const ANY: readonly OrderState[] = ['pending', 'approved', 'declined', 'error', 
  */
 export const FOLLOW_UP_STATES: Readonly<Record<string, readonly OrderState[]>> = {
   'v2/status': ANY,
+  'v4/status': ANY,
   'v2/capture': ['approved'],
   'v2/void': ['approved'],
   'v2/return': ['approved'],

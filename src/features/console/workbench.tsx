@@ -11,7 +11,13 @@ import {
 } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { describeFormula, type EndpointRef } from '../../core/index.ts';
-import { findOperation, requestSchema, type Operation, SCHEME_TITLES } from '../../catalog/index.ts';
+import {
+  findOperation,
+  OPERATION_SOURCE_LABEL,
+  requestSchema,
+  SCHEME_TITLES,
+  type Operation,
+} from '../../catalog/index.ts';
 import {
   draftFromValues,
   draftKey,
@@ -164,6 +170,7 @@ function OperationHeader({
         ) : null}
         {op.movesMoney ? <li className="wb-tag-money">moves money</li> : null}
         {op.exampleOnly ? <li>only in the description's authentication examples</li> : null}
+        {op.source ? <li>{OPERATION_SOURCE_LABEL[op.source]}</li> : null}
         {op.requestSchemaName ? <li>request schema {op.requestSchemaName}</li> : null}
         <li>answer {op.response}</li>
       </ul>

@@ -4,6 +4,7 @@ import {
   CAPTURE_FORMAT_LABEL,
   captureNotes,
   diffText,
+  ruleById,
   type Diagnosis,
   type FirstDifference,
   type LikelyCause,
@@ -292,6 +293,7 @@ export function DiagnosisView({ parsed, d, now }: { parsed: ParsedCapture; d: Di
                     <code className="dbg-id">{f.mistakeId}</code>
                   </>
                 ) : null}
+                {f.rule ? <Rule rule={ruleById(f.rule)} /> : null}
               </li>
             ))}
           </ul>
