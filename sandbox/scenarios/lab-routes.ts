@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { CryptoPort } from '../../src/core/index.ts';
 import { ScenarioChoiceSchema, SCENARIOS } from '../../src/catalog/scenarios.ts';
 import { decodeUtf8 } from '../http-input.ts';
+import { encodeJsonBody } from '../replies.ts';
 import type { Engine } from '../engine.ts';
 import type { MerchantRegistry } from '../merchants.ts';
 import type { Scheduler } from '../scheduler.ts';
@@ -49,7 +50,7 @@ function jsonOf(reply: FastifyReply): Json {
     reply
       .code(code)
       .headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
-      .send(JSON.stringify(body));
+      .send(encodeJsonBody(body));
 }
 
 /** The sandbox's error shape (as its other admin routes answer): a stable code and what to do. */

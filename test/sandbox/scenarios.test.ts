@@ -69,10 +69,10 @@ describe('scenario lab', () => {
     expect(list.body.scenarios.map((s: { name: string }) => s.name)).toEqual(SCENARIOS.map((s) => s.name));
     const bad = await choose([{ name: 'no-such' }]);
     expect(bad.status).toBe(400);
-    expect(bad.body['error-code']).toBe('VALIDATION');
+    expect(bad.body['error-reason']).toBe('VALIDATION');
     const header = await sale({}, { 'x-sandbox-scenario': 'no-such' });
     expect(header.status).toBe(400);
-    expect(header.body['error-code']).toBe('SCENARIO_INVALID');
+    expect(header.body['error-reason']).toBe('SCENARIO_INVALID');
   });
 
   it('latency: holds the answer on a timer while other calls are answered', async () => {
@@ -287,10 +287,10 @@ describe('scenario lab', () => {
   it('relay: never reaches a host that is not allowed (clear JSON error)', async () => {
     const r = await admin(sb.app, 'POST', '/relay/handler-check', { url: 'http://203.0.113.9/cb' });
     expect(r.status).toBe(403);
-    expect(r.body['error-code']).toBe('CALLBACK_HOST_REFUSED');
+    expect(r.body['error-reason']).toBe('CALLBACK_HOST_REFUSED');
     expect(r.body['error-message']).toMatch(/SANDBOX_CALLBACK_HOSTS/);
     const order = await sb.acme.call('v2/sale', saleParams({ server_callback_url: 'http://203.0.113.9/cb' }));
-    expect(order.body['error-code']).toBe('CALLBACK_URL_REFUSED');
+    expect(order.body['error-reason']).toBe('CALLBACK_URL_REFUSED');
   });
 
   it('no scenario chosen: one callback, approved, nothing recorded but the delivery', async () => {
