@@ -6,7 +6,6 @@
 export * from './errors.ts';
 export * from './snippets/snippet-plan.ts';
 export * from './snippets/render-snippet.ts';
-export * from './snippets/snippet-from-draft.ts';
 export * from './openapi/build-openapi.ts';
 export * from './postman/build-postman-collection.ts';
 export * from './har/exchanges-to-har.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderSnippet, snippetInputFromDraft } from '../../src/exports/index.ts';
+import { planSnippet, renderSnippet } from '../../src/exports/index.ts';
 import { readShareFragment, shareLinkFor } from '../../src/features/exports/share-fragment.ts';
 import type { Place, RequestDraft } from '../../src/model/index.ts';
 import type { SigningContext } from '../../src/shared/contracts/contracts.ts';
@@ -80,10 +80,10 @@ const target = (includeSecrets: boolean) => ({
   includeSecrets,
 });
 
-describe('snippet input from the workbench values', () => {
+describe('snippet plan from the workbench draft', () => {
   it('keeps the draft’s order, drops control, and leaves secrets out unless asked', () => {
-    const input = snippetInputFromDraft(sale, target(false));
-    const names = input.values.filter((p) => p.value !== '').map((p) => p.name);
+    const plan = planSnippet(sale, target(false));
+    const names = plan.params.map((p) => p.name);
     expect(names).toEqual([
       'email',
       'client_orderid',
@@ -92,12 +92,12 @@ describe('snippet input from the workbench values', () => {
       'cvv2',
       'threeds_version',
     ]);
-    expect(input.secrets).toBeUndefined();
-    const plain = renderSnippet('python', input);
+    expect(plan.embedded).toBeNull();
+    const plain = renderSnippet('python', sale, target(false));
     expect(plain.containsSecrets).toBe(false);
     expect(plain.code).not.toContain(KEY);
     expect(plain.code).not.toContain('c6bdd88a78834ef4b863b088827a459f039e8257');
-    const secret = renderSnippet('python', snippetInputFromDraft(sale, target(true)));
+    const secret = renderSnippet('python', sale, target(true));
     expect(secret.containsSecrets).toBe(true);
     expect(secret.code).toContain(KEY);
   });
@@ -107,14 +107,14 @@ describe('snippet input from the workbench values', () => {
       ...sale,
       values: { ...sale.values, credit_card_number: { withheld: 'card-number' }, cvv2: { withheld: 'cvv' } },
     };
-    expect(() => snippetInputFromDraft(kept, target(false))).toThrow(
+    expect(() => planSnippet(kept, target(false))).toThrow(
       'Cannot generate this snippet: credit_card_number (card number) and cvv2 (CVV) were not kept with this request. Fill them in first.',
     );
   });
 
   it('refuses an operation the catalog does not know, saying what to give', () => {
     expect(() =>
-      snippetInputFromDraft({ v: 2, operation: 'v9/nothing', values: {}, extras: [] }, target(false)),
+      planSnippet({ v: 2, operation: 'v9/nothing', values: {}, extras: [] }, target(false)),
     ).toThrow(/No operation is at "v9\/nothing"/);
   });
 
@@ -127,18 +127,25 @@ describe('snippet input from the workbench values', () => {
       extras: [],
       pinned: { nonce: 'abc', timestamp: '1700000000' },
     };
-    const rsa = snippetInputFromDraft(form, target(false));
+    const rsa = planSnippet(form, target(false));
     expect(rsa).toMatchObject({
       scheme: 'oauth-rsa-sha256',
       pinned: { nonce: 'abc', timestamp: '1700000000' },
     });
-    expect(renderSnippet('node', rsa).code).toContain("createSign('RSA-SHA256')");
-    const edited = snippetInputFromDraft(
-      { ...form, scheme: 'control', formula: [{ kind: 'login' }, { kind: 'field', name: 'client_orderid' }] },
-      target(false),
+    expect(renderSnippet('node', form, target(false)).code).toContain("createSign('RSA-SHA256')");
+    const editedDraft: RequestDraft = {
+      ...form,
+      scheme: 'control',
+      formula: [{ kind: 'login' }, { kind: 'field', name: 'client_orderid' }],
+    };
+    const edited = planSnippet(editedDraft, target(false));
+    expect(edited.formula).toEqual([
+      { kind: 'login' },
+      { kind: 'field', name: 'client_orderid', minorUnits: false },
+    ]);
+    expect(renderSnippet('node', editedDraft, target(false)).code).toMatch(
+      /LOGIN,\s+param\("client_orderid"\),\s+\]/,
     );
-    expect(edited.formula).toEqual([{ kind: 'login' }, { kind: 'field', name: 'client_orderid' }]);
-    expect(renderSnippet('node', edited).code).toMatch(/LOGIN,\s+param\("client_orderid"\),\s+\]/);
   });
 });
 

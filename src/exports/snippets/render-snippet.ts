@@ -5,10 +5,11 @@ import { renderJava } from './java-snippet.ts';
 import { renderNode } from './node-snippet.ts';
 import { renderPhp } from './php-snippet.ts';
 import { renderPython } from './python-snippet.ts';
+import type { RequestDraft } from '../../model/index.ts';
 import {
   planSnippet,
   SNIPPET_LANGUAGES,
-  type SnippetInput,
+  type SnippetTarget,
   type SnippetLanguage,
   type SnippetPlan,
 } from './snippet-plan.ts';
@@ -81,10 +82,14 @@ export interface Snippet {
 /**
  * Code that signs the request at run time (never a frozen signature) in one language: fresh nonce
  * and timestamp, `control` or the OAuth signature computed when it runs, secrets read from
- * MERCHANT_CONTROL_KEY / MERCHANT_PRIVATE_KEY_FILE unless `includeSecrets` is set.
- * @throws ExportError (SNIPPET_INPUT, SNIPPET_LANGUAGE) or PayError BASE_URL_INVALID.
+ * MERCHANT_CONTROL_KEY / MERCHANT_PRIVATE_KEY_FILE unless the target's `includeSecrets` is set.
+ * @throws what planSnippet throws, or ExportError SNIPPET_LANGUAGE.
  */
-export function renderSnippet(language: SnippetLanguage, input: SnippetInput): Snippet {
+export function renderSnippet(
+  language: SnippetLanguage,
+  draft: RequestDraft,
+  target: SnippetTarget,
+): Snippet {
   const info = (SNIPPET_LANGUAGE_INFO as Partial<Record<string, SnippetLanguageInfo>>)[language];
   if (!info) {
     throw new ExportError(
@@ -92,7 +97,7 @@ export function renderSnippet(language: SnippetLanguage, input: SnippetInput): S
       `No snippet language "${String(language)}": pick one of ${SNIPPET_LANGUAGES.join(', ')}.`,
     );
   }
-  const plan = planSnippet(input);
+  const plan = planSnippet(draft, target);
   return {
     language,
     fileName: info.fileName(plan.operation.path),

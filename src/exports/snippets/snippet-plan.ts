@@ -1,12 +1,22 @@
-import { z } from 'zod';
 import {
   normalizeUrl,
   operationUrl,
   type ControlTerm,
+  type Credentials,
   type EndpointRef,
   type Scheme,
 } from '../../core/index.ts';
-import { findOperation, type Operation } from '../../catalog/index.ts';
+import type { Operation } from '../../catalog/index.ts';
+import {
+  draftParams,
+  formulaOf,
+  operationOf,
+  requireAllValues,
+  resolveDraft,
+  schemeOf,
+  type Place,
+  type RequestDraft,
+} from '../../model/index.ts';
 import { ExportError } from '../errors.ts';
 
 /** The languages a snippet can be generated in. */
@@ -25,46 +35,17 @@ export const SECRET_ENV = {
  */
 export const RUN_ENV = { dryRun: 'PAY_DRY_RUN', nonce: 'PAY_NONCE', timestamp: 'PAY_TIMESTAMP' } as const;
 
-const pairSchema = z.object({ name: z.string().min(1, 'a parameter needs a name'), value: z.string() });
-
-/** What a snippet is generated from; zod-checked because it comes from the UI or a caller's file. */
-export const snippetInputSchema = z.object({
-  operation: z.custom<Operation>(
-    (v) =>
-      typeof v === 'object' &&
-      v !== null &&
-      typeof (v as Operation).path === 'string' &&
-      findOperation((v as Operation).path) !== undefined,
-    'operation must be an entry of the catalog (findOperation finds it by path)',
-  ),
-  baseUrl: z.string().min(1, 'baseUrl is required, e.g. https://sandbox.example.com/paynet'),
-  endpoint: z.object({
-    kind: z.enum(['endpoint', 'group']),
-    id: z.string().regex(/^\d{1,19}$/, 'the endpoint id is a whole number, e.g. 1111'),
-  }),
-  /** The body pairs as the form would send them; `control` is dropped (it is computed at run time). */
-  values: z.array(pairSchema),
-  /** The merchant login (`oauth_consumer_key`, the `login` term of a `control` formula). */
-  login: z.string(),
-  /** The scheme to sign with when it differs from the operation's own (payout-form's alternatives). */
-  scheme: z.enum(['control', 'oauth-hmac-sha1', 'oauth-rsa-sha256']).optional(),
-  /** The `control` formula when it differs from the operation's own (an edited formula). */
-  formula: z
-    .array(
-      z.union([
-        z.object({ kind: z.literal('login') }),
-        z.object({ kind: z.literal('endpointId') }),
-        z.object({ kind: z.literal('field'), name: z.string().min(1), minorUnits: z.boolean().optional() }),
-      ]),
-    )
-    .optional(),
-  /** OAuth nonce and timestamp written into the snippet (a pinned request); absent: fresh on every run. */
-  pinned: z.object({ nonce: z.string(), timestamp: z.string().regex(/^\d{1,12}$/) }).optional(),
-  /** Embed the secrets below in the snippet (with a warning comment). Off by default. */
-  includeSecrets: z.boolean().default(false),
-  secrets: z.object({ controlKey: z.string().optional(), privateKeyPem: z.string().optional() }).optional(),
-});
-export type SnippetInput = z.input<typeof snippetInputSchema>;
+/** Where the snippet is made for: the profile's target, endpoint and login, and the place of the console. */
+export interface SnippetTarget {
+  place: Place;
+  baseUrl: string;
+  /** The profile's endpoint, used when the draft names none. */
+  endpoint: EndpointRef;
+  credentials: Pick<Credentials, 'login' | 'controlKey'>;
+  /** Embed the control key (or the given private key PEM) in the snippet. */
+  includeSecrets?: boolean;
+  privateKeyPem?: string;
+}
 
 /** One term of the formula as every language spells it out. */
 export type PlannedTerm =
@@ -100,50 +81,63 @@ function planTerm(t: ControlTerm): PlannedTerm {
   return t.kind === 'field' ? { kind: 'field', name: t.name, minorUnits: t.minorUnits === true } : t;
 }
 
+function refuse(where: string, message: string): never {
+  throw new ExportError('SNIPPET_INPUT', `The snippet cannot be generated: ${where}: ${message}.`);
+}
+
+// The endpoint and pinned timestamp are written into code in six languages: only digits may pass.
+function checkedEndpoint(endpoint: EndpointRef): EndpointRef {
+  if (endpoint.kind !== 'endpoint' && endpoint.kind !== 'group')
+    refuse('endpoint.kind', 'the endpoint kind is "endpoint" or "group"');
+  if (!/^\d{1,19}$/.test(endpoint.id)) refuse('endpoint.id', 'the endpoint id is a whole number, e.g. 1111');
+  return { kind: endpoint.kind, id: endpoint.id };
+}
+
 /**
- * Checks the input and resolves what every language needs. Empty values are left out, as the
- * console's own request builder leaves them out (buildRequest, selectBodyParams).
- * @throws ExportError SNIPPET_INPUT for input that cannot make a request; PayError BASE_URL_INVALID for a bad base URL.
+ * Resolves what every language needs from the draft and where it is made for, with the model's own
+ * decisions (operation, values, scheme, formula, pinned nonce and timestamp), so the snippet signs
+ * what the console signs. Empty values are left out, as the console's request builder leaves them out.
+ * @throws DraftError DRAFT_OPERATION for an unknown operation, DRAFT_MISSING_VALUES for a draft that
+ *   came without values (a snippet would sign fewer parameters than the request), naming them;
+ *   ExportError SNIPPET_INPUT for a target that cannot make a request; PayError BASE_URL_INVALID.
  */
-export function planSnippet(input: SnippetInput): SnippetPlan {
-  const parsed = snippetInputSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const where = issue.path.join('.');
-    throw new ExportError(
-      'SNIPPET_INPUT',
-      `The snippet cannot be generated: ${where ? `${where}: ` : ''}${issue.message}.`,
-    );
-  }
-  const data = parsed.data;
-  const operation = data.operation;
-  const scheme = data.scheme ?? operation.scheme;
+export function planSnippet(draft: RequestDraft, target: SnippetTarget): SnippetPlan {
+  const operation = operationOf(draft);
+  requireAllValues(draft, 'generate this snippet');
+  const resolved = resolveDraft(draft, target.place);
+  const scheme = schemeOf(operation, draft);
+  if (target.baseUrl === '')
+    refuse('baseUrl', 'baseUrl is required, e.g. https://sandbox.example.com/paynet');
+  const endpoint = checkedEndpoint(resolved.endpoint ?? target.endpoint);
+  const pinned = scheme !== 'control' && resolved.pinned ? resolved.pinned : null;
+  if (pinned && !/^\d{1,12}$/.test(pinned.timestamp))
+    refuse('pinned.timestamp', 'the timestamp is whole seconds since 1970, e.g. 1700000000');
   // normalizeUrl throws a PayError that says how to fix the base URL.
-  const baseUrl = normalizeUrl(data.baseUrl.replace(/\/+$/, '') + '/').replace(/\/$/, '');
-  const endpoint: EndpointRef = data.endpoint;
-  const url = operationUrl(baseUrl, operation.path, endpoint);
-  const params = data.values
+  const baseUrl = normalizeUrl(target.baseUrl.replace(/\/+$/, '') + '/').replace(/\/$/, '');
+  const login = target.credentials.login;
+  const params = draftParams(operation, resolved)
     .filter((p) => p.name !== 'control' && p.value !== '')
-    .map((p) => ({ name: p.name, value: p.value, isLogin: p.name === 'login' && p.value === data.login }));
-  const formula = scheme === 'control' ? (data.formula ?? operation.formula ?? []).map(planTerm) : [];
-  const embedded = data.includeSecrets
-    ? {
-        ...(data.secrets?.controlKey ? { controlKey: data.secrets.controlKey } : {}),
-        ...(data.secrets?.privateKeyPem ? { privateKeyPem: data.secrets.privateKeyPem } : {}),
-      }
-    : null;
+    .map((p) => ({ name: p.name, value: p.value, isLogin: p.name === 'login' && p.value === login }));
+  const secrets = { controlKey: target.credentials.controlKey, privateKeyPem: target.privateKeyPem };
   return {
     operation,
     scheme,
     baseUrl,
     endpoint,
     pathAfterApi: `${operation.path}/${endpoint.kind === 'group' ? 'group/' : ''}${endpoint.id}`,
-    url,
-    login: data.login,
+    url: operationUrl(baseUrl, operation.path, endpoint),
+    login,
     params,
-    formula,
-    pinned: scheme !== 'control' && data.pinned ? { ...data.pinned } : null,
-    embedded,
+    formula: scheme === 'control' ? formulaOf(operation, draft).map(planTerm) : [],
+    pinned: pinned ? { nonce: pinned.nonce, timestamp: pinned.timestamp } : null,
+    // Asked for but none given: an empty set (the run line then names no variables either).
+    embedded:
+      target.includeSecrets === true
+        ? {
+            ...(secrets.controlKey ? { controlKey: secrets.controlKey } : {}),
+            ...(secrets.privateKeyPem ? { privateKeyPem: secrets.privateKeyPem } : {}),
+          }
+        : null,
   };
 }
 

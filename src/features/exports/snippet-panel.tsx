@@ -2,7 +2,6 @@ import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { isPayError } from '../../core/index.ts';
 import {
   renderSnippet,
-  snippetInputFromDraft,
   SNIPPET_LANGUAGE_INFO,
   SNIPPET_LANGUAGES,
   type Snippet,
@@ -30,14 +29,15 @@ function render(
   includeSecrets: boolean,
 ): { snippet: Snippet } | { error: string } {
   try {
-    const input = snippetInputFromDraft(draft, {
-      place,
-      baseUrl: context.target.baseUrl,
-      endpoint: context.endpoint,
-      credentials: context.credentials,
-      includeSecrets,
-    });
-    return { snippet: renderSnippet(language, input) };
+    return {
+      snippet: renderSnippet(language, draft, {
+        place,
+        baseUrl: context.target.baseUrl,
+        endpoint: context.endpoint,
+        credentials: context.credentials,
+        includeSecrets,
+      }),
+    };
   } catch (e) {
     return { error: isPayError(e) ? e.message : errorText(e) };
   }
