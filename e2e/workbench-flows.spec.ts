@@ -144,14 +144,18 @@ test.describe('user paths through the sandbox', () => {
       await issuer.getByRole('button', { name: 'Confirm' }).click();
       await expect(issuer).toHaveURL(/\/return$/);
     });
-    await test.step('the return page uploads the CRes and the status becomes approved', async () => {
-      await issuer.getByRole('button', { name: /Upload the CRes/ }).click();
-      await expect(issuer).toHaveURL(/\/ops\/3ds\/v1\/upload-cres-result$/);
-      await expect(field(issuer, 'cRes')).not.toHaveValue('');
-      await expect(field(issuer, 'Login')).toHaveValue(/.+/);
-      await send(issuer);
-      await expect(answer(issuer).getByText('HTTP 200')).toBeVisible();
-      await pollUntilFinal(issuer, 'approved');
+    await test.step('the sending tab takes the CRes; its upload is approved', async () => {
+      // The tab that sent the payment is open: it takes the issuer's result, and the return tab
+      // (which holds no upload of its own to make) says so.
+      await expect(
+        issuer.getByRole('heading', { level: 1, name: 'Authentication done, you can close this tab' }),
+      ).toBeVisible();
+      await expect(page).toHaveURL(/\/ops\/3ds\/v1\/upload-cres-result$/);
+      await expect(field(page, 'cRes')).not.toHaveValue('');
+      await expect(field(page, 'Login')).toHaveValue(/.+/);
+      await send(page);
+      await expect(answer(page).getByText('HTTP 200')).toBeVisible();
+      await pollUntilFinal(page, 'approved');
     });
   });
 
