@@ -1,5 +1,14 @@
 import { SCHEME_TITLES } from '../../catalog/index.ts';
-import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore, type RefObject } from 'react';
+import {
+  memo,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useSyncExternalStore,
+  type RefObject,
+} from 'react';
 import { useWatch, type Control } from 'react-hook-form';
 import { renderCurl, renderRawHttp, type BuiltRequest } from '../../core/index.ts';
 import type { Operation } from '../../catalog/index.ts';
@@ -54,8 +63,14 @@ function useImmediateState<T>(initial: T): [T, (value: T) => void] {
   return [value, set];
 }
 
+/**
+ * The live build: started from the form's own change callback, inside the input event, so the
+ * signature is under way before React renders anything for the key (no render of the panes with
+ * the new values and the old signature first).
+ */
 function useLiveBuild(
-  draft: RequestDraft,
+  draftOf: () => RequestDraft,
+  watchFields: (onChange: () => void) => () => void,
   context: SigningContext | null,
   place: Place,
   runtime: SigningRuntime,
@@ -65,9 +80,8 @@ function useLiveBuild(
   const [result, setResult] = useImmediateState<BuildResult | null>(null);
   const seq = useRef(0);
   const shownRef = useRef<ShownRequest | null>(null);
-  const key = draftKey(draft);
-  const draftRef = useRef(draft);
-  draftRef.current = draft;
+  // What the last build was for: a change that leaves the request's key alone builds nothing.
+  const last = useRef<readonly unknown[]>([]);
   useEffect(() => {
     panesRef.current = {
       shown: () => shownRef.current,
@@ -81,11 +95,16 @@ function useLiveBuild(
       panesRef.current = null;
     };
   }, [panesRef, setResult]);
-  useEffect(() => {
+  const build = useCallback(() => {
     if (!context) return;
+    const draft = draftOf();
+    const key = draftKey(draft);
+    const deps = [key, context, place, runtime, draftNonce];
+    if (deps.every((d, i) => d === last.current[i])) return;
+    last.current = deps;
     const mine = ++seq.current;
     shownRef.current = null;
-    void tryBuild(draftRef.current, signingEnvFor(context, place, runtime), {
+    void tryBuild(draft, signingEnvFor(context, place, runtime), {
       nonce: draftNonce,
       keepInvalidEndpoint: true,
     }).then((r) => {
@@ -93,11 +112,17 @@ function useLiveBuild(
       shownRef.current = r.ok ? { key, context, built: r.built } : null;
       setResult(r);
     });
-  }, [key, context, place, runtime, draftNonce, setResult]);
+  }, [draftOf, context, place, runtime, draftNonce, setResult]);
+  useEffect(() => {
+    build();
+    return watchFields(build);
+  }, [build, watchFields]);
   return context ? result : null;
 }
 
-function Problems({ built }: { built: BuiltRequest }) {
+// The panes below the signature line render after it (useDeferredValue in LivePanes), memoised
+// so the signature's own render skips them.
+const Problems = memo(function Problems({ built }: { built: BuiltRequest }) {
   // The profile bar says what is wrong with its endpoint id, beside the field: not again here.
   const shown = built.problems.filter((p) => !p.code.startsWith('ENDPOINT_'));
   if (shown.length === 0) return null;
@@ -108,10 +133,34 @@ function Problems({ built }: { built: BuiltRequest }) {
       ))}
     </ul>
   );
-}
+});
+
+const RequestPanes = memo(function RequestPanes({ built }: { built: BuiltRequest }) {
+  const raw = useMemo(() => renderRawHttp(built), [built]);
+  const curl = useMemo(() => renderCurl(built), [built]);
+  return (
+    <section className="wb-pane" aria-labelledby="pane-raw">
+      <div className="wb-pane-head">
+        <h2 id="pane-raw">Raw HTTP request</h2>
+        <CopyButton text={raw} label="Copy raw HTTP request" />
+      </div>
+      <CodeView value={raw} language="http" label="Raw HTTP request" editor="on-demand" />
+      <div className="wb-pane-head">
+        <h2>curl</h2>
+        <CopyButton text={curl} label="Copy curl command" />
+      </div>
+      <pre className="ui-code" role="group" aria-label="curl command">
+        {curl}
+      </pre>
+    </section>
+  );
+});
+
+const MemoSigningInputView = memo(SigningInputView);
 
 export function LivePanes({
-  fieldsControl,
+  watchFields,
+  getFields,
   metaControl,
   context,
   place,
@@ -122,7 +171,9 @@ export function LivePanes({
   panesRef,
 }: {
   op: Operation;
-  fieldsControl: Control<FieldValues>;
+  /** Calls back on every change of the form's values (inside the input event); returns its stop. */
+  watchFields: (onChange: () => void) => () => void;
+  getFields: () => FieldValues;
   metaControl: Control<MetaValues>;
   context: SigningContext | null;
   place: Place;
@@ -132,10 +183,11 @@ export function LivePanes({
   previewRef: PreviewRef;
   panesRef: RefObject<PanesHandle | null>;
 }) {
-  const values = useWatch({ control: fieldsControl }) as FieldValues;
   const meta = useWatch({ control: metaControl }) as MetaValues;
-  const draft = useMemo(() => toDraft(values, meta), [toDraft, values, meta]);
-  const result = useLiveBuild(draft, context, place, runtime, draftNonce, panesRef);
+  const draftOf = useCallback(() => toDraft(getFields(), meta), [toDraft, getFields, meta]);
+  const result = useLiveBuild(draftOf, watchFields, context, place, runtime, draftNonce, panesRef);
+  // The signature line renders with the result; the heavier panes in a render of their own after it.
+  const deferred = useDeferredValue(result);
   const built = result?.ok ? result.built : null;
   useEffect(() => {
     previewRef.current =
@@ -143,8 +195,6 @@ export function LivePanes({
         ? { nonce: built.signing.nonce, timestamp: built.signing.timestamp }
         : null;
   }, [built, previewRef]);
-  const raw = useMemo(() => (built ? renderRawHttp(built) : ''), [built]);
-  const curl = useMemo(() => (built ? renderCurl(built) : ''), [built]);
 
   if (!context) {
     return (
@@ -173,6 +223,7 @@ export function LivePanes({
     );
   }
   const b = result.built;
+  const later = deferred?.ok ? deferred.built : b;
   const s = b.signing;
   const auth = b.headers.find((h) => h.name === 'Authorization')?.value;
   return (
@@ -181,8 +232,8 @@ export function LivePanes({
         <h2 id="pane-input">
           Signing input <span className="wb-scheme">{SCHEME_TITLES[s.scheme]}</span>
         </h2>
-        <Problems built={b} />
-        <SigningInputView built={b} controlKey={context.credentials.controlKey} />
+        <Problems built={later} />
+        <MemoSigningInputView built={later} controlKey={context.credentials.controlKey} />
       </section>
       <section className="wb-pane" aria-labelledby="pane-sig">
         <h2 id="pane-sig">
@@ -223,20 +274,7 @@ export function LivePanes({
           </>
         )}
       </section>
-      <section className="wb-pane" aria-labelledby="pane-raw">
-        <div className="wb-pane-head">
-          <h2 id="pane-raw">Raw HTTP request</h2>
-          <CopyButton text={raw} label="Copy raw HTTP request" />
-        </div>
-        <CodeView value={raw} language="http" label="Raw HTTP request" editor="on-demand" />
-        <div className="wb-pane-head">
-          <h2>curl</h2>
-          <CopyButton text={curl} label="Copy curl command" />
-        </div>
-        <pre className="ui-code" role="group" aria-label="curl command">
-          {curl}
-        </pre>
-      </section>
+      <RequestPanes built={later} />
     </div>
   );
 }

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   lazy,
   Suspense,
@@ -11,13 +10,7 @@ import {
 } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { describeFormula, type EndpointRef } from '../../core/index.ts';
-import {
-  findOperation,
-  OPERATION_SOURCE_LABEL,
-  requestSchema,
-  SCHEME_TITLES,
-  type Operation,
-} from '../../catalog/index.ts';
+import { findOperation, OPERATION_SOURCE_LABEL, SCHEME_TITLES, type Operation } from '../../catalog/index.ts';
 import {
   draftFromValues,
   draftKey,
@@ -61,6 +54,8 @@ const loadExchange = () => import('../../model/exchange.ts');
 const WithheldValues = lazy(() =>
   import('./withheld-values.tsx').then((m) => ({ default: m.WithheldValues })),
 );
+// The form's checks (zod and its resolver) are not needed to show or sign the first form.
+const loadValidation = () => import('./form-validation.ts');
 const CallbacksPanel = lazy(() =>
   import('./callbacks-panel.tsx').then((m) => ({ default: m.CallbacksPanel })),
 );
@@ -193,15 +188,18 @@ function OperationWorkbench({
   const profileLogin = context?.credentials.login ?? '';
   // The callback inbox is not needed for the first signature: it loads once the page is idle.
   const afterFirstForm = useIdle();
-  const schema = useMemo(() => requestSchema(op), [op]);
+  const validation = useMemo(() => loadValidation().then((m) => m.formValidation(op)), [op]);
+  const resolver = useCallback<Resolver<FieldValues>>(
+    async (values, ctx, options) => (await validation).resolver(values, ctx, options),
+    [validation],
+  );
   // The opened draft, resolved once for this place: the form then holds plain strings.
   const [opened] = useState(() => formFromDraft(op, draft ?? emptyDraft(op.path), place));
   const [endpoint, setEndpoint] = useState<EndpointRef | undefined>(opened.endpoint);
   // Values the opened request came without: empty until typed again, and a send asks for them.
   const [withheld, setWithheld] = useState(opened.withheld);
   const form = useForm<FieldValues>({
-    // The catalog schema's input is `unknown` per key (catchall); the form holds strings only.
-    resolver: zodResolver(schema) as unknown as Resolver<FieldValues>,
+    resolver,
     mode: 'onChange',
     defaultValues: opened.values,
   });
@@ -240,6 +238,13 @@ function OperationWorkbench({
     [op, endpoint, place, withheld],
   );
   const currentDraft = useCallback(() => toDraft(form.getValues(), meta.getValues()), [toDraft, form, meta]);
+  const watchFields = useCallback(
+    (onChange: () => void) => {
+      const s = form.watch(onChange);
+      return () => s.unsubscribe();
+    },
+    [form],
+  );
   // The nonce the preview shows while typing (an unpinned send draws its own, and shows it).
   const [draftNonce] = useState(() => runtime.nonce());
   const previewRef = useRef<PreviewRef['current']>(null) as PreviewRef;
@@ -358,10 +363,7 @@ function OperationWorkbench({
       if (!force) {
         const ok = await form.trigger();
         if (!ok) {
-          const parsed = schema.safeParse(form.getValues());
-          const names = parsed.success
-            ? []
-            : [...new Set(parsed.error.issues.map((i) => String(i.path[0] ?? '')))];
+          const names = (await validation).invalidNames(form.getValues());
           setInvalid(names);
           const first = names[0];
           if (first) form.setFocus(first);
@@ -374,7 +376,7 @@ function OperationWorkbench({
       }
       send();
     },
-    [form, schema, session, op.movesMoney, send, timeoutSeconds, currentDraft],
+    [form, validation, session, op.movesMoney, send, timeoutSeconds, currentDraft],
   );
 
   const requestSendRef = useRef(requestSend);
@@ -579,7 +581,8 @@ function OperationWorkbench({
           ) : null}
           <LivePanes
             op={op}
-            fieldsControl={form.control}
+            watchFields={watchFields}
+            getFields={form.getValues}
             metaControl={meta.control}
             context={context}
             place={place}
