@@ -5,6 +5,7 @@
 import { z } from 'zod/mini';
 import type { Credentials, EndpointRef } from '../../core/index.ts';
 import type { CredentialGaps, Place, RequestDraft, SigningEnv, SigningRuntime } from '../../model/index.ts';
+import type { ExchangeRecord } from '../../model/exchange.ts';
 
 /** A proxy target as `GET /proxy/targets` lists it. */
 export const ProxyTargetSchema = z.object({
@@ -46,26 +47,11 @@ export function signingEnvFor(context: SigningContext, place: Place, runtime: Si
  * builder (`ExchangeRecord`, `src/model/exchange.ts`: draft required, pinned values in the draft
  * only); the optional draft and `request.pinned` are there for entries stored before that.
  */
-export interface Exchange {
-  operationPath: string;
+export interface Exchange extends Omit<ExchangeRecord, 'draft' | 'request'> {
   /** The request as the model holds it (placeholders, scheme, formula, pinned values), to reopen it. */
   draft?: RequestDraft;
-  profileName: string;
-  targetName: string;
-  sentAt: string;
-  request: {
-    method: string;
-    url: string;
-    headers: Array<{ name: string; value: string }>;
-    body: Array<{ name: string; value: string }>;
+  request: ExchangeRecord['request'] & {
     /** Entries stored before the model's record: the pinned values, now in the draft only. */
     pinned?: { nonce?: string; timestamp?: string };
   };
-  response?: {
-    status: number;
-    elapsedMs: number;
-    headers: Record<string, string>;
-    body: string;
-  };
-  error?: string;
 }
