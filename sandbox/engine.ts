@@ -5,6 +5,8 @@ import type { OrderRow, RequestRow, SandboxStore } from './store.ts';
 import type { CardData, EngineContext, OperationCall } from './engine/context.ts';
 import { finalizeDue, finalizeNamedOrder } from './engine/finalize.ts';
 import { HANDLERS, READ_ONLY } from './engine/handlers.ts';
+import { HostedFieldsStore } from './engine/hosted-fields-store.ts';
+import { tokenize } from './engine/hosted-fields.ts';
 import {
   completeIssuerPage,
   issuerPageOpen,
@@ -38,6 +40,7 @@ export class Engine implements EngineContext {
   readonly store: SandboxStore;
   readonly options: ResolvedSandboxOptions;
   readonly cardSecret: string;
+  readonly hostedFields: HostedFieldsStore;
   /** The scenario lab's choices; set by the plugin (sandbox/scenarios/). */
   scenarios: ScenarioStore | undefined = undefined;
 
@@ -45,6 +48,12 @@ export class Engine implements EngineContext {
     this.store = store;
     this.options = options;
     this.cardSecret = store.getMeta('card_hash_secret') ?? '';
+    this.hostedFields = new HostedFieldsStore(store.db);
+  }
+
+  /** The sandbox's hosted-fields tokenizer (ours; see engine/hosted-fields.ts). */
+  tokenize(input: unknown, now: number): ApiReply {
+    return tokenize(this, input, now);
   }
 
   /**

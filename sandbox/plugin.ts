@@ -433,6 +433,19 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     return sendAnswer(reply, answer, dialectOf(request.headers.accept, options.accept));
   });
 
+  // The hosted-fields tokenizer, ours (engine/hosted-fields.ts): the customer's browser calls it
+  // from the merchant's page, as the vendor's script would; the ticket is the credential. JSON
+  // answer, form-encoded body; the card in it is never logged.
+  app.post(
+    '/paynet/hosted-fields/tokenize',
+    { config: { access: 'sandbox-page' } },
+    async (request, reply) => {
+      const text = Buffer.isBuffer(request.body) ? decodeUtf8(request.body) : undefined;
+      const input = text === undefined ? undefined : Object.fromEntries(new URLSearchParams(text));
+      return sendJson(reply, engine.tokenize(input, options.clock()), 'application/json; charset=utf-8');
+    },
+  );
+
   registerPages(app, { engine, scheduler, merchants, crypto });
   registerLab(app, { engine, scheduler, merchants, crypto, lab });
 

@@ -5,6 +5,7 @@ import type { Merchant } from '../merchants.ts';
 import type { ResolvedSandboxOptions } from '../options.ts';
 import type { ApiReply } from '../replies.ts';
 import type { SandboxStore } from '../store.ts';
+import type { HostedFieldsStore } from './hosted-fields-store.ts';
 
 /** One API request, authenticated and validated, as the engine's handlers see it. */
 export interface OperationCall {
@@ -26,6 +27,8 @@ export interface EngineContext {
   readonly store: SandboxStore;
   readonly options: ResolvedSandboxOptions;
   readonly cardSecret: string;
+  /** v4 sale's hosted-fields tickets and tokens (engine/hosted-fields.ts). */
+  readonly hostedFields: HostedFieldsStore;
 }
 
 /** One operation's business rules; runs inside the request's write transaction. */

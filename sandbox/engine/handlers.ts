@@ -1,5 +1,6 @@
 import type { OperationId } from '../../src/catalog/index.ts';
 import type { Handler } from './context.ts';
+import { ephemeralTicket, hostedFieldsSale } from './hosted-fields.ts';
 import { hostedForm } from './hosted-pages.ts';
 import {
   cardInfo,
@@ -21,6 +22,8 @@ import { uploadChallengeResult, uploadMethodResult } from './three-ds.ts';
  */
 export const HANDLERS: { readonly [K in OperationId]: Handler } = {
   SALE: (x, c) => cardPayment(x, c, 'sale'),
+  SALE_V4: hostedFieldsSale,
+  EPHEMERAL_TICKET_V4: ephemeralTicket,
   PREAUTH: (x, c) => cardPayment(x, c, 'preauth'),
   ACCOUNT_VERIFICATION: (x, c) => cardPayment(x, c, 'account-verification'),
   SALEFORM: (x, c) => hostedForm(x, c, 'sale'),

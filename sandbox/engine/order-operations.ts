@@ -22,14 +22,31 @@ export function cardPayment(
   c: OperationCall,
   kind: Extract<OrderKind, 'sale' | 'preauth' | 'account-verification'>,
 ): ApiReply {
+  const card = cardOf(c);
+  return paymentWith(
+    x,
+    c,
+    kind,
+    cardFields(x, card),
+    outcomeForCvv(card.cvv, kind !== 'account-verification'),
+  );
+}
+
+/** A card payment with the card already read (from the request, or a v4 sale's hosted-fields token). */
+export function paymentWith(
+  x: EngineContext,
+  c: OperationCall,
+  kind: Extract<OrderKind, 'sale' | 'preauth' | 'account-verification'>,
+  card: Partial<OrderRow>,
+  outcome: CvvOutcome,
+  extraAck?: (id: number) => Record<string, unknown>,
+): ApiReply {
   const verification = kind === 'account-verification';
   const amount = verification ? 0 : positiveAmount(c);
   const currency = verification ? null : (param(c, 'currency') ?? null);
   const callback = callbackUrl(x, c);
-  const card = cardOf(c);
-  const outcome = outcomeForCvv(card.cvv, !verification);
   const fields: Partial<OrderRow> = {
-    ...cardFields(x, card),
+    ...card,
     redirect_url: redirectUrl(c),
     callback_url: callback,
   };
@@ -43,7 +60,12 @@ export function cardPayment(
       page_token: newPageToken(),
     });
   }
-  return createOrder(x, c, { kind, fields, first: { amount, currency, outcome } });
+  return createOrder(x, c, {
+    kind,
+    fields,
+    first: { amount, currency, outcome },
+    ...(extraAck ? { extraAck } : {}),
+  });
 }
 
 /** v2 payout, v4 payout-check (registers; payout-pay executes) and v4 payout. */

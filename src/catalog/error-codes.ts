@@ -76,6 +76,11 @@ const ERROR_CODE_LIST = [
   ours('CALLBACK_URL_REFUSED', 305, '`server_callback_url` names a host the sandbox does not call.'),
   ours('CARD_REF_NOT_FOUND', 306, 'No such card reference.'),
   ours('THREE_DS_ORDER', 307, 'A 3-D Secure upload out of order.'),
+  ours(
+    'HOSTED_FIELDS_TOKEN',
+    308,
+    'A `hosted_fields_token` (or its ticket) unknown, expired or already used.',
+  ),
   // Declines (a transaction's final status, in `status` and callbacks).
   ours('EXPIRED_CARD', 401, 'Declined: expired card.'),
   ours('INSUFFICIENT_FUNDS', 402, 'Declined: insufficient funds.'),

@@ -148,6 +148,16 @@ const PAYOUT_FIELDS: FieldSpec[] = [
 ];
 const without = (fields: readonly FieldSpec[], ...names: string[]) =>
   fields.filter((x) => !names.includes(x.name));
+// v4 sale: the notes name only the token; the rest is v2 sale's without the card (assumed).
+const V4_SALE_FIELDS: FieldSpec[] = [
+  field('hosted_fields_token', 'Hosted fields token', 'text', {
+    required: true,
+    maxLength: 128,
+    example: 'hft_example',
+    help: "One-time token from the payment page's card tokenizer, sent instead of the card fields.",
+  }),
+  ...SALE_FIELDS.filter((s) => !CARD.includes(s)).map((s) => ({ ...s, provenance: 'assumed' as const })),
+];
 
 const OPERATION_LIST = [
   // 3-D Secure result uploads
@@ -527,6 +537,38 @@ const OPERATION_LIST = [
     followUps: ['v2/status'],
   },
   // v4 (RSA-SHA256)
+  {
+    id: 'SALE_V4',
+    path: 'v4/sale',
+    title: 'Sale with hosted fields (v4)',
+    group: 'payments',
+    source: 'gateway-examples',
+    summary:
+      'A sale whose card was tokenized in the browser: a hosted_fields_token instead of the card fields.',
+    scheme: 'oauth-rsa-sha256',
+    // The notes give the path and the token, not the scheme: RSA-SHA256 as every v4 call.
+    schemeSource: 'unsure',
+    fields: V4_SALE_FIELDS,
+    requestSchemaName: null,
+    response: 'AsyncResponse',
+    movesMoney: true,
+    followUps: ['v4/status', 'v2/return'],
+  },
+  {
+    id: 'EPHEMERAL_TICKET_V4',
+    path: 'v4/tokenize/create-ephemeral-ticket',
+    title: 'Hosted fields ticket (v4)',
+    group: 'payments',
+    source: 'gateway-examples',
+    summary:
+      "A short-lived ticket the payment page's card tokenizer needs; its fields and answer are unpublished.",
+    scheme: 'oauth-rsa-sha256',
+    schemeSource: 'unsure',
+    fields: [{ ...opt(F.login), provenance: 'assumed' }],
+    requestSchemaName: null,
+    response: 'EphemeralTicketResponse',
+    movesMoney: false,
+  },
   {
     id: 'CARDREF_V4',
     path: 'v4/create-card-ref',

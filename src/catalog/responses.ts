@@ -8,7 +8,8 @@ import { ErrorCodeValue } from './error-code-label.ts';
 const common = {
   'serial-number': z.optional(z.string()),
   'merchant-order-id': z.optional(z.string()),
-  'paynet-order-id': z.optional(z.string()),
+  // A number in the v4 sale's JSON answer (gateway-notes.md), a string elsewhere.
+  'paynet-order-id': z.optional(z.union([z.string(), z.number()])),
   'end-point-id': z.optional(z.string()),
   'error-message': z.optional(z.string()),
   // A number at the gateway and in this sandbox (the name beside it); a name in older answers.
@@ -63,6 +64,7 @@ export const RESPONSE_SCHEMAS = {
     ...common,
   }),
   TransferResponse: z.looseObject({ type: z.string(), 'transaction-id': z.string(), ...common }),
+  EphemeralTicketResponse: z.looseObject({ type: z.string(), 'ephemeral-ticket': z.string(), ...common }),
   PayoutV4Response: z.looseObject({ type: z.string(), 'payout-id': z.string(), ...common }),
   StatusResponse: z.looseObject({
     type: z.literal('status-response'),

@@ -1,5 +1,5 @@
 /**
- * Every catalog operation (28) signed by buildRequest with its own scheme, pinned nonce and
+ * Every catalog operation (30) signed by buildRequest with its own scheme, pinned nonce and
  * timestamp, and compared with independent implementations: the python oracle (control and base
  * string, HMAC-SHA1), Node's crypto.sign and `openssl dgst -sha256 -sign` (RSA-SHA256), and the
  * oauth-1.0a npm package as a third opinion on HMAC-SHA1.
@@ -109,11 +109,11 @@ beforeAll(async () => {
 afterAll(() => dir?.remove());
 
 describe('the catalog', () => {
-  it('has the 28 operations, each path once', () => {
-    expect(OPERATIONS).toHaveLength(28);
-    expect(new Set(OPERATIONS.map((o) => o.path)).size).toBe(28);
+  it('has the 30 operations, each path once', () => {
+    expect(OPERATIONS).toHaveLength(30);
+    expect(new Set(OPERATIONS.map((o) => o.path)).size).toBe(30);
     const count = (s: string) => OPERATIONS.filter((o) => o.scheme === s).length;
-    expect(count('control') + count('oauth-hmac-sha1') + count('oauth-rsa-sha256')).toBe(28);
+    expect(count('control') + count('oauth-hmac-sha1') + count('oauth-rsa-sha256')).toBe(30);
     for (const o of OPERATIONS) if (o.scheme === 'control') expect(o.formula?.length).toBeGreaterThan(0);
   });
 });

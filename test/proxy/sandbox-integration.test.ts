@@ -158,6 +158,20 @@ async function runFlow(via: Via): Promise<Map<string, Answer>> {
   expect(status.status).toBe('approved');
   // v4/status, from the gateway's public examples: the same order, signed RSA-SHA256.
   expect((await op('v4/status', { client_orderid: saleId, orderid: saleOrder })).status).toBe('approved');
+  // v4/sale, from the same examples: a ticket, the sandbox's tokenizer (through the same channel:
+  // the console's "Fill with test data" goes through /proxy/local), then the sale with the token.
+  const ticket = await op('v4/tokenize/create-ephemeral-ticket', {});
+  const cardNames = ['credit_card_number', 'card_printed_name', 'expire_month', 'expire_year', 'cvv2'];
+  const card = params('v2/sale', { cvv2: '123' }).filter(([k]) => cardNames.includes(k));
+  const tokenized = await call(via, {
+    path: 'hosted-fields/tokenize',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams([['ticket', str(ticket['ephemeral-ticket'])], ...card]).toString(),
+  } as unknown as SignedRequest);
+  expect(tokenized.status, JSON.stringify(tokenized.body)).toBe(200);
+  const token = str(tokenized.body.hosted_fields_token);
+  const v4Sale = await op('v4/sale', { client_orderid: id(), hosted_fields_token: token });
+  expect(typeof v4Sale['paynet-order-id']).toBe('number');
   const ref = await op('v2/create-card-ref', { client_orderid: saleId, orderid: saleOrder });
   const cardRef = str(ref['card-ref-id']);
   const info = await op('v2/get-card-info', { cardrefid: cardRef });
@@ -281,6 +295,7 @@ async function issuerPage(status: Record<string, unknown>, param: 'cres' | 'PaRe
 const EXPECTED_TYPE: Record<string, string> = {
   'v2/status': 'status-response',
   'v4/status': 'status-response',
+  'v4/tokenize/create-ephemeral-ticket': 'ephemeral-ticket-response',
   'v2/create-card-ref': 'create-card-ref-response',
   'v4/create-card-ref': 'create-card-ref-response',
   'v2/get-card-info': 'get-card-info-response',
@@ -300,8 +315,8 @@ describe('every catalog operation, straight to the sandbox and through the proxy
     proxied = await runFlow('proxy');
   }, 120_000);
 
-  it('covers all 28 operations', () => {
-    expect(OPERATION_PATHS).toHaveLength(28);
+  it('covers all 30 operations', () => {
+    expect(OPERATION_PATHS).toHaveLength(30);
     for (const path of OPERATION_PATHS) {
       expect(direct.has(path), path).toBe(true);
       expect(proxied.has(path), path).toBe(true);

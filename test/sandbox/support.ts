@@ -76,6 +76,8 @@ export const RSA_PATHS = [
   'v4/payout',
   // From the gateway's public examples (gateway-notes.md), not the description.
   'v4/status',
+  'v4/sale',
+  'v4/tokenize/create-ephemeral-ticket',
 ];
 
 export interface TestMerchant {
@@ -407,6 +409,28 @@ export async function startSandbox(options: SandboxOptions = {}, clock = fakeClo
     acme: new Client(app, merchants.acme, clock),
     other: new Client(app, merchants.other, clock),
   };
+}
+
+/**
+ * A hosted-fields token, as a payment page gets one: the merchant's server asks for an ephemeral
+ * ticket (v4, RSA-SHA256 by this client), the page's tokenizer (the sandbox's stand-in) turns the
+ * ticket and the card into a one-time token.
+ */
+export async function hostedFieldsToken(
+  client: Client,
+  card: Record<string, string> = { ...CARD, cvv2: '123' },
+): Promise<string> {
+  const ticket = await client.call('v4/tokenize/create-ephemeral-ticket', { login: client.merchant.login });
+  if (ticket.status !== 200 || !ticket.body['ephemeral-ticket'])
+    throw new Error(`ticket failed: ${ticket.raw}`);
+  const res = await client.app.inject({
+    method: 'POST',
+    url: `${BASE_PATH}/hosted-fields/tokenize`,
+    headers: { host: HOST, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: formBody({ ticket: String(ticket.body['ephemeral-ticket']), ...card }),
+  });
+  if (res.statusCode !== 200) throw new Error(`tokenize failed: ${res.body}`);
+  return String((JSON.parse(res.body) as Record<string, unknown>).hosted_fields_token);
 }
 
 /** Lets the delay pass and answers the final status. */

@@ -419,6 +419,24 @@ function OperationWorkbench({
         void form.trigger();
         setInvalid(null);
       };
+      // v4/sale: a token from the local sandbox's tokenizer; any other target's comes from the
+      // merchant's payment page (the note says so). Loaded on use: not on the first load.
+      const fillHostedFieldsToken = () => {
+        const ctx = contextRef.current;
+        const mine = ++fills.current;
+        void import('./hosted-fields-fill.ts')
+          .then(async (m) => {
+            if (!ctx || ctx.target.kind !== 'local') {
+              apply({ hosted_fields_token: '' });
+              return setInvalid([m.REAL_TOKEN_NOTE]);
+            }
+            const env = signingEnvFor(ctx, placeRef.current, runtime);
+            const token = await m.sandboxHostedFieldsToken(ctx.target, env, cvv, new Date(now));
+            if (mine === fills.current) apply({ hosted_fields_token: token });
+          })
+          .catch((e: unknown) => mine === fills.current && setInvalid([String((e as Error).message ?? e)]));
+      };
+      if (op.path === 'v4/sale') return fillHostedFieldsToken();
       if (!takesEarlierIds(op)) return apply({});
       // Ids of this session's latest fitting answer, instead of examples that name no real order.
       const mine = ++fills.current;

@@ -13,7 +13,9 @@ function describeOutcome(ex: Exchange): { outcome: string | null; orderId: strin
   const op = findOperation(ex.operationPath);
   const answer = readAnswer(op ?? { response: 'AsyncResponse' }, ex.response.status, ex.response.body);
   const body = answer.json && typeof answer.json === 'object' ? (answer.json as Record<string, unknown>) : {};
-  const orderId = typeof body['paynet-order-id'] === 'string' ? body['paynet-order-id'] : null;
+  const id = body['paynet-order-id'];
+  // v4 sale answers the id as a number.
+  const orderId = typeof id === 'string' ? id : typeof id === 'number' ? String(id) : null;
   if (op && answer.isJson && answer.schemaOk)
     return { outcome: answer.status ?? answer.type ?? null, orderId };
   if (answer.httpStatus === 403) return { outcome: 'forbidden', orderId };
