@@ -37,6 +37,8 @@ export interface SandboxOptions extends SandboxHooks {
   callbackRetry?: Partial<CallbackRetryOptions>;
   /** Timeout of one callback delivery (env `SANDBOX_CALLBACK_TIMEOUT_MS`, default 5000). */
   callbackTimeoutMs?: number;
+  /** The relay's records kept per merchant, the newest (env `SANDBOX_RELAY_KEEP`, default 10000). */
+  relayKeep?: number;
   /** Largest accepted request body in bytes (default 256 KiB). */
   bodyLimit?: number;
   /**
@@ -67,6 +69,7 @@ export interface ResolvedSandboxOptions {
   callbackHosts: readonly string[];
   callbackRetry: CallbackRetryOptions;
   callbackTimeoutMs: number;
+  relayKeep: number;
   bodyLimit: number;
   accept: AcceptMode;
   aliasBasePaths: readonly string[];
@@ -81,6 +84,7 @@ export const DEFAULTS = {
   callbackAllowAnyHost: false,
   callbackRetry: { attempts: 8, baseDelayMs: 1000 },
   callbackTimeoutMs: 5000,
+  relayKeep: 10_000,
   bodyLimit: 256 * 1024,
   accept: 'gateway',
 } as const;
@@ -136,6 +140,7 @@ export function resolveSandboxOptions(opts: SandboxOptions = {}): ResolvedSandbo
       1,
       600_000,
     ),
+    relayKeep: int('relayKeep', opts.relayKeep, DEFAULTS.relayKeep, 1, 10_000_000),
     bodyLimit: int('bodyLimit', opts.bodyLimit, DEFAULTS.bodyLimit, 1024, 64 * 1024 * 1024),
     accept: acceptMode(opts.accept),
     aliasBasePaths: opts.aliasBasePaths ?? [],
@@ -184,6 +189,7 @@ const envSchema = z.object({
   SANDBOX_CALLBACK_ATTEMPTS: whole(1, 100).optional(),
   SANDBOX_CALLBACK_BASE_DELAY_MS: whole(0, 86_400_000).optional(),
   SANDBOX_CALLBACK_TIMEOUT_MS: whole(1, 600_000).optional(),
+  SANDBOX_RELAY_KEEP: whole(1, 10_000_000).optional(),
   SANDBOX_ACCEPT: z
     .string()
     .trim()
@@ -223,6 +229,7 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined> = 
       baseDelayMs: e.SANDBOX_CALLBACK_BASE_DELAY_MS ?? DEFAULTS.callbackRetry.baseDelayMs,
     },
     callbackTimeoutMs: e.SANDBOX_CALLBACK_TIMEOUT_MS ?? DEFAULTS.callbackTimeoutMs,
+    relayKeep: e.SANDBOX_RELAY_KEEP ?? DEFAULTS.relayKeep,
     accept: e.SANDBOX_ACCEPT ?? DEFAULTS.accept,
   };
 }
