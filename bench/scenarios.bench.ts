@@ -4,9 +4,12 @@
  * without, at 100 connections (and 1,000: a held answer is a timer, not a thread); a callback
  * fan-out to a handler that answers in 50 ms, driven by the test clock; status without a scenario
  * against the minimal fastify ceiling, the ratio the sandbox bench records (docs/benchmarks.md).
+ * The fan-out line gives the sandbox's CPU and its wait for a core during the advance (shared
+ * cores), and the connections the handler saw (the relay reuses them). `BENCH_LAB_ROUNDS=0` runs
+ * the fan-out alone; `BENCH_CPU_PROF=<dir>` writes a CPU profile of the sandbox process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { importSigningKey } from '../src/core/index.ts';
@@ -74,7 +77,47 @@ async function loadElsewhere(
   return JSON.parse(out.trim().split('\n').at(-1)!) as LoadResult;
 }
 
+/**
+ * CPU time of a process (all its threads) and time it waited, runnable, for a core, in ms (Linux:
+ * each task's `schedstat` under `/proc/<pid>/task`; zeros elsewhere). On shared cores the wait says
+ * how much of the wall time was the machine's, not the sandbox's.
+ */
+function cpuMs(pid: number | undefined): { run: number; wait: number } {
+  const t = { run: 0, wait: 0 };
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const [run, wait] = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ');
+      t.run += Number(run) / 1e6;
+      t.wait += Number(wait) / 1e6;
+    }
+  } catch {
+    // Not Linux, or the process is gone.
+  }
+  return t;
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function printLoad(
+  rows: LoadResult[],
+  ratios: Record<'delayed100' | 'delayed1000' | 'ceiling', number[]>,
+): void {
+  console.log(formatLoadTable(rows));
+  const bound = 100 / (LATENCY_MS / 1000);
+  const held100 = median(
+    rows.filter((x) => x.label.startsWith('status, latency 50 ms, 100 conn,')).map((x) => x.rps),
+  );
+  console.log(
+    `\nstatus without a scenario ÷ ceiling (10 conn): median ${median(ratios.ceiling).toFixed(2)}× (the sandbox bench records 0.40–0.42×)`,
+  );
+  console.log(
+    `status with 50 ms latency ÷ without (100 conn): median ${median(ratios.delayed100).toFixed(2)}×; ` +
+      `100 connections each held 50 ms allow at most ${bound} req/s: ${held100.toFixed(0)} req/s is ${((held100 / bound) * 100).toFixed(1)} % of that bound`,
+  );
+  console.log(
+    `status with 50 ms latency at 1,000 conn ÷ without at 100: median ${median(ratios.delayed1000).toFixed(2)}×`,
+  );
+}
 
 export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'pay-console-bench-lab-'));
@@ -90,7 +133,11 @@ export async function run(): Promise<void> {
     children.push(handler.child);
     const handlerBase = `http://127.0.0.1:${handler.match[1]}`;
     const sandbox = await spawnUntil(
-      ['sandbox/main.ts'],
+      // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the sandbox process, written when it stops.
+      [
+        ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+        'sandbox/main.ts',
+      ],
       {
         HOST: '127.0.0.1',
         SANDBOX_PORT: '0',
@@ -183,21 +230,8 @@ export async function run(): Promise<void> {
       ratios.delayed100.push(held.rps / plain.rps);
       ratios.delayed1000.push(held1000.rps / plain.rps);
     }
-    console.log(formatLoadTable(rows));
-    const bound = 100 / (LATENCY_MS / 1000);
-    const held100 = median(
-      rows.filter((x) => x.label.startsWith('status, latency 50 ms, 100 conn,')).map((x) => x.rps),
-    );
-    console.log(
-      `\nstatus without a scenario ÷ ceiling (10 conn): median ${median(ratios.ceiling).toFixed(2)}× (the sandbox bench records 0.40–0.42×)`,
-    );
-    console.log(
-      `status with 50 ms latency ÷ without (100 conn): median ${median(ratios.delayed100).toFixed(2)}×; ` +
-        `100 connections each held 50 ms allow at most ${bound} req/s: ${held100.toFixed(0)} req/s is ${((held100 / bound) * 100).toFixed(1)} % of that bound`,
-    );
-    console.log(
-      `status with 50 ms latency at 1,000 conn ÷ without at 100: median ${median(ratios.delayed1000).toFixed(2)}×`,
-    );
+    // BENCH_LAB_ROUNDS=0: the fan-out alone (measuring the relay without a minute of load first).
+    if (rounds > 0) printLoad(rows, ratios);
 
     // Fan-out: FAN_OUT pending sales with a callback each; one clock advance finalises them and
     // delivers every callback, waiting for the handler's answers.
@@ -221,6 +255,7 @@ export async function run(): Promise<void> {
         }),
       );
     }
+    const cpu0 = [cpuMs(sandbox.child.pid), cpuMs(handler.child.pid)];
     const t0 = performance.now();
     const adv = await fetch(`${adminBase}/clock/${demo.login}/advance`, {
       method: 'POST',
@@ -229,15 +264,28 @@ export async function run(): Promise<void> {
     });
     if (!adv.ok) throw new Error(`advance answered ${adv.status}: ${await adv.text()}`);
     const wall = (performance.now() - t0) / 1000;
+    const { steps } = (await adv.json()) as { steps: number };
+    const [sandboxCpu, handlerCpu] = [cpuMs(sandbox.child.pid), cpuMs(handler.child.pid)];
+    const cpu = {
+      run: sandboxCpu.run - cpu0[0]!.run,
+      wait: sandboxCpu.wait - cpu0[0]!.wait,
+      handler: handlerCpu.run - cpu0[1]!.run,
+    };
     const counted = (await (await fetch(`${handlerBase}/count`)).json()) as {
       count: number;
       first: number;
       last: number;
+      connections: number;
     };
     console.log(
       `\ncallback fan-out: ${counted.count} of ${FAN_OUT} callbacks delivered to a handler answering in ${LATENCY_MS} ms; ` +
-        `one clock advance (finalising ${FAN_OUT} sales included) took ${wall.toFixed(2)} s: ${(counted.count / wall).toFixed(0)} deliveries/s ` +
+        `one clock advance (${steps} steps, finalising ${FAN_OUT} sales included) took ${wall.toFixed(2)} s: ${(counted.count / wall).toFixed(0)} deliveries/s ` +
         `(first to last arrival ${((counted.last - counted.first) / 1000).toFixed(2)} s: ${(counted.count / ((counted.last - counted.first) / 1000)).toFixed(0)}/s)`,
+    );
+    console.log(
+      `sandbox during the advance: ${cpu.run.toFixed(0)} ms of CPU (${((cpu.run * 1000) / FAN_OUT).toFixed(0)} µs per callback, finalisation included), ` +
+        `${cpu.wait.toFixed(0)} ms runnable but waiting for a core; handler ${cpu.handler.toFixed(0)} ms of CPU; wall ${(wall * 1000).toFixed(0)} ms; ` +
+        `${counted.connections} connections to the handler in all`,
     );
   } finally {
     await Promise.all(children.map(stop));

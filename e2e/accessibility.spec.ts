@@ -25,6 +25,7 @@ const PAGES: Array<{ path: string; name: string; ready: (page: Page) => Promise<
   { path: '/export', name: 'exports', ready: h1() },
   { path: '/debugger', name: 'debugger', ready: h1() },
   { path: '/teach', name: 'teaching', ready: h1() },
+  { path: '/scenarios', name: 'scenario lab', ready: scenarioLab },
   { path: '/teach/v2/sale', name: 'teaching an operation', ready: h1() },
   {
     path: '/return?status=approved&orderid=1&merchant_order=a&client_orderid=a&control=00',
@@ -44,6 +45,12 @@ function h1(name?: string) {
   return async (page: Page) => {
     await expect(page.getByRole('heading', { level: 1, ...(name ? { name } : {}) })).toBeVisible();
   };
+}
+
+/** The lab with its table of scenarios and the merchant's choice loaded from the sandbox. */
+async function scenarioLab(page: Page) {
+  await h1('Scenario lab')(page);
+  await expect(page.getByRole('checkbox', { name: /Duplicated callback/ })).toBeVisible();
 }
 
 async function signed(page: Page) {
@@ -142,6 +149,32 @@ for (const theme of ['light', 'dark'] as const) {
       await form.getByRole('button', { name: 'Diagnose' }).click();
       await expect(page.getByRole('region', { name: 'Diagnosis' }).getByRole('status').first()).toBeVisible();
       await expectAccessible(page, `a diagnosis (${theme})`);
+    });
+
+    test('the scenario lab with a delivery, a scenario opened and a handler check report', async ({
+      page,
+    }) => {
+      test.slow();
+      // A declined sale, no scenario: its relay row matches none that scenario-lab.spec.ts counts
+      // (the relay table lists the whole merchant's deliveries).
+      await openOperation(page, 'v2/sale');
+      await fillTestData(page, '116');
+      await send(page);
+      await expect(page.getByRole('table', { name: 'Callbacks received' }).locator('tbody tr')).toHaveCount(
+        1,
+      );
+      await page.goto('/scenarios');
+      await scenarioLab(page);
+      const relay = page.getByRole('table', { name: 'Relay deliveries' });
+      await expect(relay.getByRole('row', { name: /declined/ }).first()).toBeVisible();
+      await page.getByText('What it does, what a correct merchant does').first().click();
+      await page.getByRole('button', { name: 'Advance +1 s' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Advanced +1 s' })).toBeVisible();
+      // A handler that answers 404 to everything: a report with failed checks.
+      await page.getByLabel('Handler URL').fill(`${new URL(page.url()).origin}/proxy/no-such-handler`);
+      await page.getByRole('button', { name: 'Run the checks' }).click();
+      await expect(page.getByRole('table', { name: 'Handler checks' })).toBeVisible();
+      await expectAccessible(page, `the scenario lab in use (${theme})`);
     });
 
     test('workbench with an answer and the raw request editor', async ({ page }) => {

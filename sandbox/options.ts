@@ -37,6 +37,8 @@ export interface SandboxOptions extends SandboxHooks {
   callbackRetry?: Partial<CallbackRetryOptions>;
   /** Timeout of one callback delivery (env `SANDBOX_CALLBACK_TIMEOUT_MS`, default 5000). */
   callbackTimeoutMs?: number;
+  /** The relay's records kept per merchant, the newest (env `SANDBOX_RELAY_KEEP`, default 10000). */
+  relayKeep?: number;
   /** Largest accepted request body in bytes (default 256 KiB). */
   bodyLimit?: number;
   /**
@@ -75,6 +77,7 @@ export interface ResolvedSandboxOptions {
   callbackHosts: readonly string[];
   callbackRetry: CallbackRetryOptions;
   callbackTimeoutMs: number;
+  relayKeep: number;
   bodyLimit: number;
   accept: AcceptMode;
   fullCaptureControl: FullCaptureControl;
@@ -90,6 +93,7 @@ export const DEFAULTS = {
   callbackAllowAnyHost: false,
   callbackRetry: { attempts: 8, baseDelayMs: 1000 },
   callbackTimeoutMs: 5000,
+  relayKeep: 10_000,
   bodyLimit: 256 * 1024,
   accept: 'gateway',
   fullCaptureControl: 'order',
@@ -149,6 +153,7 @@ export function resolveSandboxOptions(opts: SandboxOptions = {}): ResolvedSandbo
       1,
       600_000,
     ),
+    relayKeep: int('relayKeep', opts.relayKeep, DEFAULTS.relayKeep, 1, 10_000_000),
     bodyLimit: int('bodyLimit', opts.bodyLimit, DEFAULTS.bodyLimit, 1024, 64 * 1024 * 1024),
     accept: acceptMode(opts.accept),
     fullCaptureControl: fullCaptureControl(opts.fullCaptureControl),
@@ -205,6 +210,7 @@ const envSchema = z.object({
   SANDBOX_CALLBACK_ATTEMPTS: whole(1, 100).optional(),
   SANDBOX_CALLBACK_BASE_DELAY_MS: whole(0, 86_400_000).optional(),
   SANDBOX_CALLBACK_TIMEOUT_MS: whole(1, 600_000).optional(),
+  SANDBOX_RELAY_KEEP: whole(1, 10_000_000).optional(),
   SANDBOX_ACCEPT: z
     .string()
     .trim()
@@ -250,6 +256,7 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined> = 
       baseDelayMs: e.SANDBOX_CALLBACK_BASE_DELAY_MS ?? DEFAULTS.callbackRetry.baseDelayMs,
     },
     callbackTimeoutMs: e.SANDBOX_CALLBACK_TIMEOUT_MS ?? DEFAULTS.callbackTimeoutMs,
+    relayKeep: e.SANDBOX_RELAY_KEEP ?? DEFAULTS.relayKeep,
     accept: e.SANDBOX_ACCEPT ?? DEFAULTS.accept,
     fullCaptureControl: e.SANDBOX_FULL_CAPTURE_CONTROL ?? DEFAULTS.fullCaptureControl,
   };

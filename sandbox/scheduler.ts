@@ -2,7 +2,7 @@ import type { CryptoPort } from '../src/core/index.ts';
 import { DUE_BATCH, type Engine } from './engine.ts';
 import type { MerchantRegistry } from './merchants.ts';
 import { deliverCallback } from './relay/deliver-callback.ts';
-import { DeliveryLog } from './relay/delivery-log.ts';
+import { DeliveryLog, RELAY_PRUNE_BATCH } from './relay/delivery-log.ts';
 import { NONCE_PURGE_BATCH, type CallbackRow } from './store.ts';
 
 /**
@@ -19,14 +19,17 @@ const MAX_IN_FLIGHT = 1000;
 export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Map<number, Promise<void>>();
-  /** What `settle` waits for: the number of deliveries in flight to fall to `at`. */
-  private wake: { at: number; resolve: () => void } | undefined;
+  /** Who waits for the number of deliveries in flight to fall to `at`. */
+  private wakes: Array<{ at: number; resolve: () => void }> = [];
+  /** How far the test clock moved each merchant's deadlines, in all (see `noteShift`). */
+  private readonly shifts = new Map<string, number>();
   /** The relay's record of every send and the handler's answer (sandbox/relay/). */
   readonly deliveries: DeliveryLog;
   private readonly abort = new AbortController();
   private stopped = false;
   private ticking = false;
-  private purging = false;
+  /** The bounded deletions under way (see `inTurns`). */
+  private readonly purging = new Set<string>();
   private finalizing = false;
 
   constructor(
@@ -35,16 +38,20 @@ export class Scheduler {
     private readonly crypto: CryptoPort,
     private readonly onError: (message: string) => void = () => undefined,
   ) {
-    this.deliveries = new DeliveryLog(engine.store.db);
+    this.deliveries = new DeliveryLog(engine.store.db, engine.options.relayKeep);
   }
 
-  start(): void {
+  /** The timer's period: half the shortest delay it serves, between 10 and 250 ms. */
+  get periodMs(): number {
     const o = this.engine.options;
-    const every = Math.min(
+    return Math.min(
       250,
       Math.max(10, Math.floor(Math.min(o.finalizeDelayMs || 250, o.callbackRetry.baseDelayMs || 250) / 2)),
     );
-    this.timer = setInterval(() => this.tick(), every);
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.tick(), this.periodMs);
     this.timer.unref();
   }
 
@@ -52,6 +59,7 @@ export class Scheduler {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.abort.abort();
+    for (const w of this.wakes.splice(0)) w.resolve();
     if (!this.engine.store.isClosed) this.engine.store.releaseClaims();
   }
 
@@ -96,11 +104,12 @@ export class Scheduler {
         })
         .finally(() => {
           this.inFlight.delete(cb.id);
-          if (this.wake && this.inFlight.size <= this.wake.at) {
-            const w = this.wake;
-            this.wake = undefined;
-            w.resolve();
-          }
+          if (this.wakes.length === 0) return;
+          const size = this.inFlight.size;
+          const woken = this.wakes.filter((w) => size <= w.at);
+          if (woken.length === 0) return;
+          this.wakes = this.wakes.filter((w) => size > w.at);
+          for (const w of woken) w.resolve();
         });
       this.inFlight.set(cb.id, run);
     }
@@ -109,21 +118,50 @@ export class Scheduler {
 
   /**
    * Finalises what is due and delivers every due callback, waiting for the deliveries (and those
-   * already in flight): the test clock's step (sandbox/scenarios/test-clock.ts).
+   * already in flight).
    */
   async settle(): Promise<void> {
+    await this.dispatch();
+    await this.drain();
+  }
+
+  /**
+   * Finalises what is due and starts every due delivery, waiting only for free slots (up to
+   * MAX_IN_FLIGHT in flight): the test clock's step (sandbox/scenarios/test-clock.ts).
+   */
+  async dispatch(): Promise<void> {
     if (this.stopped) return;
     const now = this.engine.options.clock();
     this.engine.finalizeDue(now, true);
-    // Keeps up to MAX_IN_FLIGHT deliveries going: a fan-out is not held to one batch at a time.
     for (let round = 0; round < 100_000 && !this.stopped; round++) {
-      const claimed = this.startDeliveries(now);
-      if (claimed === CLAIM_BATCH && this.inFlight.size < MAX_IN_FLIGHT) continue;
-      if (this.inFlight.size === 0) return;
-      // Woken when a batch's worth of slots is free (or, with nothing more due, when all are done).
-      const wakeAt = claimed === CLAIM_BATCH ? MAX_IN_FLIGHT - CLAIM_BATCH : 0;
-      await new Promise<void>((resolve) => (this.wake = { at: wakeAt, resolve }));
+      const full = this.inFlight.size >= MAX_IN_FLIGHT;
+      if (!full && this.startDeliveries(now) < CLAIM_BATCH) return;
+      // Woken when a batch's worth of slots is free.
+      if (this.inFlight.size > MAX_IN_FLIGHT - CLAIM_BATCH)
+        await this.inFlightAtMost(MAX_IN_FLIGHT - CLAIM_BATCH);
     }
+  }
+
+  /** Waits until no delivery is in flight. */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0 && !this.stopped) await this.inFlightAtMost(0);
+  }
+
+  get deliveriesInFlight(): number {
+    return this.inFlight.size;
+  }
+
+  /**
+   * The test clock moved a merchant's deadlines `ms` earlier: a delivery in flight meanwhile dates
+   * its retry back by as much, so the retry keeps its delay in the merchant's time.
+   */
+  noteShift(login: string, ms: number): void {
+    if (ms > 0) this.shifts.set(login, (this.shifts.get(login) ?? 0) + ms);
+  }
+
+  private inFlightAtMost(at: number): Promise<void> {
+    if (this.inFlight.size <= at) return Promise.resolve();
+    return new Promise<void>((resolve) => this.wakes.push({ at, resolve }));
   }
 
   /**
@@ -152,28 +190,36 @@ export class Scheduler {
   }
 
   /**
-   * Deletes expired nonces a bounded batch at a time, yielding to the event loop between batches,
-   * so a large expiry (500,000 nonces) never stalls requests for more than one batch.
+   * Deletes expired nonces, and the relay's records beyond what it keeps per merchant, a bounded
+   * batch at a time, yielding to the event loop between batches: a large expiry (500,000 nonces)
+   * or a fan-out's records never stall requests for more than one batch.
    */
   private purgeNonces(now: number): void {
-    if (this.purging) return;
+    this.inTurns('nonces', () => this.engine.store.purgeNonces(now), NONCE_PURGE_BATCH, 'nonce purge');
+    this.inTurns('relay', () => this.deliveries.prune(), RELAY_PRUNE_BATCH, 'relay prune');
+  }
+
+  /** Runs `step` now and, while it does a full `batch`, again in later turns (one run per `name` at a time). */
+  private inTurns(name: string, step: () => number, batch: number, what: string): void {
+    if (this.purging.has(name)) return;
     const store = this.engine.store;
-    if (store.purgeNonces(now) < NONCE_PURGE_BATCH) return;
-    this.purging = true;
-    const more = () => {
+    const more = (): void => {
       if (this.stopped || store.isClosed) {
-        this.purging = false;
+        this.purging.delete(name);
         return;
       }
       try {
-        if (store.purgeNonces(now) < NONCE_PURGE_BATCH) this.purging = false;
-        else setImmediate(more);
+        if (step() < batch) this.purging.delete(name);
+        else {
+          this.purging.add(name);
+          setImmediate(more);
+        }
       } catch (e) {
-        this.purging = false;
-        if (!this.stopped && !store.isClosed) this.onError(`sandbox nonce purge: ${(e as Error).message}`);
+        this.purging.delete(name);
+        if (!this.stopped && !store.isClosed) this.onError(`sandbox ${what}: ${(e as Error).message}`);
       }
     };
-    setImmediate(more);
+    more();
   }
 
   /** Runs one attempt through the relay (records it; the order's scenarios shape it). */
@@ -187,6 +233,7 @@ export class Scheduler {
         log: this.deliveries,
         lab: this.engine.scenarios,
         stop: this.abort.signal,
+        shiftedMs: (login) => this.shifts.get(login) ?? 0,
       },
       cb,
     );

@@ -314,6 +314,8 @@ CREATE TABLE IF NOT EXISTS callbacks (
   lease_owner TEXT, lease_until INTEGER
 );
 CREATE INDEX IF NOT EXISTS callbacks_due ON callbacks (next_at) WHERE state = 'pending';
+CREATE INDEX IF NOT EXISTS callbacks_claimable ON callbacks (next_at) WHERE state = 'pending' AND lease_until IS NULL;
+CREATE INDEX IF NOT EXISTS callbacks_leased ON callbacks (lease_until) WHERE state = 'pending' AND lease_until IS NOT NULL;
 CREATE TABLE IF NOT EXISTS merchant_keys (login TEXT PRIMARY KEY, public_key_pem TEXT NOT NULL, updated_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS added_merchants (
   login TEXT PRIMARY KEY, control_key TEXT NOT NULL, endpoint_id TEXT NOT NULL UNIQUE, endpoint_group_id TEXT NOT NULL UNIQUE,
@@ -833,10 +835,21 @@ export class SandboxStore {
    */
   claimCallbacks(now: number, holdMs: number, limit = 20): CallbackRow[] {
     return this.tx(() => {
-      const due = this.stmt(
-        `SELECT * FROM callbacks WHERE state = 'pending' AND next_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
-         ORDER BY next_at, id ${limitClause(limit)}`,
+      // Two index walks that never pass a row in flight (a fan-out keeps a thousand leased): claims
+      // whose holder died first, then rows no one holds.
+      const expired = this.stmt(
+        `SELECT * FROM callbacks WHERE state = 'pending' AND lease_until IS NOT NULL AND lease_until <= ?
+           AND next_at <= ? ORDER BY lease_until ${limitClause(limit)}`,
       ).all(now, now) as CallbackRow[];
+      const due =
+        expired.length >= limit
+          ? expired
+          : expired.concat(
+              this.stmt(
+                `SELECT * FROM callbacks WHERE state = 'pending' AND lease_until IS NULL AND next_at <= ?
+                 ORDER BY next_at, id ${limitClause(limit - expired.length)}`,
+              ).all(now) as CallbackRow[],
+            );
       const until = now + holdMs + LEASE_MARGIN_MS;
       const claim = this.stmt('UPDATE callbacks SET lease_owner = ?, lease_until = ? WHERE id = ?');
       for (const cb of due) claim.run(this.owner, until, cb.id);

@@ -3,9 +3,11 @@ import { delayOf, type ScenarioChoice } from '../../src/catalog/scenarios.ts';
 import type { ResolvedSandboxOptions } from '../options.ts';
 import type { MerchantRegistry } from '../merchants.ts';
 import type { CallbackRow, SandboxStore } from '../store.ts';
+
+type CallbackPatch = Parameters<SandboxStore['finishCallback']>[1];
 import { pickOf, type ScenarioStore } from '../scenarios/scenario-store.ts';
 import { callbackHostAllowed, hostRefusal } from './allowed-hosts.ts';
-import type { DeliveryLog, DeliveryKind } from './delivery-log.ts';
+import type { DeliveryKind, DeliveryLog, DeliveryRecord } from './delivery-log.ts';
 import { forgedControl } from './mutations.ts';
 import { callbackUrlFor, sendCallback, type HandlerAnswer } from './send-callback.ts';
 
@@ -17,6 +19,8 @@ export interface RelayDeps {
   log: DeliveryLog;
   lab: ScenarioStore | undefined;
   stop: AbortSignal;
+  /** How far the test clock has moved a merchant's deadlines in all (see Scheduler.noteShift). */
+  shiftedMs?: (merchant: string) => number;
 }
 
 /** The drop-retry scenario's dropped attempts (the gateway's retry then delivers). */
@@ -34,13 +38,27 @@ export async function deliverCallback(d: RelayDeps, cb: CallbackRow): Promise<bo
   const order = request ? store.getOrder(request.order_id) : undefined;
   const merchant = order ? d.merchants.byLogin(order.merchant) : undefined;
   if (!request || !order || !merchant) {
-    store.finishCallback(cb.id, { state: 'failed', last_result: 'order or merchant no longer known' });
+    await store.batched(() =>
+      store.finishCallback(cb.id, { state: 'failed', last_result: 'order or merchant no longer known' }),
+    );
     return true;
   }
   const choice: ScenarioChoice = d.lab?.effectiveOrderChoice(order.id, order.merchant) ?? [];
-  const now = options.clock();
+  const shifted = () => d.shiftedMs?.(order.merchant) ?? 0;
+  const shiftedAtStart = shifted();
+  /** `ms` from now in the merchant's time: less what the test clock moved while this was in flight. */
+  const later = (ms: number) => options.clock() - (shifted() - shiftedAtStart) + ms;
+  // The attempt's records and its outcome are written together, in the sandbox's group commit
+  // (one COMMIT for every delivery that ends in the same turn): a crash before it leaves the
+  // callback pending, to be sent again (at least once).
+  const records: Array<Omit<DeliveryRecord, 'id'>> = [];
+  const finish = (patch: CallbackPatch) =>
+    store.batched(() => {
+      for (const r of records) d.log.record(r);
+      store.finishCallback(cb.id, patch);
+    });
   const record = (kind: DeliveryKind, url: string, a: Partial<HandlerAnswer> & { result: string }) =>
-    d.log.record({
+    records.push({
       callbackId: cb.id,
       orderId: order.id,
       merchant: order.merchant,
@@ -63,37 +81,34 @@ export async function deliverCallback(d: RelayDeps, cb: CallbackRow): Promise<bo
     if (hold && !d.log.has(cb.id, 'held')) {
       const ms = delayOf(hold);
       record('held', cb.url, { result: `held ${ms} ms (scenario ${hold.name})` });
-      store.finishCallback(cb.id, { next_at: now + ms, last_result: 'held' });
+      await finish({ next_at: later(ms), last_result: 'held' });
       return true;
     }
   }
 
   const url = await callbackUrlFor(cb.url, request, order, merchant.controlKey, d.crypto);
   if (!url) {
-    store.finishCallback(cb.id, { state: 'failed', last_result: 'invalid URL' });
+    await store.batched(() => store.finishCallback(cb.id, { state: 'failed', last_result: 'invalid URL' }));
     return true;
   }
   if (!callbackHostAllowed(url, options)) {
     record('refused', url.href, { result: hostRefusal(url) });
-    store.finishCallback(cb.id, { state: 'failed', last_result: 'host not allowed' });
+    await finish({ state: 'failed', last_result: 'host not allowed' });
     return true;
   }
   const send = () => sendCallback(url, options.callbackTimeoutMs, d.stop);
   const attempts = cb.attempts + 1;
   const { attempts: max, baseDelayMs } = options.callbackRetry;
-  const retryOrFail = (result: string) => {
-    if (attempts >= max) store.finishCallback(cb.id, { state: 'failed', attempts, last_result: result });
-    else
-      store.finishCallback(cb.id, {
-        attempts,
-        last_result: result,
-        next_at: options.clock() + baseDelayMs * 2 ** (attempts - 1),
-      });
-  };
+  const retryOrFail = (result: string) =>
+    finish(
+      attempts >= max
+        ? { state: 'failed', attempts, last_result: result }
+        : { attempts, last_result: result, next_at: later(baseDelayMs * 2 ** (attempts - 1)) },
+    );
 
   if (pickOf(choice, 'callback-drop-retry') && cb.attempts < DROPPED_ATTEMPTS) {
     record('dropped', url.href, { result: 'dropped (scenario callback-drop-retry): nothing was sent' });
-    retryOrFail('dropped');
+    await retryOrFail('dropped');
     return true;
   }
   if (pickOf(choice, 'callback-bad-control') && !d.log.has(cb.id, 'forged')) {
@@ -113,8 +128,7 @@ export async function deliverCallback(d: RelayDeps, cb: CallbackRow): Promise<bo
     if (d.stop.aborted || store.isClosed) return false;
     record('duplicate', url.href, again);
   }
-  if (answer.httpStatus === 200)
-    store.finishCallback(cb.id, { state: 'delivered', attempts, last_result: answer.result });
-  else retryOrFail(answer.result);
+  if (answer.httpStatus === 200) await finish({ state: 'delivered', attempts, last_result: answer.result });
+  else await retryOrFail(answer.result);
   return true;
 }

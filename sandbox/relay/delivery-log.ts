@@ -72,16 +72,60 @@ function fromRow(r: Row): DeliveryRecord {
   };
 }
 
-/** The relay's record, in the sandbox's database (its own table). */
+/** Records deleted per statement by {@link DeliveryLog.prune}: each step is short. */
+export const RELAY_PRUNE_BATCH = 500;
+
+/**
+ * The relay's record, in the sandbox's database (its own table). It keeps the newest `keep`
+ * records of each merchant (and up to 100 more between two prunes): a sandbox that runs for
+ * months, or a fan-out bench, does not grow it without end.
+ */
 export class DeliveryLog {
   private readonly stmt: (sql: string) => Database.Statement;
+  /** Records per merchant since its last prune (each merchant with records counts as due after a start). */
+  private readonly grown = new Map<string, number>();
+  /** A merchant is pruned once this many records arrived: finding the cut walks `keep` index entries. */
+  private readonly pruneAfter: number;
 
-  constructor(db: Database.Database) {
+  constructor(
+    db: Database.Database,
+    private readonly keep = Number.POSITIVE_INFINITY,
+  ) {
     db.exec(SCHEMA);
     this.stmt = statementCache(db);
+    this.pruneAfter = Math.min(keep, 100);
+    for (const m of this.stmt('SELECT DISTINCT merchant FROM relay_deliveries').pluck().all() as string[])
+      this.grown.set(m, this.pruneAfter);
+  }
+
+  /**
+   * Deletes at most `limit` records beyond the newest `keep` of each merchant due a prune, and
+   * returns how many: the caller repeats it in later turns of the event loop while a full batch goes.
+   */
+  prune(limit = RELAY_PRUNE_BATCH): number {
+    if (!Number.isFinite(this.keep)) return 0;
+    let deleted = 0;
+    for (const [merchant, since] of this.grown) {
+      if (since < this.pruneAfter) continue;
+      // The oldest record to keep (through the merchant index); none: the merchant has fewer.
+      const oldestKept = this.stmt(
+        `SELECT id FROM relay_deliveries WHERE merchant = ? ORDER BY id DESC ${limitClause(1, this.keep - 1)}`,
+      )
+        .pluck()
+        .get(merchant) as number | undefined;
+      if (oldestKept !== undefined)
+        deleted += this.stmt(
+          `DELETE FROM relay_deliveries WHERE id IN
+             (SELECT id FROM relay_deliveries WHERE merchant = ? AND id < ? ORDER BY id ${limitClause(limit - deleted)})`,
+        ).run(merchant, oldestKept).changes;
+      if (deleted >= limit) return deleted;
+      this.grown.delete(merchant);
+    }
+    return deleted;
   }
 
   record(d: Omit<DeliveryRecord, 'id'>): DeliveryRecord {
+    this.grown.set(d.merchant, (this.grown.get(d.merchant) ?? 0) + 1);
     const id = Number(
       this.stmt(
         `INSERT INTO relay_deliveries (callback_id, order_id, merchant, kind, mutation, url, at, http_status, result, duration_ms, body_excerpt)

@@ -95,7 +95,12 @@ export function registerLab(app: FastifyInstance, deps: LabDeps): void {
   const store = engine.store;
   const clock = new TestClock(store.db, lab, {
     now: () => engine.options.clock(),
-    settle: () => scheduler.settle(),
+    dispatch: () => scheduler.dispatch(),
+    drain: () => scheduler.drain(),
+    inFlight: () => scheduler.deliveriesInFlight,
+    shifted: (login, ms) => scheduler.noteShift(login, ms),
+    stepMs: scheduler.periodMs,
+    minGapMs: engine.options.callbackRetry.baseDelayMs,
   });
   const closed = (json: Json) =>
     store.isClosed ? refusal(json, 503, 'INTERNAL', 'The sandbox is shutting down.') : undefined;

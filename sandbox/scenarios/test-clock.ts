@@ -12,11 +12,24 @@ export interface ClockAdvance {
   steps: number;
 }
 
-/** What the test clock drives: the sandbox's sweep and callback delivery, awaited. */
+/** What the test clock drives: the sandbox's sweep and callback delivery (sandbox/scheduler.ts). */
 export interface ClockDriver {
   now(): number;
-  /** Finalises what is due and delivers every due callback, waiting for the deliveries. */
-  settle(): Promise<void>;
+  /** Finalises what is due and starts every due delivery, waiting only for a free slot. */
+  dispatch(): Promise<void>;
+  /** Waits until no delivery is in flight. */
+  drain(): Promise<void>;
+  /** How many deliveries are in flight. */
+  inFlight(): number;
+  /** Told of every shift, so a delivery in flight dates its retry in the merchant's time. */
+  shifted(login: string, ms: number): void;
+  /**
+   * The scheduler's own granularity (its timer's period): deadlines this close to the next one are
+   * reached in the same step, as the timer would find them due together.
+   */
+  stepMs: number;
+  /** The shortest delay a delivery in flight can set before its own next attempt (the first retry). */
+  minGapMs: number;
 }
 
 /** The largest single advance: 60 days (a 14-day retry schedule fits four times). */
@@ -36,39 +49,62 @@ export class TestClock {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    db: Database.Database,
+    private readonly db: Database.Database,
     private readonly lab: ScenarioStore,
     private readonly driver: ClockDriver,
   ) {
     this.stmt = statementCache(db);
   }
 
-  /** The merchant's next deadline, or undefined when nothing is scheduled. */
+  /** The merchant's next deadline, or undefined when nothing is scheduled (callbacks in flight aside). */
   nextDeadline(login: string): number | undefined {
+    return this.deadline('min', login, Number.MAX_SAFE_INTEGER);
+  }
+
+  /** The merchant's earliest (`min`) or latest (`max`) deadline at or before `by`. */
+  private deadline(fn: 'min' | 'max', login: string, by: number): number | undefined {
     const row = this.stmt(
-      `SELECT min(t) FROM (
-         SELECT min(r.finalize_at) AS t FROM requests r JOIN orders o ON o.id = r.order_id
-           WHERE o.merchant = ? AND r.finalize_at IS NOT NULL
+      // Driven from the pending rows (their partial indexes), never from the merchant's orders:
+      // those grow with every order ever made, the pending ones do not.
+      `SELECT ${fn}(t) FROM (
+         SELECT ${fn}(r.finalize_at) AS t FROM requests r CROSS JOIN orders o ON o.id = r.order_id
+           WHERE r.finalize_at IS NOT NULL AND r.finalize_at <= ? AND o.merchant = ?
          UNION ALL
-         SELECT min(c.next_at) FROM callbacks c JOIN requests r ON r.id = c.request_id JOIN orders o ON o.id = r.order_id
-           WHERE o.merchant = ? AND c.state = 'pending')`,
+         SELECT ${fn}(c.next_at) FROM callbacks c JOIN requests r ON r.id = c.request_id JOIN orders o ON o.id = r.order_id
+           WHERE o.merchant = ? AND c.state = 'pending' AND c.next_at <= ?
+             AND (c.lease_until IS NULL OR c.lease_until <= ?))`,
     )
       .pluck()
-      .get(login, login) as number | null;
+      .get(by, login, login, by, this.driver.now()) as number | null;
     return row ?? undefined;
   }
 
   private shift(login: string, ms: number): void {
-    if (ms <= 0) return;
+    if (ms > 0) this.shiftAll(login, ms);
+  }
+
+  /** Both moves in one transaction (a savepoint of the group commit when one is open). */
+  private readonly shiftAll = (login: string, ms: number): void =>
+    this.db.transaction(() => this.shiftRows(login, ms))();
+
+  private shiftRows(login: string, ms: number): void {
+    // Pending rows first, their merchant looked up per row (as in `deadline`).
     this.stmt(
       `UPDATE requests SET finalize_at = finalize_at - ?
-         WHERE finalize_at IS NOT NULL AND order_id IN (SELECT id FROM orders WHERE merchant = ?)`,
+         WHERE finalize_at IS NOT NULL AND (SELECT merchant FROM orders WHERE id = order_id) = ?`,
     ).run(ms, login);
     this.stmt(
       `UPDATE callbacks SET next_at = next_at - ?
-         WHERE state = 'pending' AND request_id IN
-           (SELECT r.id FROM requests r JOIN orders o ON o.id = r.order_id WHERE o.merchant = ?)`,
+         WHERE state = 'pending' AND (SELECT o.merchant FROM requests r JOIN orders o ON o.id = r.order_id
+           WHERE r.id = request_id) = ?`,
     ).run(ms, login);
+  }
+
+  /**
+   * The 3-D Secure method windows: read by requests only, never a deadline of the walk, so moved
+   * once per advance (a walk over the merchant's orders, not over pending rows).
+   */
+  private shiftMethodWindows(login: string, ms: number): void {
     this.stmt(
       `UPDATE orders SET tds_started_at = tds_started_at - ?
          WHERE merchant = ? AND tds_started_at IS NOT NULL AND tds_stage = 'method'`,
@@ -82,27 +118,58 @@ export class TestClock {
     return run;
   }
 
+  /**
+   * Deadline to deadline. A step does not wait for the deliveries of the steps before it (a fan-out
+   * of thousands of callbacks keeps the handler busy, instead of one step's worth at a time), as
+   * long as the merchant's time stays within `minGapMs` of the oldest step still in flight: a
+   * delivery's retry comes at least that long after it (dated in the merchant's time, see
+   * `ClockDriver.shifted`), so no retry can fall due behind a step already taken. Past that, and
+   * before the advance ends, the deliveries are waited for.
+   */
   private async walk(login: string, ms: number): Promise<ClockAdvance> {
+    const d = this.driver;
     let remaining = ms;
     let steps = 0;
+    /** The merchant's time when the oldest step whose deliveries may be in flight was taken. */
+    let oldest: number | undefined;
+    const merchantNow = () => d.now() + (ms - remaining);
+    this.shiftMethodWindows(login, ms);
     // Bounded: each step reaches a deadline, and attempts per callback are bounded.
-    for (; steps < 10_000; steps++) {
+    for (let turns = 0; turns < 20_000; turns++) {
       const next = this.nextDeadline(login);
-      const wait = next === undefined ? Number.POSITIVE_INFINITY : Math.max(0, next - this.driver.now());
-      if (wait > remaining) {
-        this.shift(login, remaining);
-        break;
+      const wait = next === undefined ? Number.POSITIVE_INFINITY : Math.max(0, next - d.now());
+      // Deadlines within one scheduler period of the next are reached together: a burst of sales
+      // made over a few seconds is one step, not one per millisecond.
+      const last = next === undefined ? next : (this.deadline('max', login, next + d.stepMs) ?? next);
+      const step = last === undefined ? wait : Math.min(remaining, Math.max(wait, last - d.now()));
+      const tooFar = oldest !== undefined && merchantNow() + step - oldest >= d.minGapMs;
+      if (wait > remaining || tooFar) {
+        if (d.inFlight() > 0) {
+          // Their retries (or the rest of this advance) depend on their answers.
+          await d.drain();
+          oldest = undefined;
+          continue;
+        }
+        if (wait > remaining) {
+          this.shift(login, remaining);
+          d.shifted(login, remaining);
+          break;
+        }
       }
-      this.shift(login, wait);
-      remaining -= wait;
-      await this.driver.settle();
+      this.shift(login, step);
+      d.shifted(login, step);
+      remaining -= step;
+      steps++;
+      oldest ??= merchantNow();
+      await d.dispatch();
       // No progress (another process holds that callback's claim): the rest of the advance at once.
-      if (this.nextDeadline(login) === next! - wait) {
+      if (d.inFlight() === 0 && this.nextDeadline(login) === next! - step) {
         this.shift(login, remaining);
+        d.shifted(login, remaining);
         break;
       }
     }
-    const total = this.lab.addClockAdvance(login, ms, this.driver.now());
+    const total = this.lab.addClockAdvance(login, ms, d.now());
     return { login, advancedMs: ms, totalAdvancedMs: total, steps };
   }
 }

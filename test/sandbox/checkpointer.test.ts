@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from '../../sandbox/checkpointer.ts';
 import { SandboxStore } from '../../sandbox/store.ts';
-import { waitFor } from './support.ts';
+import { onFileChanges, waitFor } from './support.ts';
 
 function fileWithLog(): { store: SandboxStore; dbPath: string } {
   const dbPath = path.join(mkdtempSync(path.join(tmpdir(), 'checkpoint-')), 'sandbox.sqlite');
@@ -30,7 +30,11 @@ describe('the checkpointer', () => {
     const checkpointer = new Checkpointer(dbPath, (m) => errors.push(m), 20);
     try {
       // Only a checkpoint moves pages into the file; this connection never crossed its threshold.
-      await waitFor(() => (statSync(dbPath).size > before + 4 * 1024 * 1024 ? true : undefined), 30_000);
+      await waitFor(
+        () => (statSync(dbPath).size > before + 4 * 1024 * 1024 ? true : undefined),
+        onFileChanges(path.dirname(dbPath)),
+        30_000,
+      );
       expect(errors).toEqual([]);
     } finally {
       await checkpointer.stop();
@@ -40,8 +44,17 @@ describe('the checkpointer', () => {
 
   it('names the problem when it cannot open the database, and stops cleanly', async () => {
     const errors: string[] = [];
-    const checkpointer = new Checkpointer('/nonexistent/dir/sandbox.sqlite', (m) => errors.push(m), 20);
-    await waitFor(() => (errors.length > 0 ? true : undefined), 30_000);
+    let reported: () => void = () => undefined;
+    const heard = new Promise<void>((r) => (reported = r));
+    const checkpointer = new Checkpointer(
+      '/nonexistent/dir/sandbox.sqlite',
+      (m) => {
+        errors.push(m);
+        reported();
+      },
+      20,
+    );
+    await heard;
     expect(errors[0]).toMatch(/^sandbox checkpoints: .*SQLite checkpoints on commit instead\.$/);
     await checkpointer.stop();
   });

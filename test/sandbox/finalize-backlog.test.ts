@@ -4,11 +4,12 @@
  * the event loop, so the loop never blocks for the whole backlog. The order a request names is
  * finalised at once, so a status after the delay still reads final.
  */
+import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DUE_BATCH } from '../../sandbox/engine.ts';
 import { Scheduler } from '../../sandbox/scheduler.ts';
 import { SandboxStore } from '../../sandbox/store.ts';
-import { orderId, saleParams, startSandbox, waitFor, type Sandbox } from './support.ts';
+import { onEvent, orderId, saleParams, startSandbox, waitFor, type Sandbox } from './support.ts';
 
 const BACKLOG = 2 * DUE_BATCH + 50;
 
@@ -31,9 +32,14 @@ async function backlog(sb: Sandbox): Promise<Array<Record<string, unknown>>> {
   return acks;
 }
 
-/** The rows each sweep for due requests returned, and whether the timer's `tick` was running. */
-function recordSweeps(): Array<{ rows: number; inTick: boolean }> {
-  const sweeps: Array<{ rows: number; inTick: boolean }> = [];
+/**
+ * The rows each sweep for due requests returned, and whether the timer's `tick` was running; the
+ * emitter tells of each sweep.
+ */
+function recordSweeps(): Array<{ rows: number; inTick: boolean }> & { notices: EventEmitter } {
+  const sweeps = Object.assign([] as Array<{ rows: number; inTick: boolean }>, {
+    notices: new EventEmitter(),
+  });
   const originalDue = SandboxStore.prototype.dueRequests;
   const originalTick = Scheduler.prototype.tick;
   let ticking = false;
@@ -51,6 +57,7 @@ function recordSweeps(): Array<{ rows: number; inTick: boolean }> {
   ) {
     const rows = originalDue.apply(this, args);
     sweeps.push({ rows: rows.length, inTick: ticking });
+    sweeps.notices.emit('sweep');
     return rows;
   });
   return sweeps;
@@ -104,7 +111,7 @@ describe('a backlog of due requests', () => {
     vi.restoreAllMocks();
     const sweeps = recordSweeps();
     const finalised = () => sweeps.reduce((n, s) => n + s.rows, 0);
-    await waitFor(() => (finalised() >= BACKLOG ? true : undefined));
+    await waitFor(() => (finalised() >= BACKLOG ? true : undefined), onEvent(sweeps.notices, 'sweep'));
     // One sweep inside the timer's own call; the other batches each in a later turn of the loop.
     expect(sweeps.filter((s) => s.inTick && s.rows > 0)).toHaveLength(1);
     expect(sweeps.every((s) => s.rows <= DUE_BATCH)).toBe(true);

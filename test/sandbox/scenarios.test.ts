@@ -259,6 +259,32 @@ describe('scenario lab', () => {
     expect(hitsOf(s.id)).toHaveLength(21);
   });
 
+  it('test clock: later steps do not wait for a delivery in flight, and its retry keeps its delay', async () => {
+    handler.failures.set('/once', 1);
+    const a = await sale({ server_callback_url: `${handler.base}/once` });
+    sb.clock.advance(500);
+    const b = await sale();
+    // a is due at +1 s and fails: its retry is due at +2 s. b, due at +1.5 s, is reached while a's
+    // attempt may still be in flight; the retry is dated in the merchant's time all the same.
+    await advance(1499);
+    expect(hitsOf(a.id)).toHaveLength(1);
+    expect(hitsOf(b.id)).toHaveLength(1);
+    await advance(1);
+    expect(hitsOf(a.id).map((h) => h.answered)).toEqual([500, 200]);
+  });
+
+  it('test clock: deadlines within one scheduler period are one step (a fan-out is not one step per sale)', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      ids.push((await sale()).id);
+      sb.clock.advance(10);
+    }
+    const r = await advance(2000);
+    expect(ids.filter((id) => hitsOf(id).length === 1)).toHaveLength(60);
+    // Due over 600 ms; the timer's period here is 250 ms.
+    expect(r.body.steps).toBeLessThanOrEqual(3);
+  });
+
   it('relay: replays a delivery as it was and mutated; the handler refuses the bad ones', async () => {
     const s = await sale();
     await advance(1000);

@@ -5,7 +5,8 @@
  */
 import { createHash, createHmac, createSign, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import type { EventEmitter } from 'node:events';
+import { mkdtempSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse as parseQuery } from 'node:querystring';
@@ -444,17 +445,68 @@ export async function settle(
   return client.status(String(ack['paynet-order-id']), String(ack['merchant-order-id']));
 }
 
-export async function waitFor<T>(
+/** Reports "something may have changed" by calling `recheck`; returns how to stop. */
+export type Changes = (recheck: () => void) => () => void;
+
+/** Each `event` of an emitter (a server's `request`, a spy's notice). */
+export const onEvent =
+  (emitter: EventEmitter, event: string): Changes =>
+  (recheck) => {
+    emitter.on(event, recheck);
+    return () => emitter.off(event, recheck);
+  };
+
+/** Writes to the files of a folder, by another thread or process (inotify, through `fs.watch`). */
+export const onFileChanges =
+  (dir: string): Changes =>
+  (recheck) => {
+    const watcher = watch(dir, () => recheck());
+    return () => watcher.close();
+  };
+
+/**
+ * Resolves with the probe's first answer other than undefined: probed at once and again on each
+ * change `changes` reports, so a test waits on an event, never on a delay. `timeoutMs` only bounds
+ * a failure.
+ */
+export function waitFor<T>(
   probe: () => T | undefined | Promise<T | undefined>,
+  changes: Changes,
   timeoutMs = 10_000,
 ): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('waitFor: timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  return new Promise<T>((resolve, reject) => {
+    let probing = false;
+    let again = false;
+    let done = false;
+    const finish = (settle: () => void) => {
+      done = true;
+      stop();
+      clearTimeout(timer);
+      settle();
+    };
+    const check = async (): Promise<void> => {
+      if (done) return;
+      if (probing) {
+        again = true; // a change during a probe: probe once more after it
+        return;
+      }
+      probing = true;
+      try {
+        do {
+          again = false;
+          const v = await probe();
+          if (v !== undefined) return finish(() => resolve(v));
+        } while (again && !done);
+      } catch (e) {
+        finish(() => reject(e as Error));
+      } finally {
+        probing = false;
+      }
+    };
+    const stop = changes(() => void check());
+    const timer = setTimeout(() => finish(() => reject(new Error('waitFor: timed out'))), timeoutMs);
+    void check();
+  });
 }
 
 // ---------------------------------------------------------------- other independent signers

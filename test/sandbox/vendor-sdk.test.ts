@@ -18,7 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxApp } from '../../sandbox/app.ts';
 import { errorCodeEntry } from '../../src/catalog/error-codes.ts';
-import { orderId, readPostedForm, testMerchants, waitFor } from './support.ts';
+import { onEvent, orderId, readPostedForm, testMerchants, waitFor } from './support.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SDK_DIR =
@@ -132,10 +132,13 @@ describe.skipIf(why !== undefined)(
 
     const card = (cvv2 = '123') => ({ number: '4444444444444448', year: '30', cvv2 });
     const callbackFor = (clientId: string) =>
-      waitFor(() => {
-        const hit = hits.find((q) => q.get('client_orderid') === clientId);
-        return hit ? Object.fromEntries(hit) : undefined;
-      });
+      waitFor(
+        () => {
+          const hit = hits.find((q) => q.get('client_orderid') === clientId);
+          return hit ? Object.fromEntries(hit) : undefined;
+        },
+        onEvent(callbacks, 'request'),
+      );
 
     it('sale with a two-digit year, status, and the approved callback handler', async () => {
       const payment: Payment = { clientId: orderId('sdk'), amount: '10.42', card: card() };
