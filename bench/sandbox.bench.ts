@@ -28,6 +28,7 @@ import { importSigningKey } from '../src/core/index.ts';
 import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from '../sandbox/checkpointer.ts';
 import { NONCE_PURGE_BATCH, SandboxStore } from '../sandbox/store.ts';
+import { NODE_TSX, spawnUntil, stopChild } from './lib/spawn-until.ts';
 import { expectAnswer, formatLoadTable, type LoadResult, type PreparedRequest } from './lib/load.ts';
 import { benchNonce as nonce, signRequest, type SigningTarget } from './lib/sign-request.ts';
 
@@ -36,46 +37,7 @@ export const title = 'Sandbox throughput per signature scheme (autocannon)';
 // ---------------------------------------------------------------- the out-of-process run
 
 const ROOT = resolve(import.meta.dirname, '..');
-/**
- * `node --import tsx <file>`: what `tsx <file>` runs, as one process (the tsx CLI would put a
- * wrapper process in between, which does not pass signals such as SIGUSR2 on).
- */
-const NODE_TSX = [process.execPath, '--import', 'tsx'] as const;
 const signingCrypto = nodeCryptoPort();
-
-function spawnUntil(
-  args: string[],
-  env: Record<string, string>,
-  ready: RegExp,
-): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((resolvePromise, reject) => {
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = ready.exec(out);
-      if (m) {
-        child.stdout!.off('data', onData);
-        resolvePromise({ child, match: m });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${out}`)));
-  });
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((r) => {
-    if (child.exitCode !== null) return r();
-    child.once('exit', () => r());
-    child.kill('SIGTERM');
-  });
-}
 
 /** One load in the load-generator process. */
 async function loadElsewhere(

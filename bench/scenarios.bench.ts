@@ -14,45 +14,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { importSigningKey } from '../src/core/index.ts';
 import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
+import { NODE_TSX, spawnUntil, stopChild } from './lib/spawn-until.ts';
 import { expectAnswer, formatLoadTable, type LoadResult, type PreparedRequest } from './lib/load.ts';
 import { benchNonce as nonce, signRequest, type SigningTarget } from './lib/sign-request.ts';
 
 export const title = 'Scenario lab: latency without threads, callback fan-out (autocannon)';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const NODE_TSX = [process.execPath, '--import', 'tsx'] as const;
 const LATENCY_MS = 50;
 const FAN_OUT = Number(process.env.BENCH_FAN_OUT ?? 3000);
-
-function spawnUntil(args: string[], env: Record<string, string>, ready: RegExp) {
-  const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise<{ child: ChildProcess; match: RegExpExecArray }>((resolvePromise, reject) => {
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = ready.exec(out);
-      if (m) {
-        child.stdout!.off('data', onData);
-        resolvePromise({ child, match: m });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${out}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((r) => {
-    if (child.exitCode !== null) return r();
-    child.once('exit', () => r());
-    child.kill('SIGTERM');
-  });
-}
 
 async function loadElsewhere(
   dir: string,
@@ -288,7 +258,7 @@ export async function run(): Promise<void> {
         `${counted.connections} connections to the handler in all`,
     );
   } finally {
-    await Promise.all(children.map(stop));
+    await Promise.all(children.map(stopChild));
     rmSync(dir, { recursive: true, force: true });
   }
 }
