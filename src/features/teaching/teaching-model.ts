@@ -109,10 +109,16 @@ export function teachingStart(
   };
 }
 
-/** A draft worth teaching on: a value typed in a field other than the profile's login. */
+/**
+ * A draft worth teaching on: a value typed in a field other than the profile's login, or a login
+ * typed over the profile's (a literal: the profile's own is a placeholder). An operation whose
+ * only field is the login (the hosted-fields ticket) would otherwise lose what was typed.
+ */
 function hasOwnValues(op: Operation, draft: RequestDraft): boolean {
   const fromProfile = new Set(op.fields.filter((f) => f.fromProfile).map((f) => f.name));
-  return Object.entries(draft.values).some(([k, v]) => v !== '' && !fromProfile.has(k));
+  return Object.entries(draft.values).some(
+    ([k, v]) => v !== '' && (!fromProfile.has(k) || typeof v === 'string'),
+  );
 }
 
 /**
