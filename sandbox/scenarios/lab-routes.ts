@@ -62,6 +62,11 @@ function refusal(json: Json, code: number, errorCode: string, message: string): 
   });
 }
 
+/** The 404 of a route that names a merchant the sandbox does not have. */
+function noMerchant(json: Json, login: string): FastifyReply {
+  return refusal(json, 404, 'NOT_FOUND', `No merchant "${login.slice(0, 64)}" in this sandbox.`);
+}
+
 /** Reads a JSON body with a schema; an empty body reads as `{}`. */
 export function readJson<T extends z.ZodType>(
   request: FastifyRequest,
@@ -121,13 +126,7 @@ export function registerLab(app: FastifyInstance, deps: LabDeps): void {
     const down = closed(json);
     if (down) return down;
     const merchant = merchants.byLogin(request.params.login);
-    if (!merchant)
-      return refusal(
-        json,
-        404,
-        'NOT_FOUND',
-        `No merchant "${request.params.login.slice(0, 64)}" in this sandbox.`,
-      );
+    if (!merchant) return noMerchant(json, request.params.login);
     const body = readJson(request, ChoiceBody);
     if (!body.ok)
       return refusal(
@@ -168,13 +167,7 @@ export function registerLab(app: FastifyInstance, deps: LabDeps): void {
     const down = closed(json);
     if (down) return down;
     const merchant = merchants.byLogin(request.params.login);
-    if (!merchant)
-      return refusal(
-        json,
-        404,
-        'NOT_FOUND',
-        `No merchant "${request.params.login.slice(0, 64)}" in this sandbox.`,
-      );
+    if (!merchant) return noMerchant(json, request.params.login);
     const body = readJson(request, AdvanceBody);
     if (!body.ok)
       return refusal(json, 400, 'VALIDATION', `Send {"ms": 1209600000} (at most 60 days): ${body.message}`);
