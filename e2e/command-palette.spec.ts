@@ -153,6 +153,9 @@ test('command palette: recent and saved requests first on an empty query; Send, 
 
   await test.step('no Send or Copy curl where the page has no request', async () => {
     await page.goto('/history');
+    // The page's heading shows once the shell has mounted, and with it the Ctrl+K listener:
+    // a key pressed while the scripts still load reaches no one, on a busy machine most of all.
+    await expect(page.getByRole('heading', { level: 1, name: 'History' })).toBeVisible();
     await page.keyboard.press('Control+k');
     await combo(page).fill('Copy curl');
     await expect(
