@@ -99,24 +99,31 @@ export default tseslint.config(
                 'The catalog is data over the core: it imports src/core only. Put what needs more in a layer above it.',
             },
             {
+              target: './src/capture',
+              from: ['./src', './proxy', './sandbox', './classroom'],
+              except: ['./core', './catalog', './capture'],
+              message:
+                'Capture parsing sits on the catalog: it imports src/core and src/catalog only. Turning a capture into a draft is the model’s job (src/model/import-draft.ts).',
+            },
+            {
               target: './src/diagnose',
               from: ['./src', './proxy', './sandbox', './classroom'],
-              except: ['./core', './catalog', './diagnose'],
+              except: ['./core', './catalog', './capture', './diagnose'],
               message:
-                'Diagnosis sits above the catalog and imports src/core and src/catalog only. Let the caller (a feature, the CLI) do the rest with its result.',
+                'Diagnosis sits above the catalog and captures and imports src/core, src/catalog and src/capture only. Let the caller (a feature, the CLI) do the rest with its result.',
             },
             {
               target: './src/model',
               from: ['./src', './proxy', './sandbox', './classroom'],
-              except: ['./core', './catalog', './model'],
+              except: ['./core', './catalog', './capture', './model'],
               message:
-                'The request model is pure and framework-free: it imports src/core and src/catalog only. Resolve anything of the page (origin, inbox, login) through a Place passed in.',
+                'The request model is pure and framework-free: it imports src/core, src/catalog and src/capture only. Resolve anything of the page (origin, inbox, login) through a Place passed in.',
             },
             {
               target: './src/exports',
               from: [...BROWSER_UI, ...src('shared/browser', 'cli'), './proxy', './sandbox', './classroom'],
               message:
-                'Exports run in the browser and in the CLI: they read src/core, src/catalog, src/diagnose and src/shared/contracts only.',
+                'Exports run in the browser and in the CLI: they read src/core, src/catalog, src/capture, src/model, src/diagnose and src/shared/contracts only.',
             },
             {
               target: './src/shared/contracts',
@@ -207,6 +214,7 @@ export default tseslint.config(
   },
   ...[
     ['src/catalog/**', 'The catalog'],
+    ['src/capture/**', 'Capture parsing'],
     ['src/diagnose/**', 'Diagnosis'],
     ['src/model/**', 'The request model'],
     ['src/shared/contracts/**', 'A contract'],

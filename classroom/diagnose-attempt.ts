@@ -1,5 +1,6 @@
 import type { CryptoPort } from '../src/core/index.ts';
-import { diagnose, parseCapture, type MistakeId } from '../src/diagnose/index.ts';
+import { diagnose, type MistakeId } from '../src/diagnose/index.ts';
+import { parseCapture } from '../src/capture/index.ts';
 import type { SandboxAttempt } from '../sandbox/hooks.ts';
 
 /** Refusals whose cause the sandbox names itself, without re-signing anything. */

@@ -9,13 +9,13 @@ import { z } from 'zod';
 import {
   importVerifyingKey,
   isPayError,
-  matchOperationPath,
   type CryptoPort,
   checkEndpointId,
   INT64_MAX,
   type EndpointRef,
   type Scheme,
 } from '../src/core/index.ts';
+import { matchOperationPath } from '../src/capture/index.ts';
 import {
   findOperation,
   OPERATION_PATHS,
@@ -23,7 +23,7 @@ import {
   requestSchema,
   type Operation,
 } from '../src/catalog/index.ts';
-import { identifyCapture } from '../src/catalog/identify-capture.ts';
+import { identifyCapture } from '../src/capture/identify-capture.ts';
 import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
 import { authenticate, isVerified } from './authenticate.ts';
 import { Engine } from './engine.ts';

@@ -1,14 +1,7 @@
 import type { Operation } from '../catalog/index.ts';
 import { type EndpointRef } from '../core/index.ts';
-import {
-  CAPTURE_FORMAT_LABEL,
-  captureNotes,
-  formatRule,
-  ruleById,
-  type CaptureFormat,
-  type Diagnosis,
-  type DiffSegment,
-} from '../diagnose/index.ts';
+import { captureNotes, formatRule, ruleById, type Diagnosis, type DiffSegment } from '../diagnose/index.ts';
+import { CAPTURE_FORMAT_LABEL, type CaptureFormat } from '../capture/index.ts';
 import { fields, heading } from './output.ts';
 import {
   describeOperation,

@@ -20,5 +20,5 @@ export * from './keys/key-containers.ts';
 export * from './request/operation-spec.ts';
 export * from './request/build-request.ts';
 export * from './request/render-request.ts';
-export * from './verify/parse-raw-http.ts';
+export * from './verify/captured-request.ts';
 export * from './verify/verify-signature.ts';

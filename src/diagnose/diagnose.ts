@@ -2,7 +2,7 @@ import type { MistakeContext, MistakeId } from './mistakes.ts';
 import type { Diagnosis, DiagnoseInput } from './diagnosis-types.ts';
 import { collectFindings } from './steps/collect-findings.ts';
 import { explain } from './steps/explain.ts';
-import { isSchemeAssumedNote } from './capture/parse-capture.ts';
+import { isSchemeAssumedNote } from '../capture/parse-capture.ts';
 import { findMaskedValues } from './steps/find-masked-values.ts';
 import { identifyOperation } from './steps/identify-operation.ts';
 import { rankCauses } from './steps/rank-causes.ts';

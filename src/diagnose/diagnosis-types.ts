@@ -1,7 +1,7 @@
 import type { ResolvedTerm } from '../core/control/control-terms.ts';
 import type { CryptoPort } from '../core/crypto-port.ts';
 import type { EndpointRef, Scheme } from '../core/request/operation-spec.ts';
-import type { CapturedRequest } from '../core/verify/parse-raw-http.ts';
+import type { CapturedRequest } from '../capture/parse-raw-http.ts';
 import type { Verification } from '../core/verify/verify-signature.ts';
 import type { KeyConsumer, KeyTextInspection } from './inspect-key-text.ts';
 import type { MistakeId } from './mistakes.ts';

@@ -1,9 +1,4 @@
-/** The signature debugger and the teaching mode: capture parsers, the catalogue of known mistakes, diagnose() and teach(). */
-export * from './capture/shell-words.ts';
-export * from './capture/parse-curl.ts';
-export * from './capture/parse-har.ts';
-export * from './capture/parse-log-line.ts';
-export * from './capture/parse-capture.ts';
+/** The signature debugger and the teaching mode: the catalogue of known mistakes, diagnose() and teach(). */
 export * from './recipe.ts';
 export * from './rulebook.ts';
 export * from './mistakes.ts';

@@ -6,7 +6,7 @@ import { parseAuthorizationHeader } from '../core/oauth/authorization-header.ts'
 import { OAUTH_PROTOCOL_PARAMETERS } from '../core/oauth/oauth-parameters.ts';
 import { FORM_MEDIA_TYPE, PAY_MEDIA_TYPE } from '../core/request/build-request.ts';
 import type { EndpointRef, OperationSigningSpec, Scheme } from '../core/request/operation-spec.ts';
-import type { CapturedRequest } from '../core/verify/parse-raw-http.ts';
+import type { CapturedRequest } from '../capture/parse-raw-http.ts';
 import type { Operation } from '../catalog/index.ts';
 import type { MistakeId } from './mistakes.ts';
 import type { RuleId } from './rulebook.ts';

@@ -1,5 +1,5 @@
 import { isPayError } from '../core/index.ts';
-import { parseCapture, type CaptureFormat } from '../diagnose/index.ts';
+import { parseCapture, type CaptureFormat } from '../capture/index.ts';
 import { draftFromCapture, type DraftFromCaptureOptions, type ImportedDraft } from '../model/import-draft.ts';
 import { ExportError } from './errors.ts';
 

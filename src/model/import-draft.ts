@@ -1,5 +1,5 @@
 import { decodeFormBody, type CapturedRequest } from '../core/index.ts';
-import { identifyCapture, isCaptureUnknown } from '../catalog/identify-capture.ts';
+import { identifyCapture, isCaptureUnknown } from '../capture/identify-capture.ts';
 import { draftFromValues } from './draft-from-values.ts';
 import { DraftError } from './errors.ts';
 import type { Place } from './place.ts';

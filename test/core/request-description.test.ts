@@ -12,8 +12,6 @@ import {
   importSigningKey,
   importVerifyingKey,
   isPayError,
-  matchOperationPath,
-  parseRawHttp,
   renderCurl,
   renderRawHttp,
   shellQuote,
@@ -24,6 +22,7 @@ import {
   type InputParam,
   type PayErrorCode,
 } from '../../src/core/index.ts';
+import { matchOperationPath, parseRawHttp } from '../../src/capture/index.ts';
 import { generateRsa, keyDir, type RsaFixture } from '../oracles/openssl.ts';
 
 const crypto = webCryptoPort();

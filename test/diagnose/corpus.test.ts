@@ -11,12 +11,12 @@ import { findOperation } from '../../src/catalog/index.ts';
 import { importVerifyingKey, webCryptoPort } from '../../src/core/index.ts';
 import {
   diagnose,
-  parseCapture,
   type AlternativeKey,
   type Diagnosis,
   type KeyConsumer,
   type MistakeId,
 } from '../../src/diagnose/index.ts';
+import { parseCapture } from '../../src/capture/index.ts';
 
 const CORPUS = resolve(import.meta.dirname, '../corpus');
 const crypto = webCryptoPort();

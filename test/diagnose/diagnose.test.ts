@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importVerifyingKey, isPayError, webCryptoPort, type CapturedRequest } from '../../src/core/index.ts';
-import { diagnose, inspectKeyText, parseCapture, type DiagnoseInput } from '../../src/diagnose/index.ts';
+import { diagnose, inspectKeyText, type DiagnoseInput } from '../../src/diagnose/index.ts';
+import { parseCapture } from '../../src/capture/index.ts';
 
 const crypto = webCryptoPort();
 const KEYS = resolve(import.meta.dirname, '../corpus/keys');

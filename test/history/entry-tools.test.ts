@@ -4,7 +4,7 @@
  * comparison of two entries.
  */
 import { describe, expect, it } from 'vitest';
-import { parseCurl } from '../../src/diagnose/capture/parse-curl.ts';
+import { parseCurl } from '../../src/capture/parse-curl.ts';
 import { buildEntry } from '../../src/features/history/build-entry.ts';
 import { compareEntries, curlOfEntry, harOfEntry } from '../../src/features/history/entry-tools.ts';
 import type { Exchange } from '../../src/shared/contracts/contracts.ts';

@@ -5,7 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseCurl } from '../../src/diagnose/capture/parse-curl.ts';
+import { parseCurl } from '../../src/capture/parse-curl.ts';
 import { renderCurl } from '../../src/core/index.ts';
 import { buildEntry, draftOfEntry } from '../../src/features/history/build-entry.ts';
 import { curlOfEntry } from '../../src/features/history/entry-tools.ts';

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findOperation, OPERATIONS, type Operation } from '../../src/catalog/index.ts';
 import { renderRawHttp, type Scheme } from '../../src/core/index.ts';
-import { parseCapture } from '../../src/diagnose/index.ts';
+import { parseCapture } from '../../src/capture/index.ts';
 import {
   editDraft,
   flatValues,

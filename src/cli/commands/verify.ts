@@ -3,12 +3,13 @@ import { findOperation, OPERATION_PATHS, type Operation } from '../../catalog/in
 import {
   decodeFormBody,
   importVerifyingKey,
-  matchOperationPath,
   normalizeUrl,
   parseAuthorizationHeader,
   type CapturedRequest,
 } from '../../core/index.ts';
-import { diagnose, parseCapture, type CaptureFormat, type ParsedCapture } from '../../diagnose/index.ts';
+import { matchOperationPath } from '../../capture/index.ts';
+import { diagnose } from '../../diagnose/index.ts';
+import { parseCapture, type CaptureFormat, type ParsedCapture } from '../../capture/index.ts';
 import {
   CliError,
   ENV,

@@ -14,7 +14,7 @@ import { hmacSigningKey, signHmacSha1, verifyRsaSha256 } from '../oauth/sign-oau
 import { decodeFormBody } from '../percent-encode.ts';
 import type { ControlTerm } from '../control/control-terms.ts';
 import type { EndpointRef, OperationSigningSpec } from '../request/operation-spec.ts';
-import type { CapturedRequest } from './parse-raw-http.ts';
+import type { CapturedRequest } from './captured-request.ts';
 
 export interface VerifyInput {
   request: CapturedRequest;

@@ -1,5 +1,5 @@
 import type { EndpointRef, Scheme } from '../../core/request/operation-spec.ts';
-import type { CapturedRequest } from '../../core/verify/parse-raw-http.ts';
+import type { CapturedRequest } from '../../capture/parse-raw-http.ts';
 import type { DiagnoseInput } from '../diagnosis-types.ts';
 import type { ResolvedKeys } from './resolve-keys.ts';
 import { structuralChecks, type DiagnoseOperation, type Finding } from '../structural-checks.ts';

@@ -1,7 +1,7 @@
 import { PayError } from '../../core/errors.ts';
 import { decodeFormBody } from '../../core/percent-encode.ts';
 import type { EndpointRef, Scheme } from '../../core/request/operation-spec.ts';
-import { identifyCapture, isCaptureUnknown } from '../../catalog/identify-capture.ts';
+import { identifyCapture, isCaptureUnknown } from '../../capture/identify-capture.ts';
 import type { DiagnoseInput } from '../diagnosis-types.ts';
 import type { DiagnoseOperation } from '../structural-checks.ts';
 

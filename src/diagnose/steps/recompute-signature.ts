@@ -1,7 +1,7 @@
 import { constantTimeEqual } from '../../core/bytes.ts';
 import type { CryptoPort } from '../../core/crypto-port.ts';
 import type { EndpointRef } from '../../core/request/operation-spec.ts';
-import type { CapturedRequest } from '../../core/verify/parse-raw-http.ts';
+import type { CapturedRequest } from '../../capture/parse-raw-http.ts';
 import { verifySignature, type Verification } from '../../core/verify/verify-signature.ts';
 import type { UrlAttempt } from '../diagnosis-types.ts';
 import type { RecipeSecrets } from '../recipe.ts';

@@ -1,16 +1,15 @@
 import { SCHEME_TITLES } from '../../catalog/index.ts';
 import { percentDecode } from '../../core/index.ts';
 import {
-  CAPTURE_FORMAT_LABEL,
   captureNotes,
   diffText,
   ruleById,
   type Diagnosis,
   type FirstDifference,
   type LikelyCause,
-  type ParsedCapture,
   type RuleReference,
 } from '../../diagnose/index.ts';
+import { CAPTURE_FORMAT_LABEL, type ParsedCapture } from '../../capture/index.ts';
 import { InlineCode } from '../../shared/ui/index.ts';
 import { Legend, Segments } from './segments.tsx';
 

@@ -1,15 +1,12 @@
 import { importVerifyingKey, isPayError, type Clock, type CryptoPort } from '../../core/index.ts';
+import { diagnose, type AlternativeKey, type Diagnosis, type KeyConsumer } from '../../diagnose/index.ts';
 import {
   CAPTURE_FORMAT_LABEL,
   detectCaptureFormat,
-  diagnose,
   parseCapture,
-  type AlternativeKey,
   type CaptureFormat,
-  type Diagnosis,
-  type KeyConsumer,
   type ParsedCapture,
-} from '../../diagnose/index.ts';
+} from '../../capture/index.ts';
 import { draftFromCapture } from '../../model/import-draft.ts';
 import type { Place, RequestDraft } from '../../model/index.ts';
 

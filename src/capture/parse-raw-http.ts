@@ -1,14 +1,8 @@
-import { PayError } from '../errors.ts';
+import { PayError } from '../core/errors.ts';
 
-/** A request as captured: what arrived, not what should have been sent. */
-export interface CapturedRequest {
-  method: string;
-  /** Absolute URL (scheme from the caller's guess when the capture has none). */
-  url: string;
-  /** Header names lowercased; a repeated header keeps its first value. */
-  headers: Record<string, string>;
-  body: string;
-}
+import type { CapturedRequest } from '../core/verify/captured-request.ts';
+
+export type { CapturedRequest };
 
 /**
  * Parses raw HTTP/1.1 request text (CRLF or LF line ends; an absolute-form request target is

@@ -1,6 +1,6 @@
-import { PayError } from '../../core/errors.ts';
-import { percentEncode } from '../../core/percent-encode.ts';
-import type { CapturedRequest } from '../../core/verify/parse-raw-http.ts';
+import { PayError } from '../core/errors.ts';
+import { percentEncode } from '../core/percent-encode.ts';
+import type { CapturedRequest } from './parse-raw-http.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

@@ -4,7 +4,7 @@
  * every scheme it allows, sent to an endpoint and to a group, come back as what they were.
  */
 import { describe, expect, it } from 'vitest';
-import { identifyCapture, isCaptureUnknown, type CaptureParts } from '../../src/catalog/identify-capture.ts';
+import { identifyCapture, isCaptureUnknown, type CaptureParts } from '../../src/capture/identify-capture.ts';
 import { findOperation, OPERATIONS } from '../../src/catalog/index.ts';
 import { decodeFormBody, type BuiltRequest, type EndpointRef } from '../../src/core/index.ts';
 import { draftFromCapture } from '../../src/model/import-draft.ts';

@@ -1,9 +1,9 @@
 import { isPayError } from '../core/errors.ts';
 import { parseAuthorizationHeader } from '../core/oauth/authorization-header.ts';
 import type { EndpointRef, Scheme } from '../core/request/operation-spec.ts';
-import { matchOperationPath } from '../core/verify/parse-raw-http.ts';
-import { findOperation, OPERATION_PATHS } from './lookup.ts';
-import type { Operation } from './operations.ts';
+import { matchOperationPath } from './parse-raw-http.ts';
+import { findOperation, OPERATION_PATHS } from '../catalog/lookup.ts';
+import type { Operation } from '../catalog/operations.ts';
 
 /** What identification reads of a request: its URL, its Authorization header and its body pairs. */
 export interface CaptureParts {

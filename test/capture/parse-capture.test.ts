@@ -8,7 +8,7 @@ import {
   parseHar,
   parseLogLine,
   splitShellWords,
-} from '../../src/diagnose/index.ts';
+} from '../../src/capture/index.ts';
 
 function parseError(f: () => unknown): PayError {
   try {

@@ -1,6 +1,6 @@
-import { PayError } from '../../core/errors.ts';
-import { percentDecode, percentEncode } from '../../core/percent-encode.ts';
-import type { CapturedRequest } from '../../core/verify/parse-raw-http.ts';
+import { PayError } from '../core/errors.ts';
+import { percentDecode, percentEncode } from '../core/percent-encode.ts';
+import type { CapturedRequest } from './parse-raw-http.ts';
 
 /** Keys of a log line that are HTTP headers rather than body parameters (case-insensitive). */
 const HEADER_KEYS = new Set(['authorization', 'accept', 'content-type', 'host', 'user-agent']);

@@ -1,7 +1,7 @@
-import { toBase64, utf8Bytes } from '../../core/bytes.ts';
-import { PayError } from '../../core/errors.ts';
-import { percentEncode } from '../../core/percent-encode.ts';
-import type { CapturedRequest } from '../../core/verify/parse-raw-http.ts';
+import { toBase64, utf8Bytes } from '../core/bytes.ts';
+import { PayError } from '../core/errors.ts';
+import { percentEncode } from '../core/percent-encode.ts';
+import type { CapturedRequest } from './parse-raw-http.ts';
 import { splitShellWords } from './shell-words.ts';
 
 /** Short options that take a value (the rest of the cluster or the next word). */

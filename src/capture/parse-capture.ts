@@ -1,5 +1,5 @@
-import { PayError } from '../../core/errors.ts';
-import { parseRawHttp, type CapturedRequest } from '../../core/verify/parse-raw-http.ts';
+import { PayError } from '../core/errors.ts';
+import { parseRawHttp, type CapturedRequest } from './parse-raw-http.ts';
 import { parseCurl } from './parse-curl.ts';
 import { parseHar } from './parse-har.ts';
 import { parseLogLine } from './parse-log-line.ts';

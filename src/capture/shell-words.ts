@@ -1,4 +1,4 @@
-import { PayError } from '../../core/errors.ts';
+import { PayError } from '../core/errors.ts';
 
 /**
  * Splits a POSIX-shell command line into words the way bash would before running it, for the
