@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { errorBody, ProxyError } from '../proxy/upstream-errors.ts';
 import { allOf, type AccessPolicy, type AccessRule, type Refusal } from '../sandbox/route-access.ts';
 import { openEventStream } from '../proxy/event-stream.ts';
-import type { ProxyTarget } from '../proxy/config.ts';
+import type { ConfiguredTarget } from '../proxy/config.ts';
 import { ClassroomError, type Classroom } from './classroom.ts';
 import type { TraineeRow } from './classroom-store.ts';
 import { qrSvg } from './join-qr.ts';
@@ -193,7 +193,7 @@ export function classroomPolicy(opts: ClassroomHttpOptions): AccessPolicy {
 
 /** Classroom mode's proxy rule: only the built-in sandbox (the policy has admitted only trainees). */
 export function classroomProxyAuthorize() {
-  return (_request: FastifyRequest, target: ProxyTarget): void => {
+  return (_request: FastifyRequest, target: ConfiguredTarget): void => {
     if (target.kind !== 'local')
       throw new ProxyError(
         403,

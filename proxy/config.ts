@@ -4,16 +4,10 @@ import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
 import { intFrom, serverLimitsFromEnv, type ServerLimits } from '../sandbox/server-limits.ts';
 import { shownProxy, type NetworkSettings, type TargetTls } from './upstream-network.ts';
+import { TARGET_KINDS, type ProxyTarget } from '../src/model/proxy-contract.ts';
 
-/** Where a proxy target points: the embedded sandbox, a real gateway sandbox, or production. */
-export const TARGET_KINDS = ['sandbox', 'production', 'local'] as const;
-export type TargetKind = (typeof TARGET_KINDS)[number];
-
-export interface ProxyTarget {
-  name: string;
-  /** Absolute http(s) URL without a trailing slash, query or fragment. */
-  baseUrl: string;
-  kind: TargetKind;
+/** A configured target: what `GET /proxy/targets` lists, plus what only the server may know. */
+export interface ConfiguredTarget extends ProxyTarget {
   /** CA bundle and client certificate (mutual TLS) from the targets file, read at start. */
   tls?: TargetTls;
 }
@@ -23,7 +17,7 @@ export interface ServerConfig {
   /** 0 picks a free port (tests); the real one is read from the listening socket. */
   port: number;
   /** User targets; the built-in `local` target is added by {@link localTarget}. */
-  targets: ProxyTarget[];
+  targets: ConfiguredTarget[];
   bodyLimit: number;
   timeoutMs: number;
   /** Extra `Host` values accepted besides 127.0.0.1, localhost and [::1] on the port. */
@@ -273,7 +267,7 @@ function targetTls(entry: TargetEntry, baseDir: string, source: string): TargetT
   return tls;
 }
 
-function parseTargets(json: string, source: string, baseDir: string): ProxyTarget[] {
+function parseTargets(json: string, source: string, baseDir: string): ConfiguredTarget[] {
   let data: unknown;
   try {
     data = JSON.parse(json);
@@ -288,7 +282,7 @@ function parseTargets(json: string, source: string, baseDir: string): ProxyTarge
     throw new ConfigError(issue ? describeIssue(issue, `${source} `) : `${source} is invalid`);
   }
   return parsed.data.map((entry) => {
-    const target: ProxyTarget = { name: entry.name, baseUrl: entry.baseUrl, kind: entry.kind };
+    const target: ConfiguredTarget = { name: entry.name, baseUrl: entry.baseUrl, kind: entry.kind };
     const tls = targetTls(entry, baseDir, source);
     if (tls) target.tls = tls;
     return target;
@@ -312,7 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
-  const targets: ProxyTarget[] = [];
+  const targets: ConfiguredTarget[] = [];
   if (e.PROXY_TARGETS_FILE && e.PROXY_TARGETS_FILE.trim() !== '') {
     const file = resolve(cwd, e.PROXY_TARGETS_FILE);
     let text: string;
@@ -365,6 +359,6 @@ export function urlHost(host: string): string {
 }
 
 /** The built-in `local` target: the embedded sandbox on this very server. */
-export function localTarget(host: string, port: number): ProxyTarget {
+export function localTarget(host: string, port: number): ConfiguredTarget {
   return { name: 'local', baseUrl: `http://${urlHost(host)}:${port}/sandbox/paynet`, kind: 'local' };
 }

@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { fetch as undiciFetch } from 'undici';
-import type { ProxyTarget } from './config.ts';
+import type { ConfiguredTarget } from './config.ts';
+import type { ProxyEnvelope } from '../src/model/proxy-contract.ts';
 import { upstreamUrl } from './forward-path.ts';
 import { takeTlsObservation, type Route, type UpstreamRoutes } from './upstream-network.ts';
 import { classifyUpstreamError, errorBody, ProxyError } from './upstream-errors.ts';
@@ -51,26 +52,9 @@ const UTF8 = new TextDecoder('utf-8');
 /** Largest upstream answer the proxy reads (a gateway reply is a few kilobytes). */
 export const RESPONSE_LIMIT = 16 * 1024 * 1024;
 
-/**
- * What `POST /proxy/<target>/<path>` answers (HTTP 200) when the upstream answered at all,
- * whatever its status: the console shows it as the raw response.
- */
-export interface ProxyEnvelope {
-  status: number;
-  statusText: string;
-  /** Upstream response headers, lowercase names, `Set-Cookie` removed. */
-  headers: Record<string, string>;
-  /** The body decoded as UTF-8 text. */
-  body: string;
-  /** From sending the request to the last body byte, in milliseconds. */
-  elapsedMs: number;
-  /** The upstream URL the request went to. */
-  url: string;
-}
-
 export interface ProxyRoutesOptions {
   /** The configured targets, `local` first (computed per request: the port may be picked at listen). */
-  targets: () => ProxyTarget[];
+  targets: () => ConfiguredTarget[];
   bodyLimit: number;
   timeoutMs: number;
   /** When given, the built-in `local` target is served by it instead of over HTTP. */
@@ -81,7 +65,7 @@ export interface ProxyRoutesOptions {
    * Checked before anything is forwarded (classroom mode: who may send where, rate limits);
    * throws a {@link ProxyError} to refuse.
    */
-  authorize?: (request: FastifyRequest, target: ProxyTarget, url: URL) => void;
+  authorize?: (request: FastifyRequest, target: ConfiguredTarget, url: URL) => void;
 }
 
 function tooLarge(limit: number): ProxyError {

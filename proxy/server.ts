@@ -6,7 +6,7 @@ import type { SandboxHandle } from '../sandbox/hooks.ts';
 import { sandboxPlugin } from '../sandbox/plugin.ts';
 import { applyConnectionCap, serverLimitOptions } from '../sandbox/server-limits.ts';
 import { callbackInbox, CallbackStore } from './callback-inbox.ts';
-import { localTarget, type ProxyTarget, type ServerConfig } from './config.ts';
+import { localTarget, type ConfiguredTarget, type ServerConfig } from './config.ts';
 import { consolePolicy, installHostGuard, listeningPort } from './guards.ts';
 import { installRouteAccess, type AccessPolicy } from '../sandbox/route-access.ts';
 import { proxyRoutes, type LocalTransport, type ProxyRoutesOptions } from './proxy-routes.ts';
@@ -48,7 +48,7 @@ export interface BuildServerOptions {
 
 export type ConsoleServer = FastifyInstance & {
   /** Proxy targets with the built-in `local` one first (its port is the listening one). */
-  proxyTargets(): ProxyTarget[];
+  proxyTargets(): ConfiguredTarget[];
   /** The local sandbox's base URL, like http://127.0.0.1:4173/sandbox/paynet. */
   sandboxBaseUrl(): string;
   callbackStore: CallbackStore;
@@ -96,8 +96,8 @@ export async function buildServer(
   applyConnectionCap(app, config.limits);
 
   // Made again only when the port changes (it is known once the server listens).
-  let targets: { port: number; list: ProxyTarget[] } | undefined;
-  const proxyTargets = (): ProxyTarget[] => {
+  let targets: { port: number; list: ConfiguredTarget[] } | undefined;
+  const proxyTargets = (): ConfiguredTarget[] => {
     const port = listeningPort(app, config);
     if (targets?.port !== port) targets = { port, list: [localTarget(config.host, port), ...config.targets] };
     return targets.list;

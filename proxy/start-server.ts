@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ConfigError, loadConfig, urlHost, type ProxyTarget, type ServerConfig } from './config.ts';
+import { ConfigError, loadConfig, urlHost, type ConfiguredTarget, type ServerConfig } from './config.ts';
 import { buildServer, type BuildServerOptions, type ConsoleServer } from './server.ts';
 import { proxyFor, shownProxy } from './upstream-network.ts';
 
@@ -16,7 +16,7 @@ function describeListenError(err: unknown, config: ServerConfig): string {
 }
 
 /** How a target is reached, for the start-up lines: in process, through a proxy, with which TLS files. */
-function targetNotes(target: ProxyTarget, config: ServerConfig): string {
+function targetNotes(target: ConfiguredTarget, config: ServerConfig): string {
   if (target.name === 'local' && target.kind === 'local') return '  (in process)';
   const notes: string[] = [];
   const proxy = proxyFor(new URL(target.baseUrl), config.network);

@@ -1,6 +1,12 @@
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ProxyEnvelopeSchema,
+  ProxyErrorBodySchema,
+  ProxyTargetSchema,
+  ProxyTargetsSchema,
+} from '../../src/model/proxy-contract.ts';
+import {
   json,
   send,
   startConsole,
@@ -329,5 +335,21 @@ describe('ALLOWED_HOSTS and ALLOWED_ORIGINS', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('the wire contract (src/model/proxy-contract.ts), read by the proxy and the browser alike', () => {
+  const keysOf = (schema: { shape: object }) => Object.keys(schema.shape).sort();
+  it('the targets list, an envelope and an error parse with it, with no field beside its own', async () => {
+    const targets = ProxyTargetsSchema.parse(json(await send(server.port, 'GET', '/proxy/targets')));
+    for (const t of targets) expect(Object.keys(t).sort()).toEqual(keysOf(ProxyTargetSchema));
+
+    const sent = await send(server.port, 'POST', '/proxy/echo/api/v2/sale/1234', {}, FORM);
+    const raw = json<Record<string, unknown>>(sent);
+    expect(ProxyEnvelopeSchema.safeParse(raw).success).toBe(true);
+    expect(Object.keys(raw).sort()).toEqual(keysOf(ProxyEnvelopeSchema));
+
+    const refused = await send(server.port, 'POST', '/proxy/evil/api/v2/sale/1', {}, 'a=1');
+    expect(ProxyErrorBodySchema.parse(json(refused)).error.code).toBe('TARGET_UNKNOWN');
   });
 });

@@ -1,5 +1,5 @@
 import { consoleMode } from '../../shared/browser/console-mode.ts';
-import { ProxyTargetsSchema, type ProxyTarget } from '../../shared/contracts/contracts.ts';
+import { ProxyTargetsSchema, type ProxyTarget } from '../../model/proxy-contract.ts';
 import { fetchJson } from './fetch-json.ts';
 import { initialProfilesState, type SettledPrefetch } from './initial-state.ts';
 import { keyImporter } from './key-import.ts';

@@ -1,23 +1,19 @@
 /**
  * The browser's side of the same-origin proxy: list the targets, and send one built request through
- * `POST /proxy/<target>/<path>`. Every answer is parsed with zod before the UI sees it.
+ * `POST /proxy/<target>/<path>`. Every answer is parsed with the proxy's own contract
+ * (`src/model/proxy-contract.ts`) before the UI sees it.
  */
-import { z } from 'zod/mini';
 import type { BuiltRequest } from '../../core/index.ts';
 import type { Transport } from '../../model/exchange.ts';
-import { ProxyTargetsSchema, type ProxyTarget } from '../contracts/contracts.ts';
+import {
+  ProxyEnvelopeSchema,
+  ProxyErrorBodySchema,
+  ProxyTargetsSchema,
+  type ProxyEnvelope,
+  type ProxyTarget,
+} from '../../model/proxy-contract.ts';
 
-export const ProxyEnvelopeSchema = z.object({
-  status: z.int(),
-  statusText: z._default(z.optional(z.string()), ''),
-  headers: z.record(z.string(), z.string()),
-  body: z.string(),
-  elapsedMs: z.number(),
-  url: z.string(),
-});
-export type ProxyEnvelope = z.infer<typeof ProxyEnvelopeSchema>;
-
-const ProxyErrorBodySchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+export { ProxyEnvelopeSchema, type ProxyEnvelope };
 
 /** A failure of the proxy itself (unknown target, upstream unreachable, timeout), not of the gateway. */
 export class ProxyClientError extends Error {

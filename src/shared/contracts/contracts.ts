@@ -2,19 +2,12 @@
  * Types the app shell passes between features. Features never import each other; they meet here
  * and in the props the shell wires up.
  */
-import { z } from 'zod/mini';
 import type { Credentials, EndpointRef } from '../../core/index.ts';
 import type { CredentialGaps, Place, RequestDraft, SigningEnv, SigningRuntime } from '../../model/index.ts';
 import type { ExchangeRecord } from '../../model/exchange.ts';
 
-/** A proxy target as `GET /proxy/targets` lists it. */
-export const ProxyTargetSchema = z.object({
-  name: z.string(),
-  baseUrl: z.string(),
-  kind: z.enum(['local', 'sandbox', 'production']),
-});
-export type ProxyTarget = z.infer<typeof ProxyTargetSchema>;
-export const ProxyTargetsSchema = z.array(ProxyTargetSchema);
+export type { ProxyTarget } from '../../model/proxy-contract.ts';
+import type { ProxyTarget } from '../../model/proxy-contract.ts';
 
 /** Everything the workbench needs to sign and send: the active profile, resolved. */
 export interface SigningContext {
