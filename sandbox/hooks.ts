@@ -25,8 +25,8 @@ export interface SandboxAttempt {
   reply: ApiReply;
 }
 
-/** An operation call as the sandbox answers it: what it reads of an HTTP request. */
-export interface OperationCall {
+/** An HTTP request to an operation, as the sandbox answers it: what it reads of it (the engine works on `OperationCall`, made from this after authentication). */
+export interface HttpCall {
   method: string;
   /** How the client connected: the signed URL is rebuilt with it (default `http`). */
   scheme?: 'http' | 'https';
@@ -67,7 +67,7 @@ export interface SandboxHandle {
    * Answers an operation call as `POST <prefix>/paynet/api/*` would, without HTTP: the same body
    * limit, checks, engine and `onAttempt`. The console's proxy serves its `local` target with it.
    */
-  answer(call: OperationCall): Promise<OperationAnswer>;
+  answer(call: HttpCall): Promise<OperationAnswer>;
   /** `<plugin prefix>/paynet/api/`: the paths {@link answer} serves. */
   apiPath: string;
 }

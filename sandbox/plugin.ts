@@ -50,7 +50,7 @@ import {
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
 import { Scheduler } from './scheduler.ts';
 import { fromMinorUnits } from './outcomes.ts';
-import type { OperationCall } from './hooks.ts';
+import type { HttpCall } from './hooks.ts';
 import { hasRouteAccess } from './route-access.ts';
 import { SandboxStore } from './store.ts';
 import { chooseScenario, scenarioHeaderOf } from './scenarios/choose.ts';
@@ -128,7 +128,7 @@ interface Seen {
 }
 
 /** The parts of an HTTP request an operation call is answered from. */
-export function callOf(request: FastifyRequest): OperationCall {
+export function callOf(request: FastifyRequest): HttpCall {
   const h = request.headers;
   return {
     method: request.method,
@@ -157,7 +157,7 @@ function orderAmountOf(
   return { amount: fromMinorUnits(order.amount_minor), currency: order.currency };
 }
 
-async function answerOperation(request: OperationCall, ctx: Context, seen: Seen): Promise<ApiReply> {
+async function answerOperation(request: HttpCall, ctx: Context, seen: Seen): Promise<ApiReply> {
   if (request.method !== 'POST') {
     return {
       ...errorReply(405, `Operations are called with POST (got ${request.method}).`, 'METHOD_NOT_ALLOWED'),
@@ -399,7 +399,7 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
   );
 
   // Engine.run finalises what is due in the operation's own transaction, before it runs.
-  const answerCall = async (call: OperationCall): Promise<ApiReply> => {
+  const answerCall = async (call: HttpCall): Promise<ApiReply> => {
     const seen: Seen = { url: '', bodyText: '', authenticated: false };
     const answer = await shapeAnswer(
       await answerOperation(call, ctx, seen),
