@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { exampleValues, OPERATIONS, placeholderOf } from '../../src/catalog/index.ts';
 
 describe('placeholders cannot be mistaken for values', () => {
-  it('every text input of every operation has a placeholder starting "e.g. "', () => {
-    const bad: string[] = [];
-    for (const op of OPERATIONS) {
+  it.each(OPERATIONS.map((op) => [op.path, op] as const))(
+    'every text input of %s has a placeholder starting "e.g. "',
+    (_path, op) => {
+      const bad: string[] = [];
       for (const f of op.fields) {
         const p = placeholderOf(f, 'demo-merchant');
         if (f.type === 'enum' || f.type === 'boolean') {
@@ -12,9 +13,9 @@ describe('placeholders cannot be mistaken for values', () => {
         } else if (p === null || !p.startsWith('e.g. ') || p.length <= 'e.g. '.length)
           bad.push(`${op.path} ${f.name}: ${String(p)}`);
       }
-    }
-    expect(bad).toEqual([]);
-  });
+      expect(bad).toEqual([]);
+    },
+  );
 
   it('uses the catalog example, and names the profile for the login', () => {
     const sale = OPERATIONS.find((o) => o.path === 'v2/sale')!;

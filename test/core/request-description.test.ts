@@ -277,19 +277,17 @@ describe('matchOperationPath', () => {
     expect(() => matchOperationPath('/api/v2/sale/%E0%A4%A', OPERATION_PATHS)).not.toThrow();
   });
 
-  it('finds every catalog operation under a prefix, by endpoint and by group', () => {
-    for (const path of OPERATION_PATHS) {
-      expect(matchOperationPath(`/paynet/api/${path}/42`, OPERATION_PATHS)).toEqual({
-        path,
-        endpoint: { kind: 'endpoint', id: '42' },
-        prefix: '/paynet',
-      });
-      expect(matchOperationPath(`/api/${path}/group/42`, OPERATION_PATHS)).toEqual({
-        path,
-        endpoint: { kind: 'group', id: '42' },
-        prefix: '',
-      });
-    }
+  it.each([...OPERATION_PATHS])('finds %s under a prefix, by endpoint and by group', (path) => {
+    expect(matchOperationPath(`/paynet/api/${path}/42`, OPERATION_PATHS)).toEqual({
+      path,
+      endpoint: { kind: 'endpoint', id: '42' },
+      prefix: '/paynet',
+    });
+    expect(matchOperationPath(`/api/${path}/group/42`, OPERATION_PATHS)).toEqual({
+      path,
+      endpoint: { kind: 'group', id: '42' },
+      prefix: '',
+    });
   });
 });
 

@@ -6,13 +6,21 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
-import { exampleValues, OPERATIONS } from '../../src/catalog/index.ts';
+import { exampleValues, OPERATIONS, type Operation } from '../../src/catalog/index.ts';
 import { buildOpenApi, isExportError } from '../../src/exports/index.ts';
 
 type Obj = Record<string, unknown>;
 const doc = buildOpenApi({ serverUrl: 'https://sandbox.example.com/paynet/' });
 const paths = doc.paths as Record<string, { post: Obj }>;
 const components = doc.components as { schemas: Record<string, Obj>; securitySchemes: Record<string, Obj> };
+
+/** An operation's two paths: by endpoint and by endpoint group, with their parameter and operationId. */
+function variantsOf(op: Operation) {
+  return [
+    [`/api/${op.path}/{endpointId}`, 'endpointId', op.id],
+    [`/api/${op.path}/group/{endpointGroupId}`, 'endpointGroupId', `${op.id}_GROUP`],
+  ] as const;
+}
 
 async function validate(document: Obj): Promise<{ valid: boolean; errors: unknown }> {
   const validator = new Validator();
@@ -36,18 +44,20 @@ describe('OpenAPI document', () => {
     expect((await validate(broken)).valid).toBe(false);
   });
 
-  test('every catalog operation is there, with its endpoint-group variant, as POST', () => {
-    expect(Object.keys(paths)).toHaveLength(OPERATIONS.length * 2);
-    const ids = new Set<string>();
-    for (const op of OPERATIONS) {
-      for (const [path, param, id] of [
-        [`/api/${op.path}/{endpointId}`, 'endpointId', op.id],
-        [`/api/${op.path}/group/{endpointGroupId}`, 'endpointGroupId', `${op.id}_GROUP`],
-      ] as const) {
+  describe('every catalog operation is there, with its endpoint-group variant, as POST', () => {
+    test('two paths per operation, each with an operationId of its own', () => {
+      expect(Object.keys(paths)).toHaveLength(OPERATIONS.length * 2);
+      const ids = new Set(
+        OPERATIONS.flatMap((op) => variantsOf(op).map(([path]) => String(paths[path]?.post.operationId))),
+      );
+      expect(ids.size).toBe(OPERATIONS.length * 2);
+    });
+
+    test.each(OPERATIONS.map((op) => [op.path, op] as const))('%s', (_path, op) => {
+      for (const [path, param, id] of variantsOf(op)) {
         const post = paths[path]?.post;
         expect(post, path).toBeDefined();
         expect(post!.operationId).toBe(id);
-        ids.add(String(post!.operationId));
         expect(post!.parameters).toEqual([
           { $ref: `#/components/parameters/${param}` },
           { $ref: '#/components/parameters/accept' },
@@ -85,8 +95,7 @@ describe('OpenAPI document', () => {
           });
         }
       }
-    }
-    expect(ids.size).toBe(OPERATIONS.length * 2);
+    });
   });
 
   test('request schemas carry the catalog fields: types, lengths, required, examples, provenance', () => {
@@ -133,13 +142,34 @@ describe('OpenAPI document', () => {
     });
   });
 
-  test('every schema is valid JSON Schema 2020-12; the catalog examples and real answers fit them', () => {
+  describe('every schema is valid JSON Schema 2020-12; the catalog examples and real answers fit them', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
     ajv.addSchema({ components: doc.components, $id: 'doc' });
     const ref = (name: string) => ajv.compile({ $ref: `doc#/components/schemas/${name}` });
-    for (const name of Object.keys(components.schemas)) expect(() => ref(name), name).not.toThrow();
 
-    for (const op of OPERATIONS) {
+    test('every schema compiles; real answers fit theirs', () => {
+      for (const name of Object.keys(components.schemas)) expect(() => ref(name), name).not.toThrow();
+      const async = ref('AsyncResponse');
+      expect(
+        async({
+          type: 'async-response',
+          'serial-number': '00000000-0000-0000-0000-000002d9b22a',
+          'merchant-order-id': 'inv4097763',
+          'paynet-order-id': '6768788',
+          'end-point-id': '22903',
+        }),
+      ).toBe(true);
+      expect(async({ type: 'validation-error', 'error-message': 'x' })).toBe(false);
+      expect(
+        ref('ValidationErrorResponse')({
+          type: 'validation-error',
+          'error-message': 'INVALID_CONTROL_CODE',
+          'error-reason': 'INVALID_CONTROL_CODE',
+        }),
+      ).toBe(true);
+    });
+
+    test.each(OPERATIONS.map((op) => [op.path, op] as const))('%s: the catalog example fits', (_path, op) => {
       const post = paths[`/api/${op.path}/{endpointId}`]!.post;
       const media = (
         post.requestBody as { content: Record<string, { schema: { $ref: string }; example?: Obj }> }
@@ -156,25 +186,7 @@ describe('OpenAPI document', () => {
       const filled = Object.fromEntries([...Object.entries(values), ...required.map((r) => [r, 'x'])]);
       expect(schema(filled) ? null : schema.errors, `${op.id} example`).toBeNull();
       if (media.example) expect(media.example).toEqual(exampleValues(op));
-    }
-    const async = ref('AsyncResponse');
-    expect(
-      async({
-        type: 'async-response',
-        'serial-number': '00000000-0000-0000-0000-000002d9b22a',
-        'merchant-order-id': 'inv4097763',
-        'paynet-order-id': '6768788',
-        'end-point-id': '22903',
-      }),
-    ).toBe(true);
-    expect(async({ type: 'validation-error', 'error-message': 'x' })).toBe(false);
-    expect(
-      ref('ValidationErrorResponse')({
-        type: 'validation-error',
-        'error-message': 'INVALID_CONTROL_CODE',
-        'error-reason': 'INVALID_CONTROL_CODE',
-      }),
-    ).toBe(true);
+    });
   });
 
   test('an empty server URL is refused with a message', () => {

@@ -15,13 +15,9 @@ import { createSandboxApp } from '../../sandbox/app.ts';
 import { secureNonceSource, webCryptoPort } from '../../src/core/index.ts';
 import type { SigningContext } from '../../src/shared/contracts/contracts.ts';
 import { FLOWS, findFlow } from '../../src/features/flows/flow-definitions.ts';
-import {
-  fillTemplate,
-  FlowRun,
-  type FlowDeps,
-  type InboxEvent,
-  type RunSnapshot,
-} from '../../src/features/flows/flow-engine.ts';
+import { FlowRun } from '../../src/features/flows/flow-engine.ts';
+import type { FlowDeps, InboxEvent, RunSnapshot } from '../../src/features/flows/flow-run-types.ts';
+import { fillTemplate } from '../../src/features/flows/flow-vars.ts';
 import { readPostedForm } from '../sandbox/support.ts';
 
 const CONTROL_KEY = 'FLOW-TEST-KEY-0000-1111-2222';

@@ -237,14 +237,15 @@ describe('the one converter and the one build', () => {
     ]);
   });
 
-  test('the example draft points at the place it is opened, never at a fixed port', () => {
-    for (const op of OPERATIONS) {
+  test.each(OPERATIONS.map((op) => [op.path, op] as const))(
+    'the example draft of %s points at the place it is opened, never at a fixed port',
+    (_path, op) => {
       const resolved = resolveDraft(exampleDraft(op), PLACE);
       for (const [name, value] of Object.entries(resolved.values)) {
         expect(value, `${op.path} ${name}`).not.toContain('4173');
         if (name === 'server_callback_url') expect(value).toBe(PLACE.inboxUrl);
         if (name === 'redirect_url') expect(value).toBe(`${PLACE.origin}/return`);
       }
-    }
-  });
+    },
+  );
 });

@@ -1,7 +1,7 @@
 import type { SigningRuntime } from '../../model/index.ts';
 import type { SigningContext } from '../../shared/contracts/contracts.ts';
 import { browserTransport } from '../../shared/browser/proxy-client.ts';
-import type { FlowDeps } from './flow-engine.ts';
+import type { FlowDeps } from './flow-run-types.ts';
 import type { FlowEnv } from './flow-types.ts';
 
 export function freshOrderId(): string {

@@ -3,7 +3,8 @@ import { findOperation } from '../../catalog/index.ts';
 import type { RequestDraft, SigningRuntime } from '../../model/index.ts';
 import type { Exchange, SigningContext } from '../../shared/contracts/contracts.ts';
 import { browserDeps } from './browser-deps.ts';
-import { FlowRun, type ControlCheck, type StepState, type TimelineEntry } from './flow-engine.ts';
+import { FlowRun } from './flow-engine.ts';
+import type { ControlCheck, StepState, TimelineEntry } from './flow-run-types.ts';
 import type { FlowDefinition } from './flow-types.ts';
 import { FlowInbox, type InboxState } from './inbox.ts';
 

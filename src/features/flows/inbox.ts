@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { InboxEvent } from './flow-engine.ts';
+import type { InboxEvent } from './flow-run-types.ts';
 
 const EventSchema = z.object({
   id: z.number(),
