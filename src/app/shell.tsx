@@ -23,9 +23,7 @@ const DebuggerPage = lazy(() =>
   import('../features/debugger/index.ts').then((m) => ({ default: m.DebuggerPage })),
 );
 const TeachingPage = lazy(() =>
-  Promise.all([import('../features/teaching/index.ts'), queryScope()]).then(([m, q]) => ({
-    default: q.withQueries(m.TeachingPage),
-  })),
+  import('../features/teaching/index.ts').then((m) => ({ default: m.TeachingPage })),
 );
 const FlowsPage = lazy(() => import('../features/flows/index.ts').then((m) => ({ default: m.FlowsPage })));
 const HomePage = lazy(() => import('./home-page.tsx').then((m) => ({ default: m.HomePage })));
@@ -36,11 +34,7 @@ const HistoryPage = lazy(() =>
     default: q.withQueries(m.HistoryPage),
   })),
 );
-const KeysPage = lazy(() =>
-  Promise.all([import('../features/keys/keys-page.tsx'), queryScope()]).then(([m, q]) => ({
-    default: q.withQueries(m.KeysPage),
-  })),
-);
+const KeysPage = lazy(() => import('../features/keys/keys-page.tsx').then((m) => ({ default: m.KeysPage })));
 const ScenariosPage = lazy(() =>
   import('../features/scenarios/scenarios-page.tsx').then((m) => ({ default: m.ScenariosPage })),
 );

@@ -9,6 +9,11 @@ export const RegisterAnswerSchema = z.union([
   z.null(),
 ]);
 
+/** How the page reaches the local sandbox's own routes: the browser's `fetch`, or a test's. */
+export type SandboxFetch = (url: string, init: RequestInit) => Promise<Response>;
+
+const browserFetch: SandboxFetch = (url, init) => fetch(url, init);
+
 export interface RegisterResult {
   ok: boolean;
   status: number;
@@ -17,8 +22,13 @@ export interface RegisterResult {
 }
 
 /** PUT /sandbox/merchants/<login>/public-key {publicKeyPem}: what a merchant sends the gateway's support, for the local sandbox. */
-export async function registerPublicKey(login: string, publicKeyPem: string): Promise<RegisterResult> {
+export async function registerPublicKey(
+  login: string,
+  publicKeyPem: string,
+  fetcher: SandboxFetch = browserFetch,
+): Promise<RegisterResult> {
   const { res, text, json } = await callSandbox(
+    fetcher,
     `/sandbox/merchants/${encodeURIComponent(login)}/public-key`,
     {
       method: 'PUT',
@@ -32,12 +42,13 @@ export async function registerPublicKey(login: string, publicKeyPem: string): Pr
 
 /** One call to the local sandbox's own routes; its body as text and, when it is JSON, parsed. */
 async function callSandbox(
+  fetcher: SandboxFetch,
   url: string,
   init: RequestInit,
 ): Promise<{ res: Response; text: string; json: unknown }> {
   let res: Response;
   try {
-    res = await fetch(url, init);
+    res = await fetcher(url, init);
   } catch {
     throw new Error('Could not reach the local sandbox: is the console server (`npm start`) running?');
   }
@@ -90,12 +101,13 @@ export interface RestoreResult {
 }
 
 async function sandboxJson<T>(
+  fetcher: SandboxFetch,
   url: string,
   init: RequestInit,
   schema: z.ZodType<T>,
   what: string,
 ): Promise<T> {
-  const { res, json } = await callSandbox(url, { ...init, headers: { Accept: 'application/json' } });
+  const { res, json } = await callSandbox(fetcher, url, { ...init, headers: { Accept: 'application/json' } });
   if (!res.ok) {
     const m =
       json && typeof json === 'object' ? (json as Record<string, unknown>)['error-message'] : undefined;
@@ -112,14 +124,15 @@ async function sandboxJson<T>(
  * DELETE /sandbox/merchants/<demo login>/public-key: the sandbox forgets the key registered at run time
  * (in its database too) and verifies the demo merchant with its shipped pair again.
  */
-export async function restoreDemoKey(): Promise<RestoreResult> {
-  const demo = await sandboxJson('/sandbox/demo-merchant', {}, DemoPairSchema, 'the demo merchant');
+export async function restoreDemoKey(fetcher: SandboxFetch = browserFetch): Promise<RestoreResult> {
+  const demo = await sandboxJson(fetcher, '/sandbox/demo-merchant', {}, DemoPairSchema, 'the demo merchant');
   const restored = await sandboxJson(
+    fetcher,
     `/sandbox/merchants/${encodeURIComponent(demo.login)}/public-key`,
     { method: 'DELETE' },
     RestoredKeySchema,
     'the restore',
   );
-  const after = await sandboxJson('/sandbox/demo-merchant', {}, DemoPairSchema, 'the demo merchant');
+  const after = await sandboxJson(fetcher, '/sandbox/demo-merchant', {}, DemoPairSchema, 'the demo merchant');
   return { restored, privateKeyPkcs8Pem: after.privateKeyPkcs8Pem };
 }

@@ -1,5 +1,5 @@
 import { SCHEME_TITLES } from '../../catalog/index.ts';
-import { useEffect, useRef, useState } from 'react';
+import { useRef } from 'react';
 import type { Scheme } from '../../core/index.ts';
 import { InlineCode } from '../../shared/ui/index.ts';
 import type { StepValue, Walkthrough } from '../../diagnose/index.ts';
@@ -59,20 +59,21 @@ export function WalkthroughView({
   scheme,
   onWalk,
   currentPath,
+  step: current,
+  onStep,
 }: {
   walk: Walkthrough | null;
   scheme: Scheme;
   onWalk: (path: string) => void;
   currentPath: string;
+  /** The current step, kept by the teaching session (within the walkthrough's steps). */
+  step: number;
+  onStep: (step: number) => void;
 }) {
-  const [current, setCurrent] = useState(0);
   const items = useRef<Array<HTMLElement | null>>([]);
   const count = walk?.steps.length ?? 0;
-  useEffect(() => {
-    if (current >= count && count > 0) setCurrent(count - 1);
-  }, [current, count]);
   const go = (i: number) => {
-    setCurrent(i);
+    onStep(i);
     const el = items.current[i];
     el?.scrollIntoView({ block: 'nearest' });
     el?.focus();
@@ -141,7 +142,7 @@ export function WalkthroughView({
                   ref={(el) => {
                     items.current[i] = el;
                   }}
-                  onFocus={() => setCurrent(i)}
+                  onFocus={() => onStep(i)}
                 >
                   <h3 id={`teach-step-${i}`}>
                     Step {i + 1}: {s.title}

@@ -1,0 +1,189 @@
+import { useId, useState, type ReactNode } from 'react';
+import { findOperation } from '../../catalog/index.ts';
+import { missingValues, type RequestDraft } from '../../model/index.ts';
+import { deleteRequest, duplicateRequest, renameCollection, updateRequest } from './saved-db.ts';
+import { checkName, type Collection, type SavedRequest } from './saved-schema.ts';
+
+const text = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** An inline name editor: Enter or Save keeps it, Escape or Cancel leaves it. */
+function RenameForm({
+  label,
+  initial,
+  onDone,
+  onCancel,
+}: {
+  label: string;
+  initial: string;
+  onDone: (name: string) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const [value, setValue] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      className="sv-inline"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const n = checkName(value);
+        if ('error' in n) return setError(n.error);
+        onDone(n.name).catch((err: unknown) => setError(text(err)));
+      }}
+    >
+      <input
+        aria-label={label}
+        value={value}
+        autoFocus
+        onChange={(e) => setValue(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.preventDefault();
+            onCancel();
+          }
+        }}
+      />
+      <button type="submit" className="ui-btn ui-btn-small">
+        Save name
+      </button>
+      <button type="button" className="ui-btn ui-btn-small" onClick={onCancel}>
+        Cancel
+      </button>
+      {error ? (
+        <span role="alert" className="sv-error">
+          {error}
+        </span>
+      ) : null}
+    </form>
+  );
+}
+
+/** What Send asks for first: the values not kept with the request. */
+function MissingNote({ draft }: { draft: RequestDraft }) {
+  const missing = missingValues(draft);
+  return missing.length > 0 ? (
+    <div className="sv-muted">Send asks first for: {missing.map((m) => m.name).join(', ')}</div>
+  ) : null;
+}
+
+function endpointText(draft: RequestDraft): string {
+  if (!draft.endpoint) return 'profile’s';
+  return draft.endpoint.kind === 'group' ? `group ${draft.endpoint.id}` : draft.endpoint.id;
+}
+
+/** One collection: its name (renamed in place) and its saved requests with their actions. */
+export function CollectionView({
+  collection: c,
+  requests,
+  all,
+  renaming,
+  setRenaming,
+  act,
+  onOpen,
+  onSend,
+  onDelete,
+}: {
+  collection: Collection;
+  requests: SavedRequest[];
+  all: SavedRequest[];
+  renaming: string | null;
+  setRenaming: (id: string | null) => void;
+  act: (p: Promise<unknown>, done?: string) => void;
+  onOpen: (d: RequestDraft, savedId: string) => void;
+  onSend: (d: RequestDraft, savedId: string) => void;
+  onDelete: () => void;
+}) {
+  const titleId = useId();
+  const button = (label: string, aria: string, onClick: () => void, extra = ''): ReactNode => (
+    <button type="button" className={`ui-btn ui-btn-small ${extra}`} aria-label={aria} onClick={onClick}>
+      {label}
+    </button>
+  );
+  return (
+    <section className="sv-collection" aria-labelledby={titleId}>
+      <div className="sv-collection-head">
+        {renaming === c.id ? (
+          <>
+            <h2 id={titleId} className="ui-visually-hidden">
+              {c.name}
+            </h2>
+            <RenameForm
+              label={`New name for the collection ${c.name}`}
+              initial={c.name}
+              onCancel={() => setRenaming(null)}
+              onDone={async (name) => {
+                await renameCollection(c, name);
+                setRenaming(null);
+              }}
+            />
+          </>
+        ) : (
+          <>
+            <h2 id={titleId}>{c.name}</h2>
+            <span className="sv-muted">
+              {requests.length} request{requests.length === 1 ? '' : 's'}
+            </span>
+            {button('Rename', `Rename the collection ${c.name}`, () => setRenaming(c.id))}
+            {button('Delete', `Delete the collection ${c.name}`, onDelete)}
+          </>
+        )}
+      </div>
+      {requests.length === 0 ? (
+        <p className="sv-note">No requests in this collection yet.</p>
+      ) : (
+        <table className="sv-table">
+          <caption className="ui-visually-hidden">Requests saved in {c.name}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Operation</th>
+              <th scope="col">Endpoint</th>
+              <th scope="col">
+                <span className="ui-visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {requests.map((r) => (
+              <tr key={r.id}>
+                <td>
+                  {renaming === r.id ? (
+                    <RenameForm
+                      label={`New name for ${r.name}`}
+                      initial={r.name}
+                      onCancel={() => setRenaming(null)}
+                      onDone={async (name) => {
+                        await updateRequest(r, { name });
+                        setRenaming(null);
+                      }}
+                    />
+                  ) : (
+                    r.name
+                  )}
+                </td>
+                <td>
+                  <span className="sv-mono">{r.draft.operation}</span>
+                  <span className="sv-muted"> · {findOperation(r.draft.operation)?.title ?? 'unknown'}</span>
+                  <MissingNote draft={r.draft} />
+                </td>
+                <td className="sv-mono">{endpointText(r.draft)}</td>
+                <td>
+                  <div className="sv-actions">
+                    {button('Open', `Open ${r.name}`, () => onOpen(r.draft, r.id))}
+                    {button('Send', `Send ${r.name}`, () => onSend(r.draft, r.id), 'ui-btn-primary')}
+                    {button('Rename', `Rename ${r.name}`, () => setRenaming(r.id))}
+                    {button('Duplicate', `Duplicate ${r.name}`, () =>
+                      act(duplicateRequest(r, all), `Duplicated ${r.name}.`),
+                    )}
+                    {button('Delete', `Delete ${r.name}`, () =>
+                      act(deleteRequest(r.id), `Deleted ${r.name}.`),
+                    )}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
