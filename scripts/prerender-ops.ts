@@ -1,15 +1,15 @@
 /**
  * A Vite build plugin: one pre-rendered page per catalog operation, `ops/<path>.html` beside
  * index.html, which the console's server answers for `/ops/<path>` (proxy/static-console.ts). Each
- * is index.html with the operation's form already in it (src/features/console/first-form-markup.ts)
+ * is index.html with the operation's form already in it (src/features/console/form/first-form-markup.ts)
  * and, instead of the app's entry, the small first-form module (src/app/first-form.ts) that signs
  * as the user types and loads the app after the first paint. The app's chunks are not preloaded
  * from the HTML: on a slow link they would compete with the first form.
  */
 import type { Plugin, Rolldown } from 'vite';
 import { OPERATIONS } from '../src/catalog/index.ts';
-import { FIRST_FORM_DATA_ID, type FirstFormData } from '../src/features/console/first-form-ids.ts';
-import { firstFormFormula, firstFormHtml } from '../src/features/console/first-form-markup.ts';
+import { FIRST_FORM_DATA_ID, type FirstFormData } from '../src/features/console/form/first-form-ids.ts';
+import { firstFormFormula, firstFormHtml } from '../src/features/console/form/first-form-markup.ts';
 
 /** The first-form module, a second build input beside index.html. */
 export const FIRST_FORM_ENTRY = 'src/app/first-form.ts';

@@ -1,4 +1,4 @@
-import { FIRST_FORM_ID } from '../features/console/first-form-ids.ts';
+import { FIRST_FORM_ID } from '../features/console/form/first-form-ids.ts';
 
 type Field = HTMLInputElement | HTMLSelectElement;
 

@@ -7,7 +7,11 @@
 import { computeControl } from '../core/control/sign-control.ts';
 import { joinControlTerms, resolveControlTerms } from '../core/control/control-terms.ts';
 import { webCryptoPort } from '../core/crypto-port.ts';
-import { FIRST_FORM_DATA_ID, FIRST_FORM_ID, type FirstFormData } from '../features/console/first-form-ids.ts';
+import {
+  FIRST_FORM_DATA_ID,
+  FIRST_FORM_ID,
+  type FirstFormData,
+} from '../features/console/form/first-form-ids.ts';
 
 const data = JSON.parse(
   document.getElementById(FIRST_FORM_DATA_ID)?.textContent ?? 'null',

@@ -8,7 +8,7 @@ import {
   followUpsFor,
   heldBackNote,
   orderStateOf,
-} from '../../src/features/console/follow-ups.ts';
+} from '../../src/features/console/follow-ups/follow-ups.ts';
 
 const op = (p: string) => findOperation(p)!;
 const fresh = () => 'inv-new';

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { findOperation } from '../../src/catalog/index.ts';
 import { secureNonceSource, webCryptoPort } from '../../src/core/index.ts';
-import { tryBuild } from '../../src/features/console/build.ts';
+import { tryBuild } from '../../src/features/console/panes/build.ts';
 import {
   duplicateExtraNames,
   fromFormulaRows,
   toFormulaRows,
-} from '../../src/features/console/form-params.ts';
+} from '../../src/features/console/form/form-params.ts';
 import {
   draftFromValues,
   draftParams,

@@ -9,7 +9,7 @@ import {
   sourcesOf,
   takesEarlierIds,
   type RecentOrder,
-} from '../../src/features/console/recent-ids.ts';
+} from '../../src/features/console/follow-ups/recent-ids.ts';
 
 const op = (p: string) => findOperation(p)!;
 const ack = (orderId: string, clientId: string) => ({

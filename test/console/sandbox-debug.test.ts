@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSignatureRefusal, readSandboxDebug } from '../../src/features/console/sandbox-debug.ts';
+import { isSignatureRefusal, readSandboxDebug } from '../../src/features/console/answer/sandbox-debug.ts';
 
 describe('the sandbox debug part of a refused signature', () => {
   it('recognises a refused control and a refused OAuth signature, not other refusals', () => {

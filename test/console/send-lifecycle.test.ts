@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SendAborted, SendLifecycle } from '../../src/features/console/send-lifecycle.ts';
+import { SendAborted, SendLifecycle } from '../../src/features/console/send/send-lifecycle.ts';
 import {
   DEFAULT_TIMEOUT_S,
   loadTimeoutSeconds,
   parseTimeoutSeconds,
   saveTimeoutSeconds,
-} from '../../src/features/console/send-timeout.ts';
+} from '../../src/features/console/send/send-timeout.ts';
 
 class MemoryStorage implements Storage {
   private m = new Map<string, string>();

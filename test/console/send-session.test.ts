@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { DRAFT_VERSION, draftKey, type RequestDraft } from '../../src/model/index.ts';
 import { prepareExchange, type ExchangeRecord, type Transport } from '../../src/model/exchange.ts';
-import { SendSession, type Lifecycle, type SendJob } from '../../src/features/console/send-session.ts';
-import { SendAborted, type AbortKind } from '../../src/features/console/send-lifecycle.ts';
+import { SendSession, type Lifecycle, type SendJob } from '../../src/features/console/send/send-session.ts';
+import { SendAborted, type AbortKind } from '../../src/features/console/send/send-lifecycle.ts';
 import { signingEnv } from '../model/signing-env.ts';
 
 class FakeLifecycle implements Lifecycle {

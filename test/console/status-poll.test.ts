@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { prepareExchange, type ExchangeRecord, type Transport } from '../../src/model/exchange.ts';
 import { POLL_POLICY } from '../../src/model/poll-policy.ts';
-import { StatusPoll } from '../../src/features/console/status-poll.ts';
+import { StatusPoll } from '../../src/features/console/send/status-poll.ts';
 import { signingEnv } from '../model/signing-env.ts';
 
 function run(statuses: Array<{ http?: number; status?: string }>, limitMs = POLL_POLICY.limitMs) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OPERATIONS, findOperation, luhnValid, requestSchema } from '../../src/catalog/index.ts';
 import { emptyDraft, formFromDraft } from '../../src/model/index.ts';
-import { freshOrderId, OUTCOMES, TEST_CARD, testDataFor } from '../../src/features/console/test-data.ts';
+import { freshOrderId, OUTCOMES, TEST_CARD, testDataFor } from '../../src/features/console/form/test-data.ts';
 
 const now = new Date('2026-03-01T12:00:00Z');
 const opts = (cvv = '123') => ({

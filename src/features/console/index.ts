@@ -1,2 +1,2 @@
-export { Workbench, type WorkbenchNavigation, type WorkbenchProps } from './workbench.tsx';
-export { callbackUrl } from './callbacks-store.ts';
+export { Workbench, type WorkbenchNavigation, type WorkbenchProps } from './workbench/workbench.tsx';
+export { callbackUrl } from './callbacks/callbacks-store.ts';

@@ -1,0 +1,152 @@
+import type { BuiltRequest } from '../../../core/index.ts';
+import type { RequestDraft, SigningEnv } from '../../../model/index.ts';
+import type {
+  ExchangeParty,
+  ExchangeRecord,
+  PreparedExchange,
+  PrepareOptions,
+  Transport,
+  WireAnswer,
+} from '../../../model/exchange.ts';
+import type { AnswerReading } from '../../../model/read-answer.ts';
+import type { AbortKind } from './send-lifecycle.ts';
+
+/** The answer on screen and the request it belongs to. */
+export interface SendOutcome {
+  opPath: string;
+  built: BuiltRequest;
+  envelope: WireAnswer;
+  interpreted: AnswerReading;
+  sentAt: string;
+  /** The draft key of what was sent: the form differs from it once edited. */
+  sentKey: string;
+}
+
+/** One Send: the form's draft, how to sign it, where it goes and for how long. */
+export interface SendJob {
+  draft: RequestDraft;
+  key: string;
+  env: SigningEnv;
+  /** The request the panes show, sent byte for byte; absent: built now (a fresh OAuth nonce). */
+  built?: BuiltRequest;
+  party: ExchangeParty;
+  transport: Transport;
+  timeoutSeconds: number;
+}
+
+/** A send's cancel and timeout (send-lifecycle.ts in the browser). */
+export interface Lifecycle {
+  readonly signal: AbortSignal;
+  readonly aborted: AbortKind | null;
+  cancel(): void;
+  settle(): void;
+  explain(error: unknown, sent?: ReadonlyArray<{ name: string; value: string }>): unknown;
+}
+
+export interface SendSessionPorts {
+  /** The model's `prepareExchange` (loaded on the first send in the browser). */
+  prepare: (draft: RequestDraft, env: SigningEnv, options: PrepareOptions) => Promise<PreparedExchange>;
+  lifecycle: (seconds: number) => Promise<Lifecycle>;
+  /** Every exchange, answered or failed, for history. */
+  onExchange: (record: ExchangeRecord) => void;
+  /** A request built for this send (not the one the panes showed): the panes show it. */
+  onBuilt?: (key: string, built: BuiltRequest) => void;
+  /** The answer is on screen. */
+  onAnswer?: (outcome: SendOutcome) => void;
+}
+
+export interface SendSnapshot {
+  pending: boolean;
+  outcome: SendOutcome | null;
+  error: Error | null;
+}
+
+const IDLE: SendSnapshot = { pending: false, outcome: null, error: null };
+
+function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
+}
+
+/**
+ * The workbench's Send, headless: one send at a time through the model's exchange, its cancel and
+ * timeout, the record for history, and the state the view renders (`subscribe` / `getSnapshot`).
+ */
+export class SendSession {
+  private snap: SendSnapshot = IDLE;
+  private readonly listeners = new Set<() => void>();
+  private life: Lifecycle | null = null;
+  // A Cancel pressed before the send's lifecycle exists still cancels it.
+  private cancelPending = false;
+
+  constructor(private readonly ports: SendSessionPorts) {}
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): SendSnapshot => this.snap;
+
+  private set(next: Partial<SendSnapshot>): void {
+    this.snap = { ...this.snap, ...next };
+    for (const l of this.listeners) l();
+  }
+
+  cancel(): void {
+    this.cancelPending = true;
+    this.life?.cancel();
+  }
+
+  /** Runs one send; the outcome or the error lands in the snapshot. Ignored while one is pending. */
+  async send(job: () => Promise<SendJob> | SendJob): Promise<void> {
+    if (this.snap.pending) return;
+    this.cancelPending = false;
+    this.set({ pending: true, error: null });
+    try {
+      const outcome = await this.run(await job());
+      this.set({ pending: false, outcome, error: null });
+      this.ports.onAnswer?.(outcome);
+    } catch (e) {
+      this.set({ pending: false, error: asError(e) });
+    }
+  }
+
+  private async run(job: SendJob): Promise<SendOutcome> {
+    const prepared = await this.ports.prepare(job.draft, job.env, job.built ? { built: job.built } : {});
+    if (!job.built) this.ports.onBuilt?.(job.key, prepared.built);
+    const life = await this.ports.lifecycle(job.timeoutSeconds);
+    this.life = life;
+    if (this.cancelPending) life.cancel();
+    try {
+      let outcome = await prepared.send(job.transport, life.signal);
+      if (outcome.ok && life.aborted) {
+        outcome = { ok: false, sentAt: outcome.sentAt, error: new Error('The send was stopped.') };
+      }
+      if (!outcome.ok) {
+        const error = life.explain(outcome.error, prepared.built.body);
+        this.report(prepared.record(job.party, { ...outcome, error }));
+        throw error;
+      }
+      this.report(prepared.record(job.party, outcome));
+      return {
+        opPath: job.draft.operation,
+        built: prepared.built,
+        envelope: outcome.wire,
+        interpreted: outcome.answer,
+        sentAt: outcome.sentAt,
+        sentKey: job.key,
+      };
+    } finally {
+      life.settle();
+      if (this.life === life) this.life = null;
+    }
+  }
+
+  private report(record: ExchangeRecord): void {
+    try {
+      this.ports.onExchange(record);
+    } catch {
+      // History is a convenience: a failure to record never fails the send.
+    }
+  }
+}

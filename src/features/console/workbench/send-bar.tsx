@@ -1,0 +1,108 @@
+import { lazy, Suspense, type RefObject } from 'react';
+import type { Control } from 'react-hook-form';
+import type { RequestDraft } from '../../../model/index.ts';
+import type { SigningContext } from '../../../shared/contracts/contracts.ts';
+import type { FieldValues } from '../form/meta.ts';
+import type { SendAborted } from '../send/send-lifecycle.ts';
+import type { SendSnapshot } from '../send/send-session.ts';
+import type { WorkbenchSession, WorkbenchSnapshot } from './workbench-session.ts';
+
+// The failed Send's summary loads with the first failed Send.
+const InvalidSummary = lazy(() =>
+  import('../form/invalid-summary.tsx').then((m) => ({ default: m.InvalidSummary })),
+);
+// Cancel and timeout matter only once a send is under way.
+const SendStopped = lazy(() => import('../send/send-stopped.tsx').then((m) => ({ default: m.SendStopped })));
+
+/** The answer's announcement, Send and Cancel, the timeout box and what stands in the way of a send. */
+export function SendBar({
+  context,
+  sending,
+  wb,
+  session,
+  timeoutInput,
+  control,
+  onCancel,
+  onNavigate,
+}: {
+  context: SigningContext | null;
+  sending: SendSnapshot;
+  wb: WorkbenchSnapshot;
+  session: WorkbenchSession;
+  timeoutInput: RefObject<HTMLInputElement | null>;
+  control: Control<FieldValues>;
+  onCancel: () => void;
+  onNavigate: (to: { operationPath: string; draft?: RequestDraft }) => void;
+}) {
+  const outcome = sending.outcome;
+  const timeout = wb.timeout;
+  return (
+    <>
+      <p className="ui-visually-hidden" aria-live="polite" aria-atomic="true">
+        {outcome
+          ? `Answer: HTTP ${outcome.envelope.status} ${outcome.envelope.statusText}, ${outcome.interpreted.badge.label}, at ${new Date(outcome.sentAt).toLocaleTimeString()}.`
+          : ''}
+      </p>
+      <div className="wb-send-bar">
+        <button
+          type="submit"
+          className="ui-btn ui-btn-primary"
+          disabled={sending.pending || !context}
+          aria-keyshortcuts="Control+Enter Meta+Enter"
+        >
+          {sending.pending ? 'Sending…' : 'Send'}
+        </button>
+        {sending.pending ? (
+          <button type="button" className="ui-btn" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
+        <span className="wb-timeout">
+          <label htmlFor="wb-timeout">Timeout (s)</label>
+          <input
+            id="wb-timeout"
+            ref={timeoutInput}
+            inputMode="numeric"
+            autoComplete="off"
+            size={4}
+            value={wb.timeoutText}
+            aria-invalid={timeout.ok ? undefined : true}
+            aria-describedby={timeout.ok ? undefined : 'wb-timeout-err'}
+            onChange={(e) => session.setTimeoutText(e.target.value)}
+          />
+        </span>
+        <span className="wb-hint">
+          Ctrl/⌘+Enter · to <strong>{context?.target.name ?? 'no target'}</strong>
+          {context?.target.kind === 'production' ? ' (production)' : ''}
+        </span>
+        {wb.invalid ? (
+          <Suspense fallback={null}>
+            <InvalidSummary
+              names={wb.invalid}
+              control={control}
+              onSendAnyway={() => void session.requestSend(true)}
+            />
+          </Suspense>
+        ) : null}
+        {timeout.ok ? null : (
+          <p className="wb-field-error wb-invalid" id="wb-timeout-err">
+            {timeout.message}
+          </p>
+        )}
+        {isSendAborted(sending.error) ? (
+          <Suspense fallback={<p className="wb-error">{sending.error.message}</p>}>
+            <SendStopped error={sending.error} onNavigate={onNavigate} />
+          </Suspense>
+        ) : sending.error ? (
+          <p className="wb-error" role="alert">
+            {sending.error.message}
+          </p>
+        ) : null}
+      </div>
+    </>
+  );
+}
+
+function isSendAborted(e: Error | null): e is SendAborted {
+  return e !== null && e.name === 'SendAborted';
+}

@@ -1,0 +1,190 @@
+import { matchesSearch } from './build-entry.ts';
+import type { HistoryEntry } from './history-schema.ts';
+
+/** Where the entries are kept (history-db.ts and IndexedDB in the browser). */
+export interface HistoryStore {
+  /** All readable entries, newest first, and how many stored records could not be read. */
+  list(): Promise<{ entries: HistoryEntry[]; unreadable: number }>;
+  remove(id: string): Promise<void>;
+  clear(): Promise<void>;
+  /** Calls back on every change, in this tab or another one; returns the unsubscribe. */
+  onChange(listener: () => void): () => void;
+}
+
+export interface HistorySnapshot {
+  /** Nothing has been read yet. */
+  loading: boolean;
+  entries: readonly HistoryEntry[];
+  unreadable: number;
+  search: string;
+  /** The entries the search matches. */
+  shown: readonly HistoryEntry[];
+  /** The entry whose details are open: one the search hides is closed with it. */
+  selected: HistoryEntry | null;
+  /** Ticked for comparison: at most two, the latest kept. */
+  picked: readonly string[];
+  comparing: readonly [HistoryEntry, HistoryEntry] | null;
+  confirmingClear: boolean;
+  removing: boolean;
+  clearing: boolean;
+  /** The last read, delete or clear that failed. */
+  error: Error | null;
+}
+
+interface State {
+  loading: boolean;
+  entries: readonly HistoryEntry[];
+  unreadable: number;
+  search: string;
+  selectedId: string | null;
+  picked: readonly string[];
+  comparing: readonly [string, string] | null;
+  confirmingClear: boolean;
+  removing: boolean;
+  clearing: boolean;
+  readError: Error | null;
+  removeError: Error | null;
+  clearError: Error | null;
+}
+
+function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
+}
+
+/**
+ * The History page, headless: the entries read from the store (again on every change), the
+ * search, the open details, the two entries to compare, Delete and Clear all with its confirmation.
+ */
+export class HistorySession {
+  private state: State = {
+    loading: true,
+    entries: [],
+    unreadable: 0,
+    search: '',
+    selectedId: null,
+    picked: [],
+    comparing: null,
+    confirmingClear: false,
+    removing: false,
+    clearing: false,
+    readError: null,
+    removeError: null,
+    clearError: null,
+  };
+  private snap: HistorySnapshot = this.derive();
+  private readonly listeners = new Set<() => void>();
+  private reads = 0;
+
+  constructor(private readonly store: HistoryStore) {}
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): HistorySnapshot => this.snap;
+
+  /** Reads the entries and reads them again on every change; returns the stop. */
+  start(): () => void {
+    const stop = this.store.onChange(() => void this.read());
+    void this.read();
+    return stop;
+  }
+
+  /** Reads the entries; a read that ends after a later one started is dropped. */
+  async read(): Promise<void> {
+    const mine = ++this.reads;
+    try {
+      const { entries, unreadable } = await this.store.list();
+      if (mine === this.reads) this.set({ loading: false, entries, unreadable, readError: null });
+    } catch (e) {
+      if (mine === this.reads) this.set({ loading: false, readError: asError(e) });
+    }
+  }
+
+  setSearch(search: string): void {
+    this.set({ search });
+  }
+
+  /** Opens an entry's details, or closes them when they are open. */
+  toggleDetails(id: string): void {
+    this.set({ selectedId: this.state.selectedId === id ? null : id });
+  }
+
+  closeDetails(): void {
+    this.set({ selectedId: null });
+  }
+
+  togglePick(id: string): void {
+    const p = this.state.picked;
+    this.set({ picked: p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id] });
+  }
+
+  /** Compares the two ticked entries. */
+  compare(): void {
+    const [a, b] = this.state.picked;
+    if (a !== undefined && b !== undefined) this.set({ comparing: [a, b] });
+  }
+
+  closeComparison(): void {
+    this.set({ comparing: null });
+  }
+
+  askClear(): void {
+    this.set({ confirmingClear: true });
+  }
+
+  cancelClear(): void {
+    this.set({ confirmingClear: false });
+  }
+
+  async remove(id: string): Promise<void> {
+    this.set({ removing: true, removeError: null });
+    try {
+      await this.store.remove(id);
+      this.set({ removing: false, ...(this.state.selectedId === id ? { selectedId: null } : {}) });
+      await this.read();
+    } catch (e) {
+      this.set({ removing: false, removeError: asError(e) });
+    }
+  }
+
+  async clear(): Promise<void> {
+    this.set({ clearing: true, clearError: null });
+    try {
+      await this.store.clear();
+      this.set({ clearing: false, selectedId: null, confirmingClear: false });
+      await this.read();
+    } catch (e) {
+      this.set({ clearing: false, clearError: asError(e) });
+    }
+  }
+
+  private set(next: Partial<State>): void {
+    this.state = { ...this.state, ...next };
+    this.snap = this.derive();
+    for (const l of this.listeners) l();
+  }
+
+  private derive(): HistorySnapshot {
+    const s = this.state;
+    const shown = s.search === '' ? s.entries : s.entries.filter((e) => matchesSearch(e, s.search));
+    const byId = (id: string) => s.entries.find((e) => e.id === id);
+    const a = s.comparing && byId(s.comparing[0]);
+    const b = s.comparing && byId(s.comparing[1]);
+    return {
+      loading: s.loading,
+      entries: s.entries,
+      unreadable: s.unreadable,
+      search: s.search,
+      shown,
+      selected: shown.find((e) => e.id === s.selectedId) ?? null,
+      picked: s.picked,
+      comparing: a && b ? [a, b] : null,
+      confirmingClear: s.confirmingClear,
+      removing: s.removing,
+      clearing: s.clearing,
+      error: s.readError ?? s.removeError ?? s.clearError,
+    };
+  }
+}
