@@ -1,4 +1,5 @@
 /** The History page, headless: an in-memory store, no React, no IndexedDB. */
+import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { HistoryEntrySchema, type HistoryEntry } from '../../src/features/history/history-schema.ts';
 import { HistorySession, type HistoryStore } from '../../src/features/history/history-session.ts';
@@ -64,7 +65,10 @@ const flush = () => new Promise<void>((r) => setImmediate(r));
 
 async function started(entries = [entry('1', 'v2/sale', 'inv-a'), entry('2', 'v2/status', 'inv-b')]) {
   const store = new MemoryStore(entries);
-  const session = new HistorySession(store);
+  const session = new HistorySession(
+    store,
+    new QueryClient({ defaultOptions: { queries: { retry: false } } }),
+  );
   expect(session.getSnapshot().loading).toBe(true);
   const stop = session.start();
   await flush();
@@ -82,6 +86,22 @@ describe('HistorySession', () => {
     expect(session.getSnapshot().entries).toHaveLength(3);
     stop();
     expect(store.listening).toBe(0);
+  });
+
+  it('a second visit shows the list kept in the query cache at once, then reads again', async () => {
+    const store = new MemoryStore([entry('1', 'v2/sale', 'inv-a')]);
+    const queries = new QueryClient();
+    const first = new HistorySession(store, queries);
+    first.start()();
+    await flush();
+    store.entries.push(entry('2', 'v2/void', 'inv-b'));
+    const again = new HistorySession(store, queries);
+    const stop = again.start();
+    expect(again.getSnapshot().loading).toBe(false);
+    expect(again.getSnapshot().entries.map((e) => e.id)).toEqual(['1']);
+    await flush();
+    expect(again.getSnapshot().entries.map((e) => e.id)).toEqual(['1', '2']);
+    stop();
   });
 
   it('keeps the result of the latest read when an earlier one ends last', async () => {

@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, useSyncExternalStore } from 'react';
 import type { RequestDraft } from '../../model/index.ts';
 import { draftOfEntry } from './build-entry.ts';
@@ -26,7 +27,8 @@ export function HistoryPage({
   onResend: (draft: RequestDraft) => void;
 } & Signing) {
   const searchId = useId();
-  const [session] = useState(() => new HistorySession(browserStore));
+  const queries = useQueryClient();
+  const [session] = useState(() => new HistorySession(browserStore, queries));
   useEffect(() => session.start(), [session]);
   const h = useSyncExternalStore(session.subscribe, session.getSnapshot);
   const { entries, shown, selected, picked, search } = h;

@@ -1,3 +1,4 @@
+import { QueryObserver, type QueryClient, type QueryObserverResult } from '@tanstack/react-query';
 import { matchesSearch } from './build-entry.ts';
 import type { HistoryEntry } from './history-schema.ts';
 
@@ -51,9 +52,16 @@ function asError(e: unknown): Error {
   return e instanceof Error ? e : new Error(String(e));
 }
 
+type Listing = Awaited<ReturnType<HistoryStore['list']>>;
+
+/** The entries' key in the app's query cache: kept between visits, read again on every change. */
+export const HISTORY_QUERY_KEY = ['history'] as const;
+
 /**
- * The History page, headless: the entries read from the store (again on every change), the
- * search, the open details, the two entries to compare, Delete and Clear all with its confirmation.
+ * The History page, headless: the entries read from the store (through the app's TanStack Query
+ * client, so a second visit shows the cached list at once while it reads again, and a read that
+ * a newer one replaced is dropped), the search, the open details, the two entries to compare,
+ * Delete and Clear all with its confirmation.
  */
 export class HistorySession {
   private state: State = {
@@ -73,9 +81,11 @@ export class HistorySession {
   };
   private snap: HistorySnapshot = this.derive();
   private readonly listeners = new Set<() => void>();
-  private reads = 0;
 
-  constructor(private readonly store: HistoryStore) {}
+  constructor(
+    private readonly store: HistoryStore,
+    private readonly queries: QueryClient,
+  ) {}
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -86,20 +96,28 @@ export class HistorySession {
 
   /** Reads the entries and reads them again on every change; returns the stop. */
   start(): () => void {
-    const stop = this.store.onChange(() => void this.read());
-    void this.read();
-    return stop;
+    const observer = new QueryObserver<Listing>(this.queries, {
+      queryKey: HISTORY_QUERY_KEY,
+      queryFn: () => this.store.list(),
+    });
+    const take = (r: QueryObserverResult<Listing>) =>
+      this.set({
+        loading: r.data === undefined && r.error === null,
+        ...(r.data ? { entries: r.data.entries, unreadable: r.data.unreadable } : {}),
+        readError: r.error,
+      });
+    take(observer.getCurrentResult());
+    const unobserve = observer.subscribe(take);
+    const unlisten = this.store.onChange(() => void this.read());
+    return () => {
+      unlisten();
+      unobserve();
+    };
   }
 
-  /** Reads the entries; a read that ends after a later one started is dropped. */
-  async read(): Promise<void> {
-    const mine = ++this.reads;
-    try {
-      const { entries, unreadable } = await this.store.list();
-      if (mine === this.reads) this.set({ loading: false, entries, unreadable, readError: null });
-    } catch (e) {
-      if (mine === this.reads) this.set({ loading: false, readError: asError(e) });
-    }
+  /** Reads the entries again; a read still running is cancelled and its result dropped. */
+  read(): Promise<void> {
+    return this.queries.invalidateQueries({ queryKey: HISTORY_QUERY_KEY });
   }
 
   setSearch(search: string): void {

@@ -2,9 +2,9 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 
 /**
- * The TanStack Query client of the pages that use it (history, keys, teaching, status polling).
- * It is created when the first of them loads, so the first form loads without TanStack; one client
- * for all of them, so their caches are shared as before.
+ * The TanStack Query client of the pages that read kept data through it (history's list, cached
+ * between visits). It is created when the first of them loads, so the first form loads without
+ * TanStack; one client for all of them, so their caches are shared.
  */
 const client = new QueryClient({
   defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 }, mutations: { retry: false } },
