@@ -1,3 +1,4 @@
+import { expectAccessible } from './support/axe.ts';
 import { expect, fillTestData, openOperation, send, test } from './support/fixtures.ts';
 
 test.describe('the scenario lab', () => {
@@ -49,6 +50,47 @@ test.describe('the scenario lab', () => {
       await expect(received.locator('tbody tr')).toHaveCount(3);
       await expect(received.getByText('✗ control does not match')).toHaveCount(1);
       await expect(ours().filter({ hasText: /replay \(bad-control\)/ })).toHaveCount(1);
+    });
+  });
+
+  test('a recurring payment is charged on its schedule when the test clock moves a month', async ({
+    page,
+  }) => {
+    const schedules = page.getByRole('table', { name: 'Recurring schedules' });
+    let id = '';
+    const ours = () =>
+      schedules.getByRole('row').filter({ has: page.getByRole('cell', { name: id, exact: true }) });
+    await test.step('create a monthly subscription with the guided flow', async () => {
+      await page.goto('/flows');
+      await page
+        .getByRole('main')
+        .getByRole('link', { name: 'Create recurring payment', exact: true })
+        .click();
+      await page.getByRole('button', { name: 'Run all' }).click();
+      await expect(page.getByRole('status', { name: 'Flow progress' })).toHaveText(
+        'Flow complete: all 2 steps succeeded.',
+        { timeout: 45_000 },
+      );
+    });
+    await test.step('the lab lists it: next charge in a month, none made yet', async () => {
+      await page.goto('/scenarios');
+      // The newest schedule first (the flows spec may have made others for the shared merchant).
+      const first = schedules.locator('tbody tr').first();
+      await expect(first).toBeVisible();
+      id = (await first.locator('td').first().innerText()).trim();
+      expect(id).toMatch(/^\d+$/);
+      await expect(ours()).toContainText('9.99 USD');
+      await expect(ours()).toContainText('1 month');
+      await expect(ours().locator('td').nth(4)).toHaveText('0');
+    });
+    await test.step('advance 31 days: one charge made, approved', async () => {
+      await page.getByRole('button', { name: 'Advance +31 days' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Advanced +31 days' })).toBeVisible({
+        timeout: 30_000,
+      });
+      await expect(ours().locator('td').nth(4)).toHaveText('1');
+      await expect(ours().locator('td').nth(5)).toContainText('approved');
+      await expectAccessible(page, 'the scenario lab with a recurring schedule');
     });
   });
 });

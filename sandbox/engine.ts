@@ -1,5 +1,6 @@
 import type { NonceClaim } from './authenticate.ts';
 import type { ResolvedSandboxOptions } from './options.ts';
+import { RecurringStore } from './recurring-store.ts';
 import { RuleError, type ApiReply } from './replies.ts';
 import type { OrderRow, RequestRow, SandboxStore } from './store.ts';
 import type { CardData, EngineContext, OperationCall } from './engine/context.ts';
@@ -13,6 +14,7 @@ import {
   recordMethodPage,
   submitHostedCard,
 } from './engine/hosted-pages.ts';
+import { RecurringCharges } from './engine/recurring-charges.ts';
 import { statusBody } from './engine/status-body.ts';
 import { afterOperation } from './scenarios/engine-hooks.ts';
 import type { ScenarioStore } from './scenarios/scenario-store.ts';
@@ -20,6 +22,7 @@ import type { ScenarioStore } from './scenarios/scenario-store.ts';
 export type { CardData, OperationCall } from './engine/context.ts';
 export { METHOD_WINDOW_MS, decodeThreeDsMessage } from './engine/three-ds.ts';
 export { DUE_BATCH } from './engine/finalize.ts';
+export { RECURRING_BATCH } from './engine/recurring-charges.ts';
 
 /** Runs `fn`; a rule the operation broke becomes its answer. */
 function refusedAs(fn: () => ApiReply): ApiReply {
@@ -41,6 +44,9 @@ export class Engine implements EngineContext {
   readonly options: ResolvedSandboxOptions;
   readonly cardSecret: string;
   readonly hostedFields: HostedFieldsStore;
+  readonly recurring: RecurringStore;
+  /** Makes the recurring payments' charges as they fall due (engine/recurring-charges.ts). */
+  readonly recurringCharges: RecurringCharges;
   /** The scenario lab's choices; set by the plugin (sandbox/scenarios/). */
   scenarios: ScenarioStore | undefined = undefined;
 
@@ -49,6 +55,8 @@ export class Engine implements EngineContext {
     this.options = options;
     this.cardSecret = store.getMeta('card_hash_secret') ?? '';
     this.hostedFields = new HostedFieldsStore(store.db);
+    this.recurring = new RecurringStore(store.db, options.clock());
+    this.recurringCharges = new RecurringCharges(this);
   }
 
   /** The sandbox's hosted-fields tokenizer (ours; see engine/hosted-fields.ts). */
@@ -115,6 +123,11 @@ export class Engine implements EngineContext {
   /** Applies requests whose delay has passed, `maxBatches` batches at the most; returns how many (see engine/finalize.ts). */
   finalizeDue(now: number, everyProcess = true, maxBatches?: number): number {
     return finalizeDue(this, now, everyProcess, maxBatches);
+  }
+
+  /** Makes the recurring charges due at `now`, `maxBatches` batches at the most (see engine/recurring-charges.ts). */
+  chargeRecurring(now: number, maxBatches?: number): number {
+    return this.recurringCharges.chargeDue(now, maxBatches);
   }
 
   statusBody(order: OrderRow, request: RequestRow, pageBase: string): Record<string, unknown> {

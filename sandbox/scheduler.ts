@@ -1,5 +1,5 @@
 import type { CryptoPort } from '../src/core/index.ts';
-import { DUE_BATCH, type Engine } from './engine.ts';
+import { DUE_BATCH, RECURRING_BATCH, type Engine } from './engine.ts';
 import type { MerchantRegistry } from './merchants.ts';
 import { deliverCallback } from './relay/deliver-callback.ts';
 import { DeliveryLog, RELAY_PRUNE_BATCH } from './relay/delivery-log.ts';
@@ -13,7 +13,8 @@ const CLAIM_BATCH = 100;
 const MAX_IN_FLIGHT = 1000;
 
 /**
- * Finalizes due requests and delivers callbacks: on a timer, and whenever a request arrives.
+ * Makes due recurring charges, finalizes due requests and delivers callbacks: on a timer, and
+ * whenever a request arrives (finalisation only).
  * Everything it works from is in the database, so a restart picks up where it stopped.
  */
 export class Scheduler {
@@ -77,6 +78,13 @@ export class Scheduler {
     this.ticking = true;
     try {
       const now = this.engine.options.clock();
+      // Recurring charges due (engine/recurring-charges.ts), a batch a turn.
+      this.inTurns(
+        'recurring',
+        () => this.engine.chargeRecurring(now, 1),
+        RECURRING_BATCH,
+        'recurring charge',
+      );
       this.finalizeBacklog(now);
       this.purgeNonces(now);
       if (this.startDeliveries(now) === CLAIM_BATCH) setImmediate(() => this.tick());
@@ -126,12 +134,14 @@ export class Scheduler {
   }
 
   /**
-   * Finalises what is due and starts every due delivery, waiting only for free slots (up to
-   * MAX_IN_FLIGHT in flight): the test clock's step (sandbox/scenarios/test-clock.ts).
+   * Makes the recurring charges due, finalises what is due and starts every due delivery, waiting
+   * only for free slots (up to MAX_IN_FLIGHT in flight): the test clock's step
+   * (sandbox/scenarios/test-clock.ts).
    */
   async dispatch(): Promise<void> {
     if (this.stopped) return;
     const now = this.engine.options.clock();
+    this.engine.chargeRecurring(now);
     this.engine.finalizeDue(now, true);
     for (let round = 0; round < 100_000 && !this.stopped; round++) {
       const full = this.inFlight.size >= MAX_IN_FLIGHT;

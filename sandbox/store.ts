@@ -13,6 +13,7 @@ export type OrderKind =
   | 'payout-check'
   | 'transfer'
   | 'recurring'
+  | 'recurring-charge'
   | 'pan-eligibility';
 
 /** One request on an order: the creating one, then captures, returns, voids, payout-pay. */

@@ -4,6 +4,8 @@ import type { ScenarioChoice } from '../../src/catalog/scenarios.ts';
 import type { Merchant } from '../merchants.ts';
 import type { ResolvedSandboxOptions } from '../options.ts';
 import type { ApiReply } from '../replies.ts';
+import type { RecurringStore } from '../recurring-store.ts';
+import type { ScenarioStore } from '../scenarios/scenario-store.ts';
 import type { SandboxStore } from '../store.ts';
 import type { HostedFieldsStore } from './hosted-fields-store.ts';
 
@@ -29,6 +31,10 @@ export interface EngineContext {
   readonly cardSecret: string;
   /** v4 sale's hosted-fields tickets and tokens (engine/hosted-fields.ts). */
   readonly hostedFields: HostedFieldsStore;
+  /** The recurring payments' schedules (sandbox/recurring-store.ts). */
+  readonly recurring: RecurringStore;
+  /** The scenario lab's choices and test clocks, when the plugin set them (sandbox/scenarios/). */
+  readonly scenarios: ScenarioStore | undefined;
 }
 
 /** One operation's business rules; runs inside the request's write transaction. */

@@ -70,6 +70,11 @@ export function finalizeNamedOrder(x: EngineContext, c: OperationCall, byClientI
   for (const d of store.dueRequestsOf(orderId, c.now)) applyFinal(x, d, c.now);
 }
 
+/** Finalises what is due on one order now (a recurring charge, in the transaction that made it). */
+export function finalizeOrderDue(x: EngineContext, orderId: number, now: number): void {
+  for (const d of x.store.dueRequestsOf(orderId, now)) applyFinal(x, d, now);
+}
+
 /** Applies a due request's outcome; its order's callback URL came with it (`DueRequest`). */
 function applyFinal(x: EngineContext, { request: r, callbackUrl }: DueRequest, now: number): void {
   const status = r.pending_status ?? 'approved';

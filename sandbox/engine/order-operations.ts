@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expiryInPast } from '../../src/catalog/index.ts';
 import { maskCardNumber, outcomeForCvv, type CvvOutcome } from '../outcomes.ts';
+import { chargeDueAt, isPeriod, PERIODS } from '../recurring-calendar.ts';
 import { refuse, type ApiReply } from '../replies.ts';
 import type { CardRefRow, OrderKind, OrderRow } from '../store.ts';
 import type { EngineContext, OperationCall } from './context.ts';
@@ -121,34 +122,49 @@ export function transfer(x: EngineContext, c: OperationCall, byRef: boolean): Ap
   });
 }
 
+/**
+ * create-recurring-payment: the subscription (approved at once) and its schedule, whose first charge
+ * falls due `interval` periods after now, in the merchant's time (engine/recurring-charges.ts makes
+ * the charges). The charges' callbacks go to `server_callback_url`, which the sandbox reads here too
+ * (the description's field list does not name it).
+ */
 export function recurring(x: EngineContext, c: OperationCall): ApiReply {
   const amount = positiveAmount(c);
   const currency = param(c, 'currency') ?? '';
   const interval = Number(param(c, 'interval') ?? '0');
-  if (!(interval >= 1)) refuse('interval must be a whole number of periods, at least 1.', 'VALIDATION');
+  if (!Number.isSafeInteger(interval) || interval < 1)
+    refuse('interval must be a whole number of periods, at least 1.', 'VALIDATION');
+  const period = param(c, 'period') ?? '';
+  if (!isPeriod(period)) refuse(`period must be one of ${PERIODS.join(', ')}.`, 'VALIDATION');
   const card = cardOf(c, {
     pan: 'credit-card-number',
     name: 'card-printed-name',
     month: 'expire-month',
     year: 'expire-year',
   });
+  const callback = callbackUrl(x, c);
   let rpId = 0;
   return createOrder(x, c, {
     kind: 'recurring',
-    fields: cardFields(x, card),
+    fields: { ...cardFields(x, card), callback_url: callback },
     first: { amount, currency, status: 'approved' },
     extraAck: () => ({ 'recurring-payment-id': String(rpId) }),
     onCreated: (order) => {
+      // The schedule's calendar is the merchant's: the sandbox's clock plus its test clock's advance.
+      const advanced = x.scenarios?.clockAdvance(c.merchant.login) ?? 0;
+      const createdAt = c.now + advanced;
       rpId = x.store.insertRecurring({
         merchant: c.merchant.login,
         order_id: order.id,
         card_type: param(c, 'rp_card_type') ?? 'SRC',
         amount_minor: amount,
         currency,
-        period: param(c, 'period') ?? '',
+        period,
         interval,
-        created_at: c.now,
+        created_at: createdAt,
       });
+      // Its deadline in the sandbox's time, as the test clock keeps every deadline of the merchant's.
+      x.recurring.start(rpId, chargeDueAt(createdAt, period, interval, 1) - advanced);
     },
   });
 }

@@ -110,7 +110,9 @@ export const SETTLEMENT_RULES: readonly SettlementRule[] = [
     orderKinds: ['preauth'],
     wrongKind: (o) =>
       `void applies only to an authorization not yet settled (an approved preauth); order ${o.id} is a ${o.kind}${
-        o.kind === 'sale' || o.kind === 'rebill' ? ', settled at once: use return to refund it' : ''
+        o.kind === 'sale' || o.kind === 'rebill' || o.kind === 'recurring-charge'
+          ? ', settled at once: use return to refund it'
+          : ''
       }.`,
     amount: 'none',
     stateText: 'preauth approved, not voided, not captured; no request on the order processing',
@@ -139,9 +141,9 @@ export const SETTLEMENT_RULES: readonly SettlementRule[] = [
   {
     operation: 'RETURN',
     requestKind: 'return',
-    orderKinds: ['sale', 'preauth', 'rebill'],
+    orderKinds: ['sale', 'preauth', 'rebill', 'recurring-charge'],
     wrongKind: (o) =>
-      `return applies to a sale, a rebill, a preauth or its capture; order ${o.id} is a ${o.kind}${
+      `return applies to a sale, a rebill, a recurring charge, a preauth or its capture; order ${o.id} is a ${o.kind}${
         o.kind === 'account-verification' ? ' and moved no money' : ''
       }.`,
     amount: 'partial',
@@ -165,7 +167,7 @@ export const SETTLEMENT_RULES: readonly SettlementRule[] = [
         ledger: { column: 'cancelled_minor', effect: 'add' },
       },
       refundOf('captured_minor', (o) => o.kind === 'preauth', 'a captured preauth'),
-      refundOf('amount_minor', () => true, 'a sale or a rebill'),
+      refundOf('amount_minor', () => true, 'a sale, a rebill or a recurring charge'),
     ],
   },
   {

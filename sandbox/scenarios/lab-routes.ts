@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { CryptoPort } from '../../src/core/index.ts';
 import { ScenarioChoiceSchema, SCENARIOS } from '../../src/catalog/scenarios.ts';
 import { decodeUtf8 } from '../http-input.ts';
+import { fromMinorUnits } from '../outcomes.ts';
 import { encodeJsonBody } from '../replies.ts';
 import type { Engine } from '../engine.ts';
 import type { MerchantRegistry } from '../merchants.ts';
@@ -91,6 +92,34 @@ export function readJson<T extends z.ZodType>(
   };
 }
 
+/** Schedules and charges listed per merchant and per schedule, the newest first. */
+const SCHEDULES_LISTED = 50;
+const CHARGES_LISTED = 12;
+
+/** A merchant's recurring schedules as the lab shows them (`GET /sandbox/clock/:login`). */
+function recurringView(engine: Engine, login: string, advancedMs: number) {
+  return engine.recurring.ofMerchant(login, SCHEDULES_LISTED).map((s) => ({
+    recurringPaymentId: String(s.id),
+    orderId: String(s.order_id),
+    amount: fromMinorUnits(s.amount_minor),
+    currency: s.currency,
+    period: s.period,
+    interval: s.interval,
+    status: s.status,
+    createdAt: s.created_at,
+    nextChargeAt: s.next_charge_at === null ? null : s.next_charge_at + advancedMs,
+    nextChargeNo: s.next_charge_no,
+    chargesMade: s.charges_made,
+    charges: engine.recurring.chargesOf(s.id, CHARGES_LISTED).map((c) => ({
+      orderId: String(c.order_id),
+      clientOrderId: c.client_orderid,
+      chargeNo: c.charge_no,
+      dueAt: c.due_at,
+      status: c.status,
+    })),
+  }));
+}
+
 /**
  * The scenario lab's admin API (this machine only, like the demo merchant's credentials; closed in
  * classroom mode): the scenario table and choices, the test clock, the relay's record and replays.
@@ -98,15 +127,24 @@ export function readJson<T extends z.ZodType>(
 export function registerLab(app: FastifyInstance, deps: LabDeps): void {
   const { engine, scheduler, merchants, crypto, lab } = deps;
   const store = engine.store;
-  const clock = new TestClock(store.db, lab, {
-    now: () => engine.options.clock(),
-    dispatch: () => scheduler.dispatch(),
-    drain: () => scheduler.drain(),
-    inFlight: () => scheduler.deliveriesInFlight,
-    shifted: (login, ms) => scheduler.noteShift(login, ms),
-    stepMs: scheduler.periodMs,
-    minGapMs: engine.options.callbackRetry.baseDelayMs,
-  });
+  const clock = new TestClock(
+    store.db,
+    lab,
+    {
+      now: () => engine.options.clock(),
+      dispatch: () => scheduler.dispatch(),
+      drain: () => scheduler.drain(),
+      inFlight: () => scheduler.deliveriesInFlight,
+      shifted: (login, ms) => scheduler.noteShift(login, ms),
+      stepMs: scheduler.periodMs,
+      minGapMs: engine.options.callbackRetry.baseDelayMs,
+    },
+    {
+      deadline: (fn, login, by) => engine.recurring.deadline(fn, login, by),
+      shift: (login, ms) => engine.recurring.shift(login, ms),
+      during: (login, run) => engine.recurringCharges.during(login, run),
+    },
+  );
   const closed = (json: Json) =>
     store.isClosed ? refusal(json, 503, 'INTERNAL', 'The sandbox is shutting down.') : undefined;
 
@@ -170,9 +208,25 @@ export function registerLab(app: FastifyInstance, deps: LabDeps): void {
     if (!merchant) return noMerchant(json, request.params.login);
     const body = readJson(request, AdvanceBody);
     if (!body.ok)
-      return refusal(json, 400, 'VALIDATION', `Send {"ms": 1209600000} (at most 60 days): ${body.message}`);
+      return refusal(json, 400, 'VALIDATION', `Send {"ms": 1209600000} (at most 366 days): ${body.message}`);
     const done = await clock.advance(merchant.login, body.data.ms);
     return json(200, { ...done });
+  });
+
+  // The merchant's clock and recurring schedules: each schedule's next charge (in the merchant's
+  // time, the clock's advance included) and its latest charges.
+  app.get<{ Params: { login: string } }>('/clock/:login', ADMIN, async (request, reply) => {
+    const json = jsonOf(reply);
+    const down = closed(json);
+    if (down) return down;
+    const merchant = merchants.byLogin(request.params.login);
+    if (!merchant) return noMerchant(json, request.params.login);
+    const advanced = lab.clockAdvance(merchant.login);
+    return json(200, {
+      login: merchant.login,
+      clockAdvancedMs: advanced,
+      recurring: recurringView(engine, merchant.login, advanced),
+    });
   });
 
   app.get('/relay/deliveries', ADMIN, async (request, reply) => {

@@ -32,17 +32,36 @@ export interface ClockDriver {
   minGapMs: number;
 }
 
-/** The largest single advance: 60 days (a 14-day retry schedule fits four times). */
-export const MAX_ADVANCE_MS = 60 * 86_400_000;
+/**
+ * The recurring payments' schedules (sandbox/recurring-store.ts, engine/recurring-charges.ts): their
+ * next charges are deadlines of the merchant's like the others, read and moved with them.
+ */
+export interface ClockSchedules {
+  /** The merchant's earliest (`min`) or latest (`max`) next charge at or before `by`. */
+  deadline(fn: 'min' | 'max', login: string, by: number): number | undefined;
+  /** Moves the merchant's next charges `ms` earlier (in the clock's transaction). */
+  shift(login: string, ms: number): void;
+  /** Runs one advance of the merchant's clock, counting its schedules' charges (the cap per advance). */
+  during<T>(login: string, run: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * The largest single advance: 366 days, so a yearly schedule's next charge (or three monthly ones)
+ * is reached in one advance; a 14-day retry schedule fits many times over.
+ */
+export const MAX_ADVANCE_MS = 366 * 86_400_000;
+
+const combine = (fn: 'min' | 'max', a: number | undefined, b: number | undefined) =>
+  a === undefined ? b : b === undefined ? a : Math[fn](a, b);
 
 /**
  * A test clock per merchant. The sandbox keeps one time frame for every merchant (two processes
  * share the file, and the due sweep is one query over all merchants), so a merchant's clock is
  * advanced by moving that merchant's deadlines earlier: finalisations, callback attempts (retries,
- * held and dropped ones) and the 3-D Secure method window. The advance walks from deadline to
- * deadline, running each step's finalisations and deliveries and waiting for the handler's
- * answers, so a retry scheduled by a failed attempt is reached within the same advance: a 14-day
- * retry schedule runs in the time its deliveries take.
+ * held and dropped ones), recurring payments' next charges and the 3-D Secure method window. The
+ * advance walks from deadline to deadline, running each step's charges, finalisations and
+ * deliveries and waiting for the handler's answers, so a retry scheduled by a failed attempt is
+ * reached within the same advance: a 14-day retry schedule runs in the time its deliveries take.
  */
 export class TestClock {
   private readonly stmt: (sql: string) => Database.Statement;
@@ -52,11 +71,15 @@ export class TestClock {
     private readonly db: Database.Database,
     private readonly lab: ScenarioStore,
     private readonly driver: ClockDriver,
+    private readonly schedules: ClockSchedules,
   ) {
     this.stmt = statementCache(db);
   }
 
-  /** The merchant's next deadline, or undefined when nothing is scheduled (callbacks in flight aside). */
+  /**
+   * The merchant's next deadline (a finalisation, a callback attempt, a recurring charge), or
+   * undefined when nothing is scheduled (callbacks in flight aside).
+   */
   nextDeadline(login: string): number | undefined {
     return this.deadline('min', login, Number.MAX_SAFE_INTEGER);
   }
@@ -76,7 +99,7 @@ export class TestClock {
     )
       .pluck()
       .get(by, login, login, by, this.driver.now()) as number | null;
-    return row ?? undefined;
+    return combine(fn, row ?? undefined, this.schedules.deadline(fn, login, by));
   }
 
   private shift(login: string, ms: number): void {
@@ -98,6 +121,7 @@ export class TestClock {
          WHERE state = 'pending' AND (SELECT o.merchant FROM requests r JOIN orders o ON o.id = r.order_id
            WHERE r.id = request_id) = ?`,
     ).run(ms, login);
+    this.schedules.shift(login, ms);
   }
 
   /**
@@ -113,7 +137,7 @@ export class TestClock {
 
   /** Advances one merchant's clock by `ms`; advances run one at a time. */
   advance(login: string, ms: number): Promise<ClockAdvance> {
-    const run = this.queue.then(() => this.walk(login, ms));
+    const run = this.queue.then(() => this.schedules.during(login, () => this.walk(login, ms)));
     this.queue = run.catch(() => undefined);
     return run;
   }

@@ -1,11 +1,13 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { formatScenarioHeader, SCENARIOS, type ScenarioChoice } from '../../catalog/scenarios.ts';
 import {
   advanceClock,
   checkHandler,
   chooseScenarios,
+  clockState,
   labState,
   type CheckReport,
+  type RecurringSchedule,
 } from '../../shared/browser/sandbox-lab.ts';
 import { RelayDeliveries } from '../../shared/ui/relay-deliveries.tsx';
 
@@ -14,7 +16,50 @@ const STEPS: ReadonlyArray<{ label: string; ms: number }> = [
   { label: '+1 min', ms: 60_000 },
   { label: '+1 h', ms: 3_600_000 },
   { label: '+14 days', ms: 14 * 86_400_000 },
+  { label: '+31 days', ms: 31 * 86_400_000 },
 ];
+
+/** A time in the merchant's clock, to the minute, in UTC (the schedules' calendar). */
+const utcMinute = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** The merchant's recurring schedules: the next charge and the charges made, the latest one's status. */
+function RecurringSchedules({ schedules }: { schedules: readonly RecurringSchedule[] }) {
+  if (schedules.length === 0) return null;
+  return (
+    <table className="wb-table" aria-label="Recurring schedules">
+      <thead>
+        <tr>
+          <th scope="col">Recurring payment</th>
+          <th scope="col">Amount</th>
+          <th scope="col">Every</th>
+          <th scope="col">Next charge</th>
+          <th scope="col">Charges made</th>
+          <th scope="col">Latest charge</th>
+        </tr>
+      </thead>
+      <tbody>
+        {schedules.map((s) => {
+          const latest = s.charges[0];
+          return (
+            <tr key={s.recurringPaymentId}>
+              <td>{s.recurringPaymentId}</td>
+              <td>
+                {s.amount} {s.currency}
+              </td>
+              <td>
+                {s.interval} {s.period}
+                {s.interval === 1 ? '' : 's'}
+              </td>
+              <td>{s.nextChargeAt === null ? s.status : utcMinute(s.nextChargeAt)}</td>
+              <td>{s.chargesMade}</td>
+              <td>{latest ? `${latest.orderId} (${latest.clientOrderId}): ${latest.status}` : '–'}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
 
 function ScenarioPicker({ login }: { login: string }) {
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
@@ -88,6 +133,18 @@ function ScenarioPicker({ login }: { login: string }) {
 function TestClock({ login }: { login: string }) {
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
+  const [schedules, setSchedules] = useState<readonly RecurringSchedule[]>([]);
+  const refresh = useCallback(
+    () =>
+      clockState(login).then(
+        (s) => setSchedules(s.recurring),
+        () => setSchedules([]),
+      ),
+    [login],
+  );
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
   const advance = (ms: number, label: string) => {
     setBusy(true);
     advanceClock(login, ms)
@@ -98,13 +155,17 @@ function TestClock({ login }: { login: string }) {
           ),
         (e: unknown) => setNote((e as Error).message),
       )
-      .finally(() => setBusy(false));
+      .finally(() => {
+        setBusy(false);
+        void refresh();
+      });
   };
   return (
     <section aria-labelledby="sc-clock">
       <h2 id="sc-clock">Test clock</h2>
       <p className="wb-hint">
-        Moves {login}’s finalisations, callback retries and held callbacks forward, waiting for each delivery.
+        Moves {login}’s finalisations, callback retries, held callbacks and recurring charges forward, waiting
+        for each delivery.
       </p>
       {STEPS.map((s) => (
         <button
@@ -118,6 +179,7 @@ function TestClock({ login }: { login: string }) {
         </button>
       ))}
       <p role="status">{note}</p>
+      <RecurringSchedules schedules={schedules} />
     </section>
   );
 }

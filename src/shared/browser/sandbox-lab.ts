@@ -33,6 +33,37 @@ export type Delivery = z.infer<typeof DeliverySchema>;
 const Advance = z.object({ advancedMs: z.number(), totalAdvancedMs: z.number(), steps: z.number() });
 export type Advance = z.infer<typeof Advance>;
 
+/** A recurring payment's schedule as `GET /sandbox/clock/:login` lists it (times in the merchant's time). */
+const RecurringSchedule = z.object({
+  recurringPaymentId: z.string(),
+  orderId: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  period: z.string(),
+  interval: z.number(),
+  status: z.enum(['active', 'stopped']),
+  createdAt: z.number(),
+  nextChargeAt: z.number().nullable(),
+  nextChargeNo: z.number(),
+  chargesMade: z.number(),
+  charges: z.array(
+    z.object({
+      orderId: z.string(),
+      clientOrderId: z.string(),
+      chargeNo: z.number(),
+      dueAt: z.number(),
+      status: z.string(),
+    }),
+  ),
+});
+export type RecurringSchedule = z.infer<typeof RecurringSchedule>;
+
+const ClockState = z.object({
+  login: z.string(),
+  clockAdvancedMs: z.number(),
+  recurring: z.array(RecurringSchedule),
+});
+
 const CheckReport = z.object({
   url: z.string(),
   passed: z.boolean(),
@@ -97,6 +128,8 @@ export const chooseScenarios = (login: string, choice: ScenarioChoice) =>
 
 export const advanceClock = (login: string, ms: number) =>
   call(`/sandbox/clock/${enc(login)}/advance`, Advance, { method: 'POST', body: { ms } });
+
+export const clockState = (login: string) => call(`/sandbox/clock/${enc(login)}`, ClockState);
 
 export const listDeliveries = (login: string | undefined) =>
   call(
