@@ -7,22 +7,17 @@ import type {
 } from 'fastify';
 import { z } from 'zod';
 import {
-  importVerifyingKey,
   isPayError,
-  matchOperationPath,
   type CryptoPort,
   checkEndpointId,
   INT64_MAX,
   type EndpointRef,
   type Scheme,
 } from '../src/core/index.ts';
-import {
-  findOperation,
-  OPERATION_PATHS,
-  requestAccepted,
-  requestSchema,
-  type Operation,
-} from '../src/catalog/index.ts';
+import { importVerifyingKey } from '../src/core/keys/key-containers.ts';
+import { matchOperationPath } from '../src/core/verify/parse-raw-http.ts';
+import { findOperation, OPERATION_PATHS, type Operation } from '../src/catalog/index.ts';
+import { requestAccepted, requestSchema } from '../src/catalog/request-schema.ts';
 import { identifyCapture } from '../src/catalog/identify-capture.ts';
 import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
 import { authenticate, isVerified } from './authenticate.ts';

@@ -1,4 +1,5 @@
-import { decodeFormBody, type CapturedRequest } from '../core/index.ts';
+import { decodeFormBody } from '../core/index.ts';
+import type { CapturedRequest } from '../core/verify/parse-raw-http.ts';
 import { identifyCapture, isCaptureUnknown } from '../catalog/identify-capture.ts';
 import { draftFromValues } from './draft-from-values.ts';
 import { DraftError } from './errors.ts';

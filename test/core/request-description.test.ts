@@ -9,21 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOperation, OPERATION_PATHS } from '../../src/catalog/index.ts';
 import {
   buildRequest,
-  importSigningKey,
-  importVerifyingKey,
   isPayError,
-  matchOperationPath,
-  parseRawHttp,
   renderCurl,
   renderRawHttp,
   shellQuote,
-  verifySignature,
   webCryptoPort,
   type BuiltRequest,
   type EndpointRef,
   type InputParam,
   type PayErrorCode,
 } from '../../src/core/index.ts';
+import { importSigningKey, importVerifyingKey } from '../../src/core/keys/key-containers.ts';
+import { matchOperationPath, parseRawHttp } from '../../src/core/verify/parse-raw-http.ts';
+import { verifySignature } from '../../src/core/verify/verify-signature.ts';
 import { generateRsa, keyDir, type RsaFixture } from '../oracles/openssl.ts';
 
 const crypto = webCryptoPort();

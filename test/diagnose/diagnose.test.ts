@@ -7,7 +7,9 @@ import { createHash, createHmac, createSign, generateKeyPairSync } from 'node:cr
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importVerifyingKey, isPayError, webCryptoPort, type CapturedRequest } from '../../src/core/index.ts';
+import { isPayError, webCryptoPort } from '../../src/core/index.ts';
+import { importVerifyingKey } from '../../src/core/keys/key-containers.ts';
+import type { CapturedRequest } from '../../src/core/verify/parse-raw-http.ts';
 import { diagnose, inspectKeyText, parseCapture, type DiagnoseInput } from '../../src/diagnose/index.ts';
 
 const crypto = webCryptoPort();

@@ -7,7 +7,8 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { webCryptoPort, type CapturedRequest } from '../../src/core/index.ts';
+import { webCryptoPort } from '../../src/core/index.ts';
+import type { CapturedRequest } from '../../src/core/verify/parse-raw-http.ts';
 import { captureNotes, diagnose, parseCapture } from '../../src/diagnose/index.ts';
 import { exchangesToHar } from '../../src/exports/index.ts';
 import type { Exchange } from '../../src/shared/contracts/contracts.ts';

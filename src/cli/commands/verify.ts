@@ -1,13 +1,8 @@
 import { nodeCryptoPort } from '../../node/node-crypto-port.ts';
 import { findOperation, OPERATION_PATHS, type Operation } from '../../catalog/index.ts';
-import {
-  decodeFormBody,
-  importVerifyingKey,
-  matchOperationPath,
-  normalizeUrl,
-  parseAuthorizationHeader,
-  type CapturedRequest,
-} from '../../core/index.ts';
+import { decodeFormBody, normalizeUrl, parseAuthorizationHeader } from '../../core/index.ts';
+import { importVerifyingKey } from '../../core/keys/key-containers.ts';
+import { matchOperationPath, type CapturedRequest } from '../../core/verify/parse-raw-http.ts';
 import { diagnose, parseCapture, type CaptureFormat, type ParsedCapture } from '../../diagnose/index.ts';
 import {
   CliError,

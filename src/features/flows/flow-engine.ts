@@ -6,7 +6,8 @@ import {
   type CryptoPort,
   type NonceSource,
 } from '../../core/index.ts';
-import { findOperation, RESPONSE_SCHEMAS, type Operation } from '../../catalog/index.ts';
+import { findOperation, type Operation } from '../../catalog/index.ts';
+import { RESPONSE_SCHEMAS } from '../../catalog/responses.ts';
 import { draftFromValues, isDraftError, type Place, type RequestDraft } from '../../model/index.ts';
 import {
   isExchangeRefused,

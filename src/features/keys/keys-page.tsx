@@ -1,14 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
-import {
-  GENERATABLE_BITS,
-  generateKeyPair,
-  inspectKey,
-  isPayError,
-  webCryptoPort,
-  type GeneratedKeyPair,
-  type KeyInspection,
-} from '../../core/index.ts';
+import { isPayError, webCryptoPort, type GeneratedKeyPair, type KeyInspection } from '../../core/index.ts';
+import { GENERATABLE_BITS, generateKeyPair, inspectKey } from '../../core/keys/key-containers.ts';
 import { replaceClassroomPrivateKey } from '../../shared/browser/classroom-credentials-write.ts';
 import { consoleMode } from '../../shared/browser/console-mode.ts';
 import { readKeyFile } from '../../shared/browser/read-key-file.ts';
