@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { firstLoadChunks } from './scripts/first-load-chunks.ts';
 import { FIRST_FORM_ENTRY, prerenderOps } from './scripts/prerender-ops.ts';
 
 export default defineConfig({
-  plugins: [react(), prerenderOps()],
+  plugins: [react(), prerenderOps(), firstLoadChunks()],
   build: {
     target: 'es2022',
     sourcemap: true,

@@ -14,7 +14,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { importSigningKey, webCryptoPort } from '../src/core/index.ts';
+import { webCryptoPort } from '../src/core/index.ts';
+import { importSigningKey } from '../src/core/keys/key-containers.ts';
 import { benchNonce as nonce, signRequest, type SigningTarget } from './lib/sign-request.ts';
 
 export const title = 'Classroom: a room of trainees on loopback (server and load in separate processes)';

@@ -24,7 +24,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { importSigningKey } from '../src/core/index.ts';
+import { importSigningKey } from '../src/core/keys/key-containers.ts';
 import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from '../sandbox/checkpointer.ts';
 import { NONCE_PURGE_BATCH, SandboxStore } from '../sandbox/store.ts';

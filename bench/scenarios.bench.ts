@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { importSigningKey } from '../src/core/index.ts';
+import { importSigningKey } from '../src/core/keys/key-containers.ts';
 import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
 import { NODE_TSX, spawnUntil, stopChild } from './lib/spawn-until.ts';
 import { expectAnswer, formatLoadTable, type LoadResult, type PreparedRequest } from './lib/load.ts';

@@ -8,9 +8,7 @@ import { findOperation } from '../src/catalog/index.ts';
 import {
   buildRequest,
   computeControl,
-  generateKeyPair,
   hmacSigningKey,
-  importSigningKey,
   signHmacSha1,
   signRsaSha256,
   webCryptoPort,
@@ -19,6 +17,7 @@ import {
   type InputParam,
   type SigningKey,
 } from '../src/core/index.ts';
+import { generateKeyPair, importSigningKey } from '../src/core/keys/key-containers.ts';
 import { formatTable, measure, type TableRow } from './lib/measure.ts';
 
 export const title = 'Signing: Web Crypto (core) vs node-forge';

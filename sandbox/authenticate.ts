@@ -3,12 +3,11 @@ import {
   describeFormula,
   OAUTH_PROTOCOL_PARAMETERS,
   parseAuthorizationHeader,
-  verifySignature,
   type CryptoPort,
   type EndpointRef,
-  type OAuthVerification,
   type Scheme,
 } from '../src/core/index.ts';
+import { verifySignature, type OAuthVerification } from '../src/core/verify/verify-signature.ts';
 import type { Operation } from '../src/catalog/index.ts';
 import type { Merchant } from './merchants.ts';
 import { forbidden, validationError, type ApiReply } from './replies.ts';

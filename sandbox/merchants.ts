@@ -2,13 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import {
-  generateKeyPair,
-  importVerifyingKey,
-  isPayError,
-  type CryptoPort,
-  type EndpointRef,
-} from '../src/core/index.ts';
+import { isPayError, type CryptoPort, type EndpointRef } from '../src/core/index.ts';
+import { generateKeyPair, importVerifyingKey } from '../src/core/keys/key-containers.ts';
 import type { AddedMerchantRow, SandboxStore } from './store.ts';
 
 /** A merchant of the sandbox, as `SANDBOX_MERCHANTS` lists it. */

@@ -7,7 +7,6 @@ import type {
 } from 'fastify';
 import { z } from 'zod';
 import {
-  importVerifyingKey,
   isPayError,
   type CryptoPort,
   checkEndpointId,
@@ -15,14 +14,10 @@ import {
   type EndpointRef,
   type Scheme,
 } from '../src/core/index.ts';
+import { importVerifyingKey } from '../src/core/keys/key-containers.ts';
 import { matchOperationPath } from '../src/capture/index.ts';
-import {
-  findOperation,
-  OPERATION_PATHS,
-  requestAccepted,
-  requestSchema,
-  type Operation,
-} from '../src/catalog/index.ts';
+import { findOperation, OPERATION_PATHS, type Operation } from '../src/catalog/index.ts';
+import { requestAccepted, requestSchema } from '../src/catalog/request-schema.ts';
 import { identifyCapture } from '../src/capture/identify-capture.ts';
 import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
 import { authenticate, isVerified } from './authenticate.ts';

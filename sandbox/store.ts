@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { FINAL_STATUSES, type TransactionStatus as CatalogStatus } from '../src/catalog/index.ts';
+import { FINAL_STATUSES, type TransactionStatus as CatalogStatus } from '../src/catalog/responses.ts';
 import { limitClause, openDatabase, statementCache } from './sqlite.ts';
 
 /** What an order is: the operation that created it. Hosted-form orders have the kind of their operation. */

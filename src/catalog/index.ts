@@ -2,12 +2,12 @@
 export * from './fields.ts';
 export * from './operations.ts';
 export * from './lookup.ts';
-export * from './responses.ts';
 export * from './validators.ts';
-export * from './request-schema.ts';
 export * from './card-data.ts';
 export * from './test-cards.ts';
-export * from './sandbox-debug.ts';
 export * from './error-code-label.ts';
-// error-codes.ts is imported by its own path, not from here: the console's first page loads this
-// index, and the table's text would cost its first-load budget (test/app/first-load-budget.test.ts).
+// Imported by their own paths, not from here: the console's first page loads this index, and a
+// module re-exported here lands in its chunks even when only a lazy page uses it
+// (test/app/first-load-budget.test.ts): error-codes.ts (the table's text), request-schema.ts
+// (the form's checks load after the first render), responses.ts and sandbox-debug.ts (read after
+// an answer).

@@ -4,7 +4,8 @@
  * docs/scenarios.md is checked against them (test/sandbox/scenarios-docs.test.ts). Imported by
  * path, not from the catalog's index: only lazy pages and the Node side read it.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import './zod-english.ts';
 
 /** Where in an exchange a scenario acts. */
 export type ScenarioStage = 'answer' | 'outcome' | 'three-d-secure' | 'callback';
@@ -207,15 +208,15 @@ export function scenarioSpec(name: ScenarioName): ScenarioSpec {
 /** One chosen scenario, with its delay when it takes one. */
 export const ScenarioPickSchema = z.strictObject({
   name: z.enum(SCENARIO_NAMES),
-  delayMs: z.number().int().min(0).max(600_000).optional(),
+  delayMs: z.optional(z.number().check(z.int(), z.gte(0), z.lte(600_000))),
 });
 export type ScenarioPick = z.infer<typeof ScenarioPickSchema>;
 
 /** A choice: up to four scenarios at once (latency and a duplicated callback, say). */
-export const ScenarioChoiceSchema = z
-  .array(ScenarioPickSchema)
-  .max(4)
-  .refine((l) => new Set(l.map((p) => p.name)).size === l.length, 'each scenario once');
+export const ScenarioChoiceSchema = z.array(ScenarioPickSchema).check(
+  z.maxLength(4),
+  z.refine((l) => new Set(l.map((p) => p.name)).size === l.length, 'each scenario once'),
+);
 export type ScenarioChoice = z.infer<typeof ScenarioChoiceSchema>;
 
 /** The delay a pick uses: its own, else its scenario's default, else 0. */

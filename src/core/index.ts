@@ -15,10 +15,19 @@ export * from './oauth/normalize-url.ts';
 export * from './oauth/build-base-string.ts';
 export * from './oauth/sign-oauth.ts';
 export * from './oauth/authorization-header.ts';
-export * from './keys/pem.ts';
-export * from './keys/key-containers.ts';
+export type { PemKind, PemBlock } from './keys/pem.ts';
+export type {
+  KeyInspection,
+  ParsedKey,
+  SigningKey,
+  GeneratableBits,
+  GeneratedKeyPair,
+} from './keys/key-containers.ts';
 export * from './request/operation-spec.ts';
 export * from './request/build-request.ts';
 export * from './request/render-request.ts';
 export * from './verify/captured-request.ts';
-export * from './verify/verify-signature.ts';
+// Key parsing (keys/pem.ts, keys/key-containers.ts: types only here) and
+// verify/verify-signature.ts are imported by their own paths (the capture parsers live in src/capture): the console's first page loads this
+// index, and a module re-exported here lands in its first load even when only a later page or the
+// sandbox uses it (docs/performance.md, "First-load JavaScript").

@@ -1,4 +1,4 @@
-import { FINAL_STATUSES } from '../catalog/index.ts';
+import { FINAL_STATUSES } from '../catalog/responses.ts';
 import type { Clock } from '../core/index.ts';
 
 /**

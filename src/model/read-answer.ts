@@ -1,12 +1,7 @@
 import { z } from 'zod/mini';
-import {
-  errorCodeLabel,
-  isSignatureRefusal,
-  parseResponse,
-  readSandboxDebug,
-  type Operation,
-  type ResponseSchemaName,
-} from '../catalog/index.ts';
+import { errorCodeLabel, type Operation } from '../catalog/index.ts';
+import { parseResponse, type ResponseSchemaName } from '../catalog/responses.ts';
+import { isSignatureRefusal, readSandboxDebug } from '../catalog/sandbox-debug.ts';
 
 export type BadgeKind =
   | 'approved'

@@ -12,15 +12,15 @@ import type { Rolldown, build as ViteBuild } from 'vite';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-/** Under 150 KB with a 2 KB margin over today (the issue asks for 120 KB: docs/performance.md). */
-const BUDGET_BYTES = 149_700;
+/** Today's figure (134,268) plus a 2 KB margin; the issue asks for 120 KB (docs/performance.md). */
+const BUDGET_BYTES = 136_268;
 /** The pre-rendered pages' first module: the core's control path and nothing else. */
 const FIRST_FORM_BUDGET_BYTES = 5_000;
 
 type Chunk = Rolldown.OutputChunk;
 
 describe('first load', () => {
-  it('stays within the budget (150 KB less a margin), without node-forge, TanStack Query, classic zod or Monaco', async () => {
+  it('stays within the budget (today plus a 2 KB margin), without node-forge, TanStack Query, classic zod or Monaco', async () => {
     // A variable specifier, as in bench/console.bench.ts: lint's import resolver must not follow vite.
     const vitePackage = 'vite';
     const { build } = (await import(vitePackage)) as { build: typeof ViteBuild };

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  errorCodeLabel,
-  errorReasonOf,
-  isSignatureRefusal,
-  RESPONSE_SCHEMAS,
-} from '../../src/catalog/index.ts';
+import { errorCodeLabel, errorReasonOf } from '../../src/catalog/index.ts';
+import { RESPONSE_SCHEMAS } from '../../src/catalog/responses.ts';
+import { isSignatureRefusal } from '../../src/catalog/sandbox-debug.ts';
 import { ERROR_CODES } from '../../src/catalog/error-codes.ts';
 import { readAnswer } from '../../src/model/read-answer.ts';
 

@@ -1,12 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  OPERATIONS,
-  requestAccepted,
-  requestSchema,
-  type FieldSpec,
-  type Operation,
-} from '../../src/catalog/index.ts';
+import { OPERATIONS, type FieldSpec, type Operation } from '../../src/catalog/index.ts';
+import { requestAccepted, requestSchema } from '../../src/catalog/request-schema.ts';
 
 const SEED = process.env.FC_SEED
   ? Number(process.env.FC_SEED)

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkField,
-  expiryInPast,
-  findOperation,
-  fullExpiryYear,
-  requestAccepted,
-  requestSchema,
-} from '../../src/catalog/index.ts';
+import { checkField, expiryInPast, findOperation, fullExpiryYear } from '../../src/catalog/index.ts';
+import { requestAccepted, requestSchema } from '../../src/catalog/request-schema.ts';
 
 const sale = findOperation('v2/sale')!;
 const year = sale.fields.find((f) => f.name === 'expire_year')!;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OPERATIONS, findOperation, luhnValid, requestSchema } from '../../src/catalog/index.ts';
+import { OPERATIONS, findOperation, luhnValid } from '../../src/catalog/index.ts';
+import { requestSchema } from '../../src/catalog/request-schema.ts';
 import { emptyDraft, formFromDraft } from '../../src/model/index.ts';
 import { freshOrderId, OUTCOMES, TEST_CARD, testDataFor } from '../../src/features/console/form/test-data.ts';
 

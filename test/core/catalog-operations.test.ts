@@ -9,13 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleValues, OPERATIONS, type Operation } from '../../src/catalog/index.ts';
 import {
   buildRequest,
-  importSigningKey,
   webCryptoPort,
   type BuiltRequest,
   type EndpointRef,
   type InputParam,
   type SigningKey,
 } from '../../src/core/index.ts';
+import { importSigningKey } from '../../src/core/keys/key-containers.ts';
 import {
   hmacSha1Base64,
   nodeRsaSha256Base64,

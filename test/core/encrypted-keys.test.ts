@@ -8,14 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptPrivateKey } from '../../src/core/keys/decrypt-key.ts';
 import {
-  importSigningKey,
-  inspectKey,
   isPayError,
   signRsaSha256,
   webCryptoPort,
   type BaseString,
   type PayErrorCode,
 } from '../../src/core/index.ts';
+import { importSigningKey, inspectKey } from '../../src/core/keys/key-containers.ts';
 import { generateRsa, keyDir, openssl, opensslSignBase64, pemToDer } from '../oracles/openssl.ts';
 
 const crypto = webCryptoPort();

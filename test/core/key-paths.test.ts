@@ -5,19 +5,16 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { isPayError, signRsaSha256, webCryptoPort, type BaseString } from '../../src/core/index.ts';
 import {
   importSigningKey,
   inspectKey,
-  isPayError,
   parseKey,
-  signRsaSha256,
   toPkcs1Pem,
   toPkcs1PublicPem,
   toPkcs8Pem,
   toSpkiPem,
-  webCryptoPort,
-  type BaseString,
-} from '../../src/core/index.ts';
+} from '../../src/core/keys/key-containers.ts';
 import { nodeRsaSha256Base64 } from '../oracles/node-crypto.ts';
 
 interface NodeKey {

@@ -8,23 +8,25 @@ import { writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  generateKeyPair,
-  importSigningKey,
-  importVerifyingKey,
-  inspectKey,
   isPayError,
-  parseKey,
   signRsaSha256,
-  toPkcs1Pem,
-  toPkcs1PublicPem,
-  toPkcs8Pem,
-  toSpkiPem,
   verifyRsaSha256,
   webCryptoPort,
   type BaseString,
   type PayErrorCode,
   type PemKind,
 } from '../../src/core/index.ts';
+import {
+  generateKeyPair,
+  importSigningKey,
+  importVerifyingKey,
+  inspectKey,
+  parseKey,
+  toPkcs1Pem,
+  toPkcs1PublicPem,
+  toPkcs8Pem,
+  toSpkiPem,
+} from '../../src/core/keys/key-containers.ts';
 import { nodeRsaSha256Base64, sha256Hex } from '../oracles/node-crypto.ts';
 import {
   generateRsa,

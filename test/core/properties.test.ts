@@ -11,7 +11,6 @@ import {
   buildRequest,
   decodeFormBody,
   encodeFormBody,
-  importSigningKey,
   isPayError,
   isValidAmount,
   percentEncode,
@@ -23,6 +22,7 @@ import {
   type Scheme,
   type SigningKey,
 } from '../../src/core/index.ts';
+import { importSigningKey } from '../../src/core/keys/key-containers.ts';
 import { nodeRsaSha256Base64, parseOAuthHeaderIndependently } from '../oracles/node-crypto.ts';
 import { generateRsa, keyDir, type RsaFixture } from '../oracles/openssl.ts';
 import { runPythonOracle, type OracleParam, type RequestCase } from '../oracles/python-oracle.ts';

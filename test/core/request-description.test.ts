@@ -9,20 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOperation, OPERATION_PATHS } from '../../src/catalog/index.ts';
 import {
   buildRequest,
-  importSigningKey,
-  importVerifyingKey,
   isPayError,
   renderCurl,
   renderRawHttp,
   shellQuote,
-  verifySignature,
   webCryptoPort,
   type BuiltRequest,
   type EndpointRef,
   type InputParam,
   type PayErrorCode,
 } from '../../src/core/index.ts';
+import { importSigningKey, importVerifyingKey } from '../../src/core/keys/key-containers.ts';
 import { matchOperationPath, parseRawHttp } from '../../src/capture/index.ts';
+import { verifySignature } from '../../src/core/verify/verify-signature.ts';
 import { generateRsa, keyDir, type RsaFixture } from '../oracles/openssl.ts';
 
 const crypto = webCryptoPort();

@@ -8,7 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findOperation } from '../../src/catalog/index.ts';
-import { importVerifyingKey, webCryptoPort } from '../../src/core/index.ts';
+import { webCryptoPort } from '../../src/core/index.ts';
+import { importVerifyingKey } from '../../src/core/keys/key-containers.ts';
 import {
   diagnose,
   type AlternativeKey,

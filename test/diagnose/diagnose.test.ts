@@ -7,7 +7,8 @@ import { createHash, createHmac, createSign, generateKeyPairSync } from 'node:cr
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importVerifyingKey, isPayError, webCryptoPort, type CapturedRequest } from '../../src/core/index.ts';
+import { isPayError, webCryptoPort, type CapturedRequest } from '../../src/core/index.ts';
+import { importVerifyingKey } from '../../src/core/keys/key-containers.ts';
 import { diagnose, inspectKeyText, type DiagnoseInput } from '../../src/diagnose/index.ts';
 import { parseCapture } from '../../src/capture/index.ts';
 

@@ -7,7 +7,8 @@ import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findOperation } from '../../src/catalog/index.ts';
-import { buildRequest, generateKeyPair, importSigningKey, webCryptoPort } from '../../src/core/index.ts';
+import { buildRequest, webCryptoPort } from '../../src/core/index.ts';
+import { generateKeyPair, importSigningKey } from '../../src/core/keys/key-containers.ts';
 import {
   controlRecipeOf,
   diffText,

@@ -12,11 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleValues, findOperation, type Operation } from '../../src/catalog/index.ts';
 import {
   buildRequest,
-  importSigningKey,
   webCryptoPort,
   type BuildRequestInput,
   type InputParam,
 } from '../../src/core/index.ts';
+import { importSigningKey } from '../../src/core/keys/key-containers.ts';
 import {
   OTHER_MERCHANT_CONTROL_KEY,
   TEACHING_SWITCHES,

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { inspectKey, webCryptoPort } from '../../src/core/index.ts';
+import { webCryptoPort } from '../../src/core/index.ts';
+import { inspectKey } from '../../src/core/keys/key-containers.ts';
 import { conversionsFor, usableFor } from '../../src/features/keys/key-conversions.ts';
 
 const crypto = webCryptoPort();

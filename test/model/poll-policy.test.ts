@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FINAL_STATUSES } from '../../src/catalog/index.ts';
+import { FINAL_STATUSES } from '../../src/catalog/responses.ts';
 import { isFinalStatus, nextPoll, POLL_POLICY, pollLimitText } from '../../src/model/poll-policy.ts';
 
 describe('the one polling policy', () => {

@@ -4,7 +4,8 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { inspectKey, webCryptoPort } from '../../src/core/index.ts';
+import { webCryptoPort } from '../../src/core/index.ts';
+import { inspectKey } from '../../src/core/keys/key-containers.ts';
 import { credentialGapsOf } from '../../src/features/profiles/credential-gaps.ts';
 import { buildDraft, type RequestDraft } from '../../src/model/index.ts';
 import { RSA, signingEnv } from '../model/signing-env.ts';

@@ -6,14 +6,9 @@
  * The success answers of every operation are checked the same way in operations.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  exampleValues,
-  isSignatureRefusal,
-  OPERATIONS,
-  parseResponse,
-  readSandboxDebug,
-  type Operation,
-} from '../../src/catalog/index.ts';
+import { exampleValues, OPERATIONS, type Operation } from '../../src/catalog/index.ts';
+import { parseResponse } from '../../src/catalog/responses.ts';
+import { isSignatureRefusal, readSandboxDebug } from '../../src/catalog/sandbox-debug.ts';
 import { errorCodeEntry } from '../../src/catalog/error-codes.ts';
 import { BASE_PATH, HOST, orderId, startSandbox, type Answer, type Sandbox } from './support.ts';
 

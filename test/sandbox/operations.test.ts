@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findOperation, OPERATION_PATHS, OPERATIONS, parseResponse } from '../../src/catalog/index.ts';
+import { findOperation, OPERATION_PATHS, OPERATIONS } from '../../src/catalog/index.ts';
+import { parseResponse } from '../../src/catalog/responses.ts';
 import {
   browse,
   CARD,

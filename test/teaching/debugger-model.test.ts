@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importSigningKey, secureNonceSource, webCryptoPort } from '../../src/core/index.ts';
+import { secureNonceSource, webCryptoPort } from '../../src/core/index.ts';
+import { importSigningKey } from '../../src/core/keys/key-containers.ts';
 import { draftOf, EMPTY_FORM, parseNow, runDiagnosis } from '../../src/features/debugger/run-diagnosis.ts';
 import { buildDraft, type Place } from '../../src/model/index.ts';
 

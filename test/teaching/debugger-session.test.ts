@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importSigningKey, webCryptoPort } from '../../src/core/index.ts';
+import { webCryptoPort } from '../../src/core/index.ts';
+import { importSigningKey } from '../../src/core/keys/key-containers.ts';
 import {
   DebuggerSession,
   detectedFormatText,

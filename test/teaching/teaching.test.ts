@@ -14,7 +14,8 @@ import { join, resolve } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOperation, type Operation } from '../../src/catalog/index.ts';
-import { importSigningKey, webCryptoPort, type BuiltRequest, type Scheme } from '../../src/core/index.ts';
+import { webCryptoPort, type BuiltRequest, type Scheme } from '../../src/core/index.ts';
+import { importSigningKey } from '../../src/core/keys/key-containers.ts';
 import { type MistakeId } from '../../src/diagnose/index.ts';
 import {
   runTeaching,

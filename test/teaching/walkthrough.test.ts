@@ -11,13 +11,13 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findOperation, type Operation } from '../../src/catalog/index.ts';
 import {
-  importSigningKey,
   webCryptoPort,
   type BuiltRequest,
   type ControlTerm,
   type Credentials,
   type Scheme,
 } from '../../src/core/index.ts';
+import { importSigningKey } from '../../src/core/keys/key-containers.ts';
 import { citeRule, type Walkthrough } from '../../src/diagnose/index.ts';
 import {
   runTeaching,

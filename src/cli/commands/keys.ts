@@ -9,7 +9,7 @@ import {
   toPkcs1PublicPem,
   toPkcs8Pem,
   toSpkiPem,
-} from '../../core/index.ts';
+} from '../../core/keys/key-containers.ts';
 import { CliError, flag, parseCommandArgs, readFileOrStdin, rethrowAbout, str } from '../args.ts';
 import { KEYS_CONVERT_HELP, KEYS_GENERATE_HELP, KEYS_HELP, KEYS_INSPECT_HELP } from '../help.ts';
 import { fields, json, type Io } from '../output.ts';

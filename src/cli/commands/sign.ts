@@ -1,7 +1,6 @@
 import { nodeCryptoPort } from '../../node/node-crypto-port.ts';
 import { findOperation, OPERATIONS, type Operation } from '../../catalog/index.ts';
 import {
-  importSigningKey,
   normalizeUrl,
   renderCurl,
   renderRawHttp,
@@ -13,6 +12,7 @@ import {
   type Scheme,
   type SigningKey,
 } from '../../core/index.ts';
+import { importSigningKey } from '../../core/keys/key-containers.ts';
 import {
   buildDraft,
   draftFromValues,

@@ -2,14 +2,18 @@ import { nodeCryptoPort } from '../../node/node-crypto-port.ts';
 import { findOperation, OPERATION_PATHS, type Operation } from '../../catalog/index.ts';
 import {
   decodeFormBody,
-  importVerifyingKey,
   normalizeUrl,
   parseAuthorizationHeader,
   type CapturedRequest,
 } from '../../core/index.ts';
-import { matchOperationPath } from '../../capture/index.ts';
+import { importVerifyingKey } from '../../core/keys/key-containers.ts';
+import {
+  matchOperationPath,
+  parseCapture,
+  type CaptureFormat,
+  type ParsedCapture,
+} from '../../capture/index.ts';
 import { diagnose } from '../../diagnose/index.ts';
-import { parseCapture, type CaptureFormat, type ParsedCapture } from '../../capture/index.ts';
 import {
   CliError,
   ENV,

@@ -1,5 +1,6 @@
-import type { ZodError } from 'zod';
-import { buildAuthorizationHeader, encodeFormBody, type CapturedRequest } from '../../core/index.ts';
+import type { z } from 'zod/mini';
+import { buildAuthorizationHeader, encodeFormBody } from '../../core/index.ts';
+import type { CapturedRequest } from '../../capture/parse-raw-http.ts';
 import { isDraftError, type Place, type RequestDraft } from '../../model/index.ts';
 import { draftFromCapture } from '../../model/import-draft.ts';
 import { ExportError } from '../errors.ts';
@@ -103,7 +104,7 @@ function unreadable(message: string, cause?: unknown): ExportError {
   return new ExportError('IMPORT_UNREADABLE', message, cause === undefined ? {} : { cause });
 }
 
-function schemaProblem(what: string, error: ZodError): ExportError {
+function schemaProblem(what: string, error: z.core.$ZodError): ExportError {
   const issue = error.issues[0]!;
   return unreadable(
     `This ${what} is damaged at ${issue.path.join('.') || 'its top level'}: ${issue.message}. Export it again.`,

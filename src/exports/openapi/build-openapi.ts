@@ -1,24 +1,26 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import '../../catalog/zod-english.ts';
 import { describeFormula, FORM_MEDIA_TYPE, PAY_MEDIA_TYPE, type Scheme } from '../../core/index.ts';
 import {
   exampleValues,
   GROUP_TITLES,
   OPERATION_SOURCE_LABEL,
   OPERATIONS,
-  RESPONSE_SCHEMAS,
   type FieldSpec,
   type Operation,
-  type ResponseSchemaName,
 } from '../../catalog/index.ts';
+import { RESPONSE_SCHEMAS, type ResponseSchemaName } from '../../catalog/responses.ts';
 import { ExportError } from '../errors.ts';
 
 /** A JSON value of the document (OpenAPI objects are plain JSON). */
 export type OpenApiDocument = Record<string, unknown>;
 
 const inputSchema = z.object({
-  serverUrl: z.string().min(1, 'serverUrl is required, e.g. https://sandbox.example.com/paynet'),
+  serverUrl: z
+    .string()
+    .check(z.minLength(1, 'serverUrl is required, e.g. https://sandbox.example.com/paynet')),
   /** `info.version`; the description's own label is `dev`. */
-  version: z.string().min(1).default('dev'),
+  version: z._default(z.string().check(z.minLength(1)), 'dev'),
 });
 export type OpenApiInput = z.input<typeof inputSchema>;
 

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import '../../catalog/zod-english.ts';
 import { describeFormula, FORM_MEDIA_TYPE, PAY_MEDIA_TYPE } from '../../core/index.ts';
 import {
   findOperation,
@@ -15,33 +16,37 @@ export const POSTMAN_SCHEMA_V21 = 'https://schema.getpostman.com/json/collection
 
 const variableName = z
   .string()
-  .regex(
-    /^[A-Za-z_][A-Za-z0-9_.-]*$/,
-    'a variable name is letters, digits, _ . -, starting with a letter or _',
+  .check(
+    z.regex(
+      /^[A-Za-z_][A-Za-z0-9_.-]*$/,
+      'a variable name is letters, digits, _ . -, starting with a letter or _',
+    ),
   );
 
 const inputSchema = z.object({
   /** Name of the collection variable holding the gateway base URL (`…/paynet`). */
-  baseUrlVariable: variableName.default('base_url'),
+  baseUrlVariable: z._default(variableName, 'base_url'),
   /** Its initial value. */
-  baseUrl: z.string().default('https://sandbox.example.com/paynet'),
-  endpointId: z
-    .string()
-    .regex(/^\d{1,19}$/, 'the endpoint id is a whole number')
-    .default('1111'),
-  login: z.string().default(''),
+  baseUrl: z._default(z.string(), 'https://sandbox.example.com/paynet'),
+  endpointId: z._default(
+    z.string().check(z.regex(/^\d{1,19}$/, 'the endpoint id is a whole number')),
+    '1111',
+  ),
+  login: z._default(z.string(), ''),
   /**
    * The customer return page and the callback inbox of whoever runs the collection (variables
    * `return_url` and `callback_url`); by default this machine's loopback, which the local sandbox accepts.
    */
-  returnUrl: z.string().default('http://127.0.0.1/return'),
-  callbackUrl: z.string().default(''),
-  name: z.string().min(1).default('Card Payment Processing API (pay-console)'),
+  returnUrl: z._default(z.string(), 'http://127.0.0.1/return'),
+  callbackUrl: z._default(z.string(), ''),
+  name: z._default(z.string().check(z.minLength(1)), 'Card Payment Processing API (pay-console)'),
   /** Only these operations (paths such as `v2/sale`); all by default. */
-  operations: z.array(z.string()).optional(),
+  operations: z.optional(z.array(z.string())),
   /** Put the secrets below into the collection variables. Off by default: they stay empty. */
-  includeSecrets: z.boolean().default(false),
-  secrets: z.object({ controlKey: z.string().optional(), privateKeyPem: z.string().optional() }).optional(),
+  includeSecrets: z._default(z.boolean(), false),
+  secrets: z.optional(
+    z.object({ controlKey: z.optional(z.string()), privateKeyPem: z.optional(z.string()) }),
+  ),
 });
 export type PostmanInput = z.input<typeof inputSchema>;
 

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import '../../catalog/zod-english.ts';
 
 /* The classroom server's answers, parsed before the pages use them. */
 
@@ -9,8 +10,8 @@ const statusShape = {
   state,
   detail: z.string(),
   attempts: z.number(),
-  startedAt: z.number().nullable(),
-  doneAt: z.number().nullable(),
+  startedAt: z.nullable(z.number()),
+  doneAt: z.nullable(z.number()),
 };
 export const ExerciseStatusSchema = z.object(statusShape);
 export type ExerciseStatus = z.infer<typeof ExerciseStatusSchema>;
@@ -30,12 +31,12 @@ export const TraineeViewSchema = z.object({
       goal: z.string(),
       hints: z.array(z.string()),
       hintsTotal: z.number(),
-      operation: z.string().nullable(),
+      operation: z.nullable(z.string()),
       locked: z.boolean(),
       /** A question's choices: the diagnosis engine's mistake ids and their labels. */
-      choices: z.array(z.object({ id: z.string(), label: z.string() })).nullable(),
-      capture: z.string().nullable(),
-      answer: z.string().nullable(),
+      choices: z.nullable(z.array(z.object({ id: z.string(), label: z.string() }))),
+      capture: z.nullable(z.string()),
+      answer: z.nullable(z.string()),
     }),
   ),
 });
@@ -59,17 +60,17 @@ export const TrainerSnapshotSchema = z.object({
       joinedAt: z.number(),
       done: z.number(),
       results: z.array(ExerciseStatusSchema),
-      lastRefused: z
-        .object({
+      lastRefused: z.nullable(
+        z.object({
           at: z.number(),
-          operation: z.string().nullable(),
+          operation: z.nullable(z.string()),
           httpStatus: z.number(),
-          errorCode: z.string().nullable(),
-          errorMessage: z.string().nullable(),
-          mistakeId: z.string().nullable(),
-          mistakeLabel: z.string().nullable(),
-        })
-        .nullable(),
+          errorCode: z.nullable(z.string()),
+          errorMessage: z.nullable(z.string()),
+          mistakeId: z.nullable(z.string()),
+          mistakeLabel: z.nullable(z.string()),
+        }),
+      ),
       /** The wrong causes the trainee named, per question, with how often. */
       wrongChoices: z.array(
         z.object({ exerciseId: z.string(), choice: z.string(), label: z.string(), count: z.number() }),
@@ -116,7 +117,7 @@ export const PublicKeyAnswerSchema = z.looseObject({
   keyBits: z.number(),
   keyFingerprint: z.string(),
 });
-export const RestoredKeyAnswerSchema = PublicKeyAnswerSchema.extend({
+export const RestoredKeyAnswerSchema = z.extend(PublicKeyAnswerSchema, {
   restored: z.boolean(),
   privateKeyKnown: z.boolean(),
 });
@@ -135,7 +136,7 @@ async function failure(res: Response, what: string): Promise<Error> {
 }
 
 /** POSTs JSON to the classroom server (same origin: the browser sends Origin and the session cookie). */
-export function postJson<S extends z.ZodType>(
+export function postJson<S extends z.ZodMiniType>(
   url: string,
   body: unknown,
   schema: S,
@@ -145,7 +146,7 @@ export function postJson<S extends z.ZodType>(
 }
 
 /** A state-changing JSON request to this server; `body` undefined sends none. */
-export async function sendJson<S extends z.ZodType>(
+export async function sendJson<S extends z.ZodMiniType>(
   method: 'POST' | 'PUT' | 'DELETE',
   url: string,
   body: unknown,
@@ -196,7 +197,7 @@ export async function trainerRefusal(): Promise<string | null> {
 export function followEvents<T>(
   url: string,
   refusal: () => Promise<string | null>,
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
   onChange: (live: Live<T>) => void,
 ): () => void {
   let closed = false;
@@ -222,7 +223,7 @@ export function followEvents<T>(
 function openStream<T>(
   url: string,
   refusal: () => Promise<string | null>,
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
   onChange: (live: Live<T>) => void,
   refuse: (message: string) => void,
 ): EventSource {

@@ -1,4 +1,5 @@
-import { generateKeyPair, type CryptoPort, type GeneratedKeyPair } from '../../core/index.ts';
+import type { CryptoPort, GeneratedKeyPair } from '../../core/index.ts';
+import { generateKeyPair } from '../../core/keys/key-containers.ts';
 import {
   loadClassroomCredentials,
   saveClassroomCredentials,

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ConfirmDialog } from '../../shared/ui/confirm-dialog.tsx';
 import {
   followEvents,

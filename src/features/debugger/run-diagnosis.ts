@@ -1,4 +1,5 @@
-import { importVerifyingKey, isPayError, type Clock, type CryptoPort } from '../../core/index.ts';
+import { isPayError, type Clock, type CryptoPort } from '../../core/index.ts';
+import { importVerifyingKey } from '../../core/keys/key-containers.ts';
 import { diagnose, type AlternativeKey, type Diagnosis, type KeyConsumer } from '../../diagnose/index.ts';
 import {
   CAPTURE_FORMAT_LABEL,

@@ -1,4 +1,4 @@
-import { RESPONSE_SCHEMAS } from '../../catalog/index.ts';
+import { RESPONSE_SCHEMAS } from '../../catalog/responses.ts';
 import { isFinalStatus, POLL_POLICY, pollLimitText } from '../../model/poll-policy.ts';
 import { flowOperation, sendStep } from './flow-send.ts';
 import { FlowStepError, type StepHost } from './flow-run-types.ts';

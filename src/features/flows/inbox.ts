@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import '../../catalog/zod-english.ts';
 import type { InboxEvent } from './flow-run-types.ts';
 
 const EventSchema = z.object({

@@ -1,36 +1,37 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import '../../catalog/zod-english.ts';
 import { RequestDraftSchema } from '../../model/index.ts';
 
 const Pair = z.object({ name: z.string(), value: z.string() });
 
 export const HistoryEntrySchema = z.object({
   version: z.literal(1),
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   operationPath: z.string(),
   /** The request as the model holds it, masked (entries stored before the model have none). */
   draft: z.optional(RequestDraftSchema),
   profileName: z.string(),
   targetName: z.string(),
   sentAt: z.string(),
-  clientOrderId: z.string().nullable(),
-  orderId: z.string().nullable(),
-  outcome: z.string().nullable(),
+  clientOrderId: z.nullable(z.string()),
+  orderId: z.nullable(z.string()),
+  outcome: z.nullable(z.string()),
   request: z.object({
     method: z.string(),
     url: z.string(),
     headers: z.array(Pair),
     body: z.array(Pair),
-    pinned: z.object({ nonce: z.string().optional(), timestamp: z.string().optional() }).optional(),
+    pinned: z.optional(z.object({ nonce: z.optional(z.string()), timestamp: z.optional(z.string()) })),
   }),
-  response: z
-    .object({
-      status: z.number().int(),
+  response: z.optional(
+    z.object({
+      status: z.number().check(z.int()),
       elapsedMs: z.number(),
       headers: z.record(z.string(), z.string()),
       body: z.string(),
-    })
-    .optional(),
-  error: z.string().optional(),
+    }),
+  ),
+  error: z.optional(z.string()),
   /** Body fields masked or dropped before storage; their stored values are never put back into a form. */
   masked: z.array(z.string()),
 });

@@ -1,11 +1,5 @@
-import {
-  toPkcs1Pem,
-  toPkcs1PublicPem,
-  toPkcs8Pem,
-  toSpkiPem,
-  type CryptoPort,
-  type KeyInspection,
-} from '../../core/index.ts';
+import type { CryptoPort, KeyInspection } from '../../core/index.ts';
+import { toPkcs1Pem, toPkcs1PublicPem, toPkcs8Pem, toSpkiPem } from '../../core/keys/key-containers.ts';
 
 export type Conversion = 'pkcs8' | 'pkcs1' | 'spki' | 'pkcs1-public';
 

@@ -1,11 +1,5 @@
-import {
-  generateKeyPair,
-  inspectKey,
-  isPayError,
-  type CryptoPort,
-  type GeneratedKeyPair,
-  type KeyInspection,
-} from '../../core/index.ts';
+import { isPayError, type CryptoPort, type GeneratedKeyPair, type KeyInspection } from '../../core/index.ts';
+import { generateKeyPair, inspectKey } from '../../core/keys/key-containers.ts';
 import { CONVERSIONS, type Conversion } from './key-conversions.ts';
 import {
   registerPublicKey,

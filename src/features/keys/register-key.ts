@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import '../../catalog/zod-english.ts';
 
 export const RegisterAnswerSchema = z.union([
   z.looseObject({}),
@@ -89,8 +90,8 @@ export const RestoredKeySchema = z.looseObject({
 });
 
 const DemoPairSchema = z.looseObject({
-  login: z.string().min(1),
-  privateKeyPkcs8Pem: z.string().min(1).nullable(),
+  login: z.string().check(z.minLength(1)),
+  privateKeyPkcs8Pem: z.nullable(z.string().check(z.minLength(1))),
   keyFingerprint: z.string(),
 });
 
@@ -104,7 +105,7 @@ async function sandboxJson<T>(
   fetcher: SandboxFetch,
   url: string,
   init: RequestInit,
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
   what: string,
 ): Promise<T> {
   const { res, json } = await callSandbox(fetcher, url, { ...init, headers: { Accept: 'application/json' } });

@@ -1,11 +1,4 @@
-import {
-  importSigningKey,
-  inspectKey,
-  isPayError,
-  webCryptoPort,
-  type KeyInspection,
-  type SigningKey,
-} from '../../core/index.ts';
+import { isPayError, webCryptoPort, type KeyInspection, type SigningKey } from '../../core/index.ts';
 import { dropKeys } from '../../shared/browser/key-drop.ts';
 
 export interface KeyImport {
@@ -17,6 +10,8 @@ export interface KeyImport {
 const crypto = webCryptoPort();
 
 async function importPem(pem: string): Promise<KeyImport> {
+  // Key parsing loads with the first key, not with the first page (most forms sign with a control key).
+  const { importSigningKey, inspectKey } = await import('../../core/keys/key-containers.ts');
   const inspection = await inspectKey(pem, crypto);
   if (inspection.problem) return { inspection, error: inspection.problem.message };
   if (!inspection.isPrivate) {

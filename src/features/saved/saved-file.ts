@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import '../../catalog/zod-english.ts';
 import { CodedError } from '../../core/errors.ts';
 import type { RequestDraft } from '../../model/index.ts';
 import { maskDraft } from '../../model/mask-draft.ts';
@@ -28,22 +29,22 @@ export interface FileCollection {
   requests: Array<{ name: string; draft: RequestDraft }>;
 }
 
-const NAME = z.string().trim().min(1).max(200);
+const NAME = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
 
 /** Version 1 of the file: collections by name, each request a name and a request draft. */
 const FileSchemaV1 = z.object({
   format: z.literal(COLLECTIONS_FORMAT),
   version: z.literal(1),
-  exportedAt: z.string().max(64).optional(),
+  exportedAt: z.optional(z.string().check(z.maxLength(64))),
   collections: z
     .array(
       z.object({
         name: NAME,
         // Drafts are read by the model's one draft reader (versions, migration, masking).
-        requests: z.array(z.object({ name: NAME, draft: z.unknown() })).max(10_000),
+        requests: z.array(z.object({ name: NAME, draft: z.unknown() })).check(z.maxLength(10_000)),
       }),
     )
-    .max(1_000),
+    .check(z.maxLength(1_000)),
 });
 
 /**

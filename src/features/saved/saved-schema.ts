@@ -1,12 +1,15 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import '../../catalog/zod-english.ts';
 import { RequestDraftSchema } from '../../model/index.ts';
 
-const NAME = z.string().trim().min(1, 'a name is needed').max(200, 'at most 200 characters');
+const NAME = z
+  .string()
+  .check(z.trim(), z.minLength(1, 'a name is needed'), z.maxLength(200, 'at most 200 characters'));
 
 /** A named group of saved requests, as stored in IndexedDB. */
 export const CollectionSchema = z.object({
   version: z.literal(1),
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   name: NAME,
   createdAt: z.string(),
 });
@@ -15,8 +18,8 @@ export type Collection = z.infer<typeof CollectionSchema>;
 /** A named request: its draft (masked like history: no card number, CVV, secret or signature). */
 export const SavedRequestSchema = z.object({
   version: z.literal(1),
-  id: z.string().min(1),
-  collectionId: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
+  collectionId: z.string().check(z.minLength(1)),
   name: NAME,
   draft: RequestDraftSchema,
   savedAt: z.string(),

@@ -1,9 +1,9 @@
 /**
  * The console's client of the local sandbox's scenario lab (`/sandbox/scenarios`, `/sandbox/clock`,
- * `/sandbox/relay`): every answer parsed with zod before a page reads it. Classic zod: only lazy
- * pages load this.
+ * `/sandbox/relay`): every answer parsed with zod before a page reads it. Only lazy pages load this.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
+import '../../catalog/zod-english.ts';
 import { ScenarioChoiceSchema, type ScenarioChoice } from '../../catalog/scenarios.ts';
 
 const ErrorBody = z.looseObject({ 'error-message': z.string() });
@@ -20,13 +20,13 @@ export const DeliverySchema = z.object({
   orderId: z.number(),
   merchant: z.string(),
   kind: z.string(),
-  mutation: z.string().nullable(),
+  mutation: z.nullable(z.string()),
   url: z.string(),
   at: z.number(),
-  httpStatus: z.number().nullable(),
+  httpStatus: z.nullable(z.number()),
   result: z.string(),
-  durationMs: z.number().nullable(),
-  bodyExcerpt: z.string().nullable(),
+  durationMs: z.nullable(z.number()),
+  bodyExcerpt: z.nullable(z.string()),
 });
 export type Delivery = z.infer<typeof DeliverySchema>;
 
@@ -43,7 +43,7 @@ const RecurringSchedule = z.object({
   interval: z.number(),
   status: z.enum(['active', 'stopped']),
   createdAt: z.number(),
-  nextChargeAt: z.number().nullable(),
+  nextChargeAt: z.nullable(z.number()),
   nextChargeNo: z.number(),
   chargesMade: z.number(),
   charges: z.array(
@@ -85,7 +85,7 @@ export type ReplayMutation = (typeof REPLAY_MUTATIONS)[number];
 
 async function call<T>(
   url: string,
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
   init?: { method: string; body: unknown },
 ): Promise<T> {
   let res: Response;

@@ -5,4 +5,4 @@ export {
   isSignatureRefusal,
   readSandboxDebug,
   type SandboxDebug,
-} from '../../../catalog/index.ts';
+} from '../../../catalog/sandbox-debug.ts';

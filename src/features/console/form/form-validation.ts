@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Resolver } from 'react-hook-form';
-import { requestSchema, type Operation } from '../../../catalog/index.ts';
+import type { Operation } from '../../../catalog/index.ts';
+import { requestSchema } from '../../../catalog/request-schema.ts';
 import type { FieldValues } from './meta.ts';
 
 /**
