@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { openDatabase } from './sqlite.ts';
 import { AddedMerchants, type AddedMerchantRow } from './store/added-merchants.ts';
-import { Callbacks, type CallbackRow } from './store/callbacks.ts';
+import { Callbacks, type CallbackRow, type ClaimedDelivery } from './store/callbacks.ts';
 import { CardRefs, type CardRefRow } from './store/card-refs.ts';
 import { MerchantKeys } from './store/merchant-keys.ts';
 import { Meta } from './store/meta.ts';
@@ -22,7 +22,7 @@ import { statusOf, type StatusOrder, type StatusRequest } from './store/status.t
 import { Transactions } from './store/transactions.ts';
 
 export type { AddedMerchantRow } from './store/added-merchants.ts';
-export type { CallbackRow } from './store/callbacks.ts';
+export type { CallbackRow, ClaimedDelivery, DeliveryTarget } from './store/callbacks.ts';
 export type { CardRefRow } from './store/card-refs.ts';
 export { NONCE_PURGE_BATCH } from './store/nonces.ts';
 export type { OrderKind, OrderRow } from './store/orders.ts';
@@ -282,6 +282,14 @@ export class SandboxStore {
    */
   claimCallbacks(now: number, holdMs: number, limit = 20): CallbackRow[] {
     return this.callbacks.claim(now, holdMs, limit);
+  }
+
+  /**
+   * Claims as {@link claimCallbacks} does, with what each delivery needs of its request and order
+   * read in the same statements (undefined when they are no longer known).
+   */
+  claimDeliveries(now: number, holdMs: number, limit = 20): ClaimedDelivery[] {
+    return this.callbacks.claimDeliveries(now, holdMs, limit);
   }
 
   /** Records an attempt's result and releases the claim; false when this process no longer held it. */
