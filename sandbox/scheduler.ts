@@ -3,7 +3,7 @@ import { DUE_BATCH, RECURRING_BATCH, type Engine } from './engine.ts';
 import type { MerchantRegistry } from './merchants.ts';
 import { deliverCallback } from './relay/deliver-callback.ts';
 import { DeliveryLog, RELAY_PRUNE_BATCH } from './relay/delivery-log.ts';
-import { NONCE_PURGE_BATCH, type CallbackRow } from './store.ts';
+import { NONCE_PURGE_BATCH, type CallbackRow, type DeliveryTarget } from './store.ts';
 
 /**
  * Callbacks claimed per look: a full batch looks again at once, so a fan-out of thousands is not
@@ -102,10 +102,11 @@ export class Scheduler {
     if (this.inFlight.size >= MAX_IN_FLIGHT) return 0;
     const o = this.engine.options;
     // A scenario may send up to three times per attempt (forged, genuine, duplicate).
-    const claimed = this.engine.store.claimCallbacks(now, o.callbackTimeoutMs * 3, CLAIM_BATCH);
-    for (const cb of claimed) {
+    // Each with its request and order, read in the claim's statements.
+    const claimed = this.engine.store.claimDeliveries(now, o.callbackTimeoutMs * 3, CLAIM_BATCH);
+    for (const { callback: cb, target } of claimed) {
       if (this.inFlight.has(cb.id)) continue;
-      const run = this.deliver(cb)
+      const run = this.deliver(cb, target)
         .catch((e: unknown) => {
           if (!this.stopped && !this.engine.store.isClosed)
             this.onError(`sandbox callback: ${(e as Error).message}`);
@@ -233,7 +234,7 @@ export class Scheduler {
   }
 
   /** Runs one attempt through the relay (records it; the order's scenarios shape it). */
-  private async deliver(cb: CallbackRow): Promise<void> {
+  private async deliver(cb: CallbackRow, target: DeliveryTarget | undefined): Promise<void> {
     await deliverCallback(
       {
         store: this.engine.store,
@@ -246,6 +247,7 @@ export class Scheduler {
         shiftedMs: (login) => this.shifts.get(login) ?? 0,
       },
       cb,
+      target,
     );
   }
 }

@@ -2,7 +2,7 @@ import type { CryptoPort } from '../../src/core/index.ts';
 import { delayOf, type ScenarioChoice } from '../../src/catalog/scenarios.ts';
 import type { ResolvedSandboxOptions } from '../options.ts';
 import type { MerchantRegistry } from '../merchants.ts';
-import type { CallbackRow, SandboxStore } from '../store.ts';
+import type { CallbackRow, DeliveryTarget, SandboxStore } from '../store.ts';
 
 type CallbackPatch = Parameters<SandboxStore['finishCallback']>[1];
 import { pickOf, type ScenarioStore } from '../scenarios/scenario-store.ts';
@@ -30,12 +30,18 @@ export const DROPPED_ATTEMPTS = 2;
  * Delivers one due callback attempt through the relay: every send and the handler's answer is
  * recorded (relay_deliveries), and the order's scenarios shape it: held once (delay, reorder),
  * dropped (drop-retry), preceded by a forged one (bad-control), followed by a duplicate.
+ * `target` is what the claim read of the callback's request and order (`claimDeliveries`, in the
+ * same statements; undefined when they are no longer known).
  * Returns false when the sandbox stopped meanwhile (nothing more is written).
  */
-export async function deliverCallback(d: RelayDeps, cb: CallbackRow): Promise<boolean> {
+export async function deliverCallback(
+  d: RelayDeps,
+  cb: CallbackRow,
+  target: DeliveryTarget | undefined,
+): Promise<boolean> {
   const { store, options } = d;
-  const request = store.getRequest(cb.request_id);
-  const order = request ? store.getOrder(request.order_id) : undefined;
+  const request = target?.request;
+  const order = target?.order;
   const merchant = order ? d.merchants.byLogin(order.merchant) : undefined;
   if (!request || !order || !merchant) {
     await store.batched(() =>

@@ -1,8 +1,9 @@
+import { EventEmitter } from 'node:events';
 import { Agent, request, type Dispatcher } from 'undici';
 import { callbackControl, type CryptoPort } from '../../src/core/index.ts';
 import { numericErrorCode } from '../../src/catalog/error-codes.ts';
 import { fromMinorUnits } from '../outcomes.ts';
-import type { OrderRow, RequestRow } from '../store.ts';
+import type { DeliveryTarget } from '../store.ts';
 
 /**
  * A callback's URL: the merchant's `server_callback_url` with the final status in its query
@@ -10,8 +11,8 @@ import type { OrderRow, RequestRow } from '../store.ts';
  */
 export async function callbackUrlFor(
   base: string,
-  request: RequestRow,
-  order: OrderRow,
+  request: Omit<DeliveryTarget['request'], 'id'>,
+  order: Pick<DeliveryTarget['order'], 'id' | 'client_orderid'>,
   controlKey: string,
   crypto: CryptoPort,
 ): Promise<URL | undefined> {
@@ -62,22 +63,73 @@ export const EXCERPT_CHARS = 200;
  */
 const relayAgent = new Agent({ keepAliveTimeout: 10_000, connections: 256 });
 
-/** Reads at most `max` characters of an answer's body, then lets the rest go. */
-async function excerpt(body: Dispatcher.ResponseData['body'], max: number): Promise<string | null> {
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    for await (const chunk of body) {
-      text += decoder.decode(chunk as Uint8Array, { stream: true });
-      if (text.length >= max) break;
-    }
-  } catch {
-    // A body cut short is still an answer; keep what arrived.
-  } finally {
-    body.destroy();
+/**
+ * Reads at most `max` characters of an answer's body, then lets the rest go. Listeners, not an
+ * async iterator: the iterator's machinery cost ~17 µs a callback in a fan-out (a CPU profile).
+ */
+function excerpt(body: Dispatcher.ResponseData['body'], max: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const decoder = new TextDecoder();
+    let text = '';
+    let settled = false;
+    // At the end, on an error or a body cut short: a body cut short is still an answer; keep what arrived.
+    const done = () => {
+      if (settled) return;
+      settled = true;
+      body.destroy();
+      resolve(text === '' ? null : text.length > max ? `${text.slice(0, max)}…` : text);
+    };
+    body.on('data', (chunk: Uint8Array) => {
+      if (settled) return;
+      text += decoder.decode(chunk, { stream: true });
+      if (text.length >= max) done();
+    });
+    body.on('end', done);
+    body.on('error', done);
+    body.on('close', done);
+  });
+}
+
+/**
+ * One send's abort signal, as undici takes it (an EventEmitter with `aborted` and `reason`): an
+ * AbortController and its EventTarget listener cost ~4 µs a send, this ~0.2 µs.
+ */
+class SendAbort extends EventEmitter {
+  aborted = false;
+  reason: unknown = undefined;
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.emit('abort');
   }
-  if (text === '') return null;
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/**
+ * The sends in flight under each stop signal, aborted together by one listener: a listener each
+ * on the shared signal cost O(sends in flight) to add and to remove (~9 µs a send with a
+ * thousand in flight, against ~1 µs).
+ */
+const sendsUnder = new WeakMap<AbortSignal, Set<SendAbort>>();
+
+function abortOnStop(stop: AbortSignal, send: SendAbort): () => void {
+  let sends = sendsUnder.get(stop);
+  if (!sends) {
+    const all = new Set<SendAbort>();
+    stop.addEventListener(
+      'abort',
+      () => {
+        for (const s of all) s.abort(stop.reason);
+      },
+      { once: true },
+    );
+    sendsUnder.set(stop, all);
+    sends = all;
+  }
+  const own = sends;
+  own.add(send);
+  return () => own.delete(send);
 }
 
 /** One GET to the handler, as the gateway sends callbacks: no redirects followed, a timeout. */
@@ -88,12 +140,11 @@ export async function sendCallback(
   monotonic: () => number = () => performance.now(),
 ): Promise<HandlerAnswer> {
   const started = monotonic();
-  const timer = new AbortController();
+  const timer = new SendAbort();
   const timeout = setTimeout(() => timer.abort(new DOMException('timeout', 'TimeoutError')), timeoutMs);
-  const onStop = () => timer.abort(stop.reason);
-  stop.addEventListener('abort', onStop, { once: true });
+  const forget = abortOnStop(stop, timer);
   try {
-    const res = await request(url, { method: 'GET', dispatcher: relayAgent, signal: timer.signal });
+    const res = await request(url, { method: 'GET', dispatcher: relayAgent, signal: timer });
     const bodyExcerpt = await excerpt(res.body, EXCERPT_CHARS);
     return {
       httpStatus: res.statusCode,
@@ -102,7 +153,7 @@ export async function sendCallback(
       bodyExcerpt,
     };
   } catch (e) {
-    const timedOut = timer.signal.aborted && !stop.aborted;
+    const timedOut = timer.aborted && !stop.aborted;
     return {
       httpStatus: null,
       result: timedOut ? 'timeout' : `network error: ${(e as Error).message}`,
@@ -111,6 +162,6 @@ export async function sendCallback(
     };
   } finally {
     clearTimeout(timeout);
-    stop.removeEventListener('abort', onStop);
+    forget();
   }
 }
