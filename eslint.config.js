@@ -1,6 +1,5 @@
 // One linter for the whole tree. The import rules keep the layers one-way (docs/architecture.md):
-// core ← catalog ← model, diagnose ← exports ← features ← app (src/model: the request model), with
-// src/shared beside the features and the
+// core ← catalog ← capture ← model, diagnose ← exports ← browser ← ui ← features ← app, and the
 // Node side (cli, proxy, sandbox, classroom, src/node) never reaching into the UI.
 // Paths are checked by import-x/no-restricted-paths, packages by no-restricted-imports; both must bite,
 // and test/lint/zones.test.ts proves that each zone does.
@@ -48,7 +47,7 @@ const noSqlite = (where) => [
 ];
 const noUi = (where) => [
   REACT,
-  `${where} has no UI: React, TanStack and Monaco belong in src/features, src/app or src/shared/ui.`,
+  `${where} has no UI: React, TanStack and Monaco belong in src/features, src/app or src/ui.`,
 ];
 const noNode = (where) => [
   NODE,
@@ -56,11 +55,11 @@ const noNode = (where) => [
 ];
 
 const src = (...dirs) => dirs.map((d) => `./src/${d}`);
-const BROWSER_UI = src('features', 'app', 'shared/ui');
+const BROWSER_UI = src('features', 'app', 'ui');
 const NODE_SIDE = ['./proxy', './sandbox', './classroom', ...src('cli', 'node')];
 // Browser code not already fenced off the servers by its own layer's zone (core, catalog, diagnose,
 // model, exports and contracts list the servers in theirs).
-const BROWSER_OUTER = src('shared/ui', 'shared/browser', 'features', 'app', 'main.tsx');
+const BROWSER_OUTER = src('ui', 'browser', 'features', 'app', 'main.tsx');
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.data/**'] },
@@ -121,31 +120,24 @@ export default tseslint.config(
             },
             {
               target: './src/exports',
-              from: [...BROWSER_UI, ...src('shared/browser', 'cli'), './proxy', './sandbox', './classroom'],
+              from: [...BROWSER_UI, ...src('browser', 'cli'), './proxy', './sandbox', './classroom'],
               message:
-                'Exports run in the browser and in the CLI: they read src/core, src/catalog, src/capture, src/model, src/diagnose and src/shared/contracts only.',
+                'Exports run in the browser and in the CLI: they read src/core, src/catalog, src/capture, src/model and src/diagnose only.',
             },
             {
-              target: './src/shared/contracts',
-              from: ['./src', './proxy', './sandbox', './classroom'],
-              except: ['./core', './catalog', './model', './shared/contracts'],
-              message:
-                'Contracts are pure types and zod schemas over src/core, src/catalog and src/model. Keep the code that uses them where it is and import the contract from there.',
-            },
-            {
-              target: './src/shared',
+              target: src('browser', 'ui'),
               from: ['./src/features', './src/app'],
               message:
-                'src/shared sits below the features: it never imports a feature or the app shell. Move what both need into src/shared, or pass it in.',
+                'src/browser and src/ui sit below the features: they never import a feature or the app shell. Move what both need down into them, or pass it in.',
             },
             {
-              target: './src/shared/browser',
-              from: ['./src/shared/ui'],
-              message: 'Browser IO has no UI: import it from src/shared/ui, not the other way round.',
+              target: './src/browser',
+              from: ['./src/ui'],
+              message: 'Browser IO has no UI: import it from src/ui, not the other way round.',
             },
             {
               target: NODE_SIDE,
-              from: [...BROWSER_UI, './src/shared/browser'],
+              from: [...BROWSER_UI, './src/browser'],
               message:
                 'Node code never imports the browser UI or browser IO. Share the logic through src/core, src/catalog, src/diagnose or src/exports.',
             },
@@ -156,7 +148,20 @@ export default tseslint.config(
               message: 'src/node implements the core’s ports for Node: it imports src/core only.',
             },
             {
-              target: [...src('core', 'catalog', 'diagnose', 'exports', 'shared', 'features', 'app')],
+              target: [
+                ...src(
+                  'core',
+                  'catalog',
+                  'capture',
+                  'model',
+                  'diagnose',
+                  'exports',
+                  'browser',
+                  'ui',
+                  'features',
+                  'app',
+                ),
+              ],
               from: ['./src/node'],
               message:
                 'src/node is Node-only and never reaches the browser bundle. Take the port (e.g. CryptoPort) as a parameter; the CLI or server passes the Node implementation.',
@@ -189,7 +194,7 @@ export default tseslint.config(
               target: `./src/features/${f}`,
               from: ['./src/app', ...features.filter((o) => o !== f).map((o) => `./src/features/${o}`)],
               message:
-                'A feature never imports another feature or the app shell. Put what both need in src/shared (ui, browser or contracts), or let src/app wire them.',
+                'A feature never imports another feature or the app shell. Put what both need in src/ui, src/browser or src/model, or let src/app wire them.',
             })),
           ],
         },
@@ -217,15 +222,14 @@ export default tseslint.config(
     ['src/capture/**', 'Capture parsing'],
     ['src/diagnose/**', 'Diagnosis'],
     ['src/model/**', 'The request model'],
-    ['src/shared/contracts/**', 'A contract'],
-    ['src/shared/browser/**', 'Browser IO'],
+    ['src/browser/**', 'Browser IO'],
     ['src/exports/**', 'Exports'],
   ].map(([files, where]) => ({
     files: [files],
     rules: packages(noUi(where), noNode(where), noForge(where), noSqlite(where)),
   })),
   {
-    files: ['src/features/**', 'src/app/**', 'src/shared/ui/**', 'src/main.tsx'],
+    files: ['src/features/**', 'src/app/**', 'src/ui/**', 'src/main.tsx'],
     rules: packages(noNode('Browser code'), noForge('Browser code'), noSqlite('Browser code')),
   },
   {

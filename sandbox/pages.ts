@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { callbackControl, constantTimeEqual, type CryptoPort } from '../src/core/index.ts';
 import { checkField, expiryInPast, F, formatExpiry } from '../src/catalog/index.ts';
-import type { CardData, Engine } from './engine.ts';
+import type { CardData, Engine } from './engine/index.ts';
 import { decodeUtf8 } from './http-input.ts';
 import type { MerchantRegistry } from './merchants.ts';
 import { fromMinorUnits, THREE_DS_PASSWORD } from './outcomes.ts';

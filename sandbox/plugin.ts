@@ -21,7 +21,7 @@ import { requestAccepted, requestSchema } from '../src/catalog/request-schema.ts
 import { identifyCapture } from '../src/capture/identify-capture.ts';
 import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
 import { authenticate, isVerified } from './authenticate.ts';
-import { Engine } from './engine.ts';
+import { Engine } from './engine/index.ts';
 import {
   acceptsPayJson,
   decodeUtf8,

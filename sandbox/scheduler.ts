@@ -1,5 +1,5 @@
 import type { CryptoPort } from '../src/core/index.ts';
-import { DUE_BATCH, RECURRING_BATCH, type Engine } from './engine.ts';
+import { DUE_BATCH, RECURRING_BATCH, type Engine } from './engine/index.ts';
 import type { MerchantRegistry } from './merchants.ts';
 import { deliverCallback } from './relay/deliver-callback.ts';
 import { DeliveryLog, RELAY_PRUNE_BATCH } from './relay/delivery-log.ts';

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { CryptoPort } from '../../src/core/index.ts';
 import { runHandlerChecks, type CheckTransport } from '../../src/diagnose/handler-check.ts';
-import type { Engine } from '../engine.ts';
+import type { Engine } from '../engine/index.ts';
 import type { MerchantRegistry } from '../merchants.ts';
 import { callbackHostAllowed, hostRefusal } from './allowed-hosts.ts';
 

@@ -5,7 +5,7 @@ import { ScenarioChoiceSchema, SCENARIOS } from '../../src/catalog/scenarios.ts'
 import { decodeUtf8 } from '../http-input.ts';
 import { fromMinorUnits } from '../outcomes.ts';
 import { encodeJsonBody } from '../replies.ts';
-import type { Engine } from '../engine.ts';
+import type { Engine } from '../engine/index.ts';
 import type { MerchantRegistry } from '../merchants.ts';
 import type { Scheduler } from '../scheduler.ts';
 import { callbackHostAllowed, hostRefusal } from '../relay/allowed-hosts.ts';

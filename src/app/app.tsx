@@ -3,7 +3,7 @@ import { Shell } from './shell.tsx';
 import './app.css';
 
 // No TanStack Query provider here: the pages that use it bring the shared client when they load
-// (src/shared/ui/query-scope.tsx), so the first form does not wait for TanStack.
+// (src/ui/query-scope.tsx), so the first form does not wait for TanStack.
 export function App({ prefetch }: { prefetch?: ProfilesPrefetch }) {
   return (
     <ProfilesProvider prefetch={prefetch}>

@@ -1,8 +1,8 @@
 // zod/mini: the shell listens for returns on the first page.
 import { z } from 'zod/mini';
 import { DRAFT_VERSION, type RequestDraft } from '../model/index.ts';
-import type { Exchange } from '../shared/contracts/contracts.ts';
-import { OWN_ORDERS_KEY } from '../shared/browser/recent-orders-session.ts';
+import type { Exchange } from '../model/exchange.ts';
+import { OWN_ORDERS_KEY } from '../browser/recent-orders-session.ts';
 
 /**
  * The customer comes back from the issuer in a new tab (the 3-D Secure page opens with noopener),

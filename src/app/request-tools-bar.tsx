@@ -2,7 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import { RequestTools } from '../features/exports/index.ts';
 import { listExchanges } from '../features/history/index.ts';
 import type { Place, RequestDraft } from '../model/index.ts';
-import type { SigningContext } from '../shared/contracts/contracts.ts';
+import type { SigningContext } from '../model/signing-context.ts';
 import { useCurrentRequest } from './current-request.ts';
 import { navigate } from './router.ts';
 import { teachHref } from './routes.ts';

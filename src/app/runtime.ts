@@ -18,7 +18,7 @@ function rsaOffThread(base: CryptoPort): CryptoPort {
       if (port) return port.rsaSha256SignBase64(key, text);
       if (!loading) {
         loading = true;
-        import('../shared/browser/off-thread-rsa.ts').then(
+        import('../browser/off-thread-rsa.ts').then(
           (m) => (port = m.offThreadRsa(base, m.browserSignerDeps())),
           () => undefined,
         );

@@ -5,8 +5,8 @@ import { Workbench, type WorkbenchNavigation } from '../features/console/index.t
 import { recordExchange } from '../features/history/index.ts';
 import { useClassroomTrainee } from '../features/classroom/use-classroom-trainee.ts';
 import { useProfileActions, useSigningContext } from '../features/profiles/index.ts';
-import type { Exchange } from '../shared/contracts/contracts.ts';
-import { whenIdle } from '../shared/ui/index.ts';
+import type { Exchange } from '../model/exchange.ts';
+import { whenIdle } from '../ui/index.ts';
 import { CatalogNav } from './catalog-nav.tsx';
 import { setCurrentRequest } from './current-request.ts';
 import { ExportsRoute, WorkbenchTools } from './request-tools-bar.tsx';
@@ -16,7 +16,7 @@ import { runtime, usePlace } from './runtime.ts';
 import { useThemeChoice, type ThemeChoice } from './theme.ts';
 
 // Pages that use TanStack Query load the shared query client with them (not on the first page).
-const queryScope = () => import('../shared/ui/query-scope.tsx');
+const queryScope = () => import('../ui/query-scope.tsx');
 // The customer's return from the issuer (3-D Secure) is handled by code loaded after the first form.
 const customerReturn = () => import('./customer-return.ts');
 const DebuggerPage = lazy(() =>

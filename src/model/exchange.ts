@@ -184,3 +184,17 @@ export function recordExchange(
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
+
+/**
+ * One request sent and its answer, as history takes it. Every send makes it with the model's one
+ * builder (`ExchangeRecord`, `src/model/exchange.ts`: draft required, pinned values in the draft
+ * only); the optional draft and `request.pinned` are there for entries stored before that.
+ */
+export interface Exchange extends Omit<ExchangeRecord, 'draft' | 'request'> {
+  /** The request as the model holds it (placeholders, scheme, formula, pinned values), to reopen it. */
+  draft?: RequestDraft;
+  request: ExchangeRecord['request'] & {
+    /** Entries stored before the model's record: the pinned values, now in the draft only. */
+    pinned?: { nonce?: string; timestamp?: string };
+  };
+}

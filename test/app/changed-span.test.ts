@@ -1,7 +1,7 @@
 /** The minimal replacement the raw-HTTP view applies to its Monaco model on each keystroke. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { changedSpan } from '../../src/shared/ui/changed-span.ts';
+import { changedSpan } from '../../src/ui/changed-span.ts';
 
 const text = fc.string({ unit: fc.constantFrom('a', 'b', '=', '&', '\r', '\n', '\r\n', 'é'), maxLength: 40 });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { tokenizeHttpLine } from '../../src/shared/ui/http-tokens.ts';
+import { tokenizeHttpLine } from '../../src/ui/http-tokens.ts';
 
 describe('tokenizeHttpLine (the plain raw-HTTP view)', () => {
   it('joined, the tokens are the line unchanged, for any line', () => {

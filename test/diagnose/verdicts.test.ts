@@ -11,7 +11,7 @@ import { webCryptoPort, type CapturedRequest } from '../../src/core/index.ts';
 import { captureNotes, diagnose } from '../../src/diagnose/index.ts';
 import { parseCapture } from '../../src/capture/index.ts';
 import { exchangesToHar } from '../../src/exports/index.ts';
-import type { Exchange } from '../../src/shared/contracts/contracts.ts';
+import type { Exchange } from '../../src/model/exchange.ts';
 
 const crypto = webCryptoPort();
 const KEY = 'VERDICT-TEST-ONLY-2C7E-4B19-9D0A';

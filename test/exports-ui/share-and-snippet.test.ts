@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planSnippet, renderSnippet } from '../../src/exports/index.ts';
 import { readShareFragment, shareLinkFor } from '../../src/features/exports/share-fragment.ts';
 import type { Place, RequestDraft } from '../../src/model/index.ts';
-import type { SigningContext } from '../../src/shared/contracts/contracts.ts';
+import type { SigningContext } from '../../src/model/signing-context.ts';
 import { parseRoute } from '../../src/app/routes.ts';
 
 const KEY = 'SECRET-CONTROL-KEY-1234-5678';

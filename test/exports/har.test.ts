@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { exchangesToHar } from '../../src/exports/index.ts';
-import type { Exchange } from '../../src/shared/contracts/contracts.ts';
+import type { Exchange } from '../../src/model/exchange.ts';
 
 /** HAR 1.2 (softwareishard.com/blog/har-12-spec): the objects and fields the format requires. */
 const nameValue = z.object({ name: z.string(), value: z.string() }).loose();

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createSandboxApp } from '../../sandbox/app.ts';
 import { secureNonceSource, webCryptoPort } from '../../src/core/index.ts';
-import type { SigningContext } from '../../src/shared/contracts/contracts.ts';
+import type { SigningContext } from '../../src/model/signing-context.ts';
 import { FLOWS, findFlow } from '../../src/features/flows/flow-definitions.ts';
 import { FlowRun } from '../../src/features/flows/flow-engine.ts';
 import type { FlowDeps, InboxEvent, RunSnapshot } from '../../src/features/flows/flow-run-types.ts';

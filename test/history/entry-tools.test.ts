@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCurl } from '../../src/capture/parse-curl.ts';
 import { buildEntry } from '../../src/features/history/build-entry.ts';
 import { compareEntries, curlOfEntry, harOfEntry } from '../../src/features/history/entry-tools.ts';
-import type { Exchange } from '../../src/shared/contracts/contracts.ts';
+import type { Exchange } from '../../src/model/exchange.ts';
 
 const PAN = '4444444444444448';
 

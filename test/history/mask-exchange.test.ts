@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../../src/shared/contracts/contracts.ts';
+import type { Exchange } from '../../src/model/exchange.ts';
 import { luhnChecksumValid as luhnValid } from '../../src/catalog/index.ts';
 import { buildEntry, draftOfEntry, matchesSearch } from '../../src/features/history/build-entry.ts';
 import {

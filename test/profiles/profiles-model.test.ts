@@ -20,8 +20,8 @@ import {
   type VaultRecord,
 } from '../../src/features/profiles/vault-crypto.ts';
 import type { StoredVault } from '../../src/features/profiles/vault-store.ts';
-import type { ClassroomCredentials } from '../../src/shared/browser/classroom-credentials.ts';
-import type { ProxyTarget } from '../../src/shared/contracts/contracts.ts';
+import type { ClassroomCredentials } from '../../src/browser/classroom-credentials.ts';
+import type { ProxyTarget } from '../../src/model/proxy-contract.ts';
 
 const subtle = webcrypto.subtle as SubtleCrypto;
 const PASSPHRASE = 'correct horse battery';

@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DUE_BATCH } from '../../sandbox/engine.ts';
+import { DUE_BATCH } from '../../sandbox/engine/index.ts';
 import { Scheduler } from '../../sandbox/scheduler.ts';
 import { SandboxStore } from '../../sandbox/store.ts';
 import { onEvent, orderId, saleParams, startSandbox, waitFor, type Sandbox } from './support.ts';

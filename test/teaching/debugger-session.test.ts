@@ -21,7 +21,7 @@ import {
   type DebuggerRun,
   type RunOptions,
 } from '../../src/features/debugger/run-diagnosis.ts';
-import type { SigningContext } from '../../src/shared/contracts/contracts.ts';
+import type { SigningContext } from '../../src/model/signing-context.ts';
 
 const crypto = webCryptoPort();
 const CORPUS = resolve(import.meta.dirname, '../corpus');

@@ -18,7 +18,7 @@ import { importSigningKey } from '../../src/core/keys/key-containers.ts';
 import { TeachingSession, type TeachingPorts } from '../../src/features/teaching/teaching-session.ts';
 import { draftFromValues, type RequestDraft } from '../../src/model/index.ts';
 import type { Transport } from '../../src/model/exchange.ts';
-import type { SigningContext } from '../../src/shared/contracts/contracts.ts';
+import type { SigningContext } from '../../src/model/signing-context.ts';
 import { createSandboxApp } from '../../sandbox/app.ts';
 
 const crypto = webCryptoPort();

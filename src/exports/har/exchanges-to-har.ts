@@ -1,5 +1,5 @@
 import { encodeFormBody, FORM_MEDIA_TYPE, PAY_MEDIA_TYPE } from '../../core/index.ts';
-import type { Exchange } from '../../shared/contracts/contracts.ts';
+import type { Exchange } from '../../model/exchange.ts';
 import { isSecretName, maskPair, scrubText } from '../../catalog/index.ts';
 
 /** The parts of HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) this export writes. */

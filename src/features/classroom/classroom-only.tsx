@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { consoleMode } from '../../shared/browser/console-mode.ts';
+import { consoleMode } from '../../browser/console-mode.ts';
 
 /**
  * A classroom page, shown only on the classroom's server: elsewhere it says so and asks the

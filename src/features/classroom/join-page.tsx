@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { CryptoPort } from '../../core/index.ts';
-import { saveClassroomCredentials } from '../../shared/browser/classroom-credentials.ts';
+import { saveClassroomCredentials } from '../../browser/classroom-credentials.ts';
 import { JoinAnswerSchema, postJson } from './classroom-api.ts';
 import { makeTraineeKeyPair } from './trainee-key.ts';
 import './classroom.css';

@@ -1,9 +1,6 @@
 import type { CryptoPort, GeneratedKeyPair } from '../../core/index.ts';
 import { generateKeyPair } from '../../core/keys/key-containers.ts';
-import {
-  loadClassroomCredentials,
-  saveClassroomCredentials,
-} from '../../shared/browser/classroom-credentials.ts';
+import { loadClassroomCredentials, saveClassroomCredentials } from '../../browser/classroom-credentials.ts';
 import { PublicKeyAnswerSchema, sendJson } from './classroom-api.ts';
 
 /** A trainee's RSA key pair, made in this browser: at joining, and again when they need a new one. */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { z } from 'zod/mini';
-import { ConfirmDialog } from '../../shared/ui/confirm-dialog.tsx';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import {
   followEvents,
   postJson,

@@ -1,5 +1,5 @@
-import { consoleMode } from '../../shared/browser/console-mode.ts';
-import { useResource } from '../../shared/ui/use-async.ts';
+import { consoleMode } from '../../browser/console-mode.ts';
+import { useResource } from '../../ui/use-async.ts';
 
 /**
  * True when this browser is a trainee of a running classroom (the nav then offers the exercises).

@@ -1,5 +1,5 @@
 import type { FormEvent, KeyboardEvent } from 'react';
-import type { SigningContext } from '../../shared/contracts/contracts.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
 import { TextArea } from './debugger-fields.tsx';
 import { MoreToTryFieldset, SecretsFieldset } from './debugger-secrets.tsx';
 import {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { readCaptureFragment } from '../../model/capture-link.ts';
 import type { Place, RequestDraft, SigningRuntime } from '../../model/index.ts';
-import type { SigningContext } from '../../shared/contracts/contracts.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
 import { DebuggerFormView } from './debugger-form.tsx';
 import { DebuggerSession } from './debugger-session.ts';
 import { DiagnosisView } from './diagnosis-view.tsx';

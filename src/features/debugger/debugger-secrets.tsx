@@ -1,6 +1,6 @@
 import type { KeyConsumer } from '../../diagnose/index.ts';
-import type { SigningContext } from '../../shared/contracts/contracts.ts';
-import { RevealToggle } from '../../shared/ui/index.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
+import { RevealToggle } from '../../ui/index.ts';
 import { Input, TextArea } from './debugger-fields.tsx';
 import { fieldError, type DebuggerSession, type DebuggerSnapshot } from './debugger-session.ts';
 

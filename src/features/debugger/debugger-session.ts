@@ -1,5 +1,5 @@
 import type { Clock, CryptoPort } from '../../core/index.ts';
-import type { SigningContext } from '../../shared/contracts/contracts.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
 import {
   CAPTURE_FORMAT_LABEL,
   detectCaptureFormat,

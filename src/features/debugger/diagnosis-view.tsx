@@ -10,7 +10,7 @@ import {
   type RuleReference,
 } from '../../diagnose/index.ts';
 import { CAPTURE_FORMAT_LABEL, type ParsedCapture } from '../../capture/index.ts';
-import { InlineCode } from '../../shared/ui/index.ts';
+import { InlineCode } from '../../ui/index.ts';
 import { Legend, Segments } from './segments.tsx';
 
 export const VERDICT_LABEL: Record<Diagnosis['verdict'], string> = {

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { buildOpenApi, buildPostmanCollection, exchangesToHar } from '../../exports/index.ts';
 import { returnUrlOf, type Place } from '../../model/index.ts';
-import type { Exchange, SigningContext } from '../../shared/contracts/contracts.ts';
+import type { Exchange } from '../../model/exchange.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
 import { downloadText, errorText } from './download.ts';
 
 const DEFAULT_BASE = 'https://sandbox.example.com/paynet';

@@ -1,5 +1,6 @@
 import type { Place, RequestDraft } from '../../model/index.ts';
-import type { Exchange, SigningContext } from '../../shared/contracts/contracts.ts';
+import type { Exchange } from '../../model/exchange.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
 import { DownloadsPanel } from './downloads-panel.tsx';
 import { ImportPanel } from './import-panel.tsx';
 import { SharePanel } from './share-panel.tsx';

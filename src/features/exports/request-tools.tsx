@@ -1,6 +1,6 @@
 import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import type { Place, RequestDraft } from '../../model/index.ts';
-import type { SigningContext } from '../../shared/contracts/contracts.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
 import './exports.css';
 
 const SnippetPanel = lazy(() => import('./snippet-panel.tsx').then((m) => ({ default: m.SnippetPanel })));

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { RequestDraft } from '../../model/index.ts';
-import { CopyButton } from '../../shared/ui/index.ts';
+import { CopyButton } from '../../ui/index.ts';
 import { errorText } from './download.ts';
 import { shareLinkFor } from './share-fragment.ts';
 

@@ -8,8 +8,8 @@ import {
   type SnippetLanguage,
 } from '../../exports/index.ts';
 import { operationOf, schemeOf, type Place, type RequestDraft } from '../../model/index.ts';
-import type { SigningContext } from '../../shared/contracts/contracts.ts';
-import { CopyButton } from '../../shared/ui/index.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
+import { CopyButton } from '../../ui/index.ts';
 import { downloadText, errorText } from './download.ts';
 
 const SHORT: Record<SnippetLanguage, string> = {

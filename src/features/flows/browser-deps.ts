@@ -1,6 +1,6 @@
 import type { SigningRuntime } from '../../model/index.ts';
-import type { SigningContext } from '../../shared/contracts/contracts.ts';
-import { browserTransport } from '../../shared/browser/proxy-client.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
+import { browserTransport } from '../../browser/proxy-client.ts';
 import type { FlowDeps } from './flow-run-types.ts';
 import type { FlowEnv } from './flow-types.ts';
 

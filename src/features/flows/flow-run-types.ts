@@ -2,7 +2,7 @@ import type { CallbackVerdict, Clock, CryptoPort, NonceSource } from '../../core
 import type { RequestDraft } from '../../model/index.ts';
 import type { ExchangeRecord, Transport } from '../../model/exchange.ts';
 import type { PollPolicy } from '../../model/poll-policy.ts';
-import type { SigningContext } from '../../shared/contracts/contracts.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
 import type { FlowEnv, FlowStep, Template, Vars } from './flow-types.ts';
 
 /** The ports of a run: the profile, crypto, clock, transport and the browser's side of 3-D Secure. */

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { findOperation } from '../../catalog/index.ts';
 import type { RequestDraft, SigningRuntime } from '../../model/index.ts';
-import type { Exchange, SigningContext } from '../../shared/contracts/contracts.ts';
+import type { Exchange } from '../../model/exchange.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
 import { browserDeps } from './browser-deps.ts';
 import { FlowRun } from './flow-engine.ts';
 import type { ControlCheck, StepState, TimelineEntry } from './flow-run-types.ts';

@@ -7,7 +7,7 @@ import {
   type ExchangeRecord,
   type PreparedExchange,
 } from '../../model/exchange.ts';
-import { signingEnvFor, type SigningContext } from '../../shared/contracts/contracts.ts';
+import { signingEnvFor, type SigningContext } from '../../model/signing-context.ts';
 import { readFlowAnswer } from './flow-answer.ts';
 import { FlowStepError, type FlowDeps, type StepHost } from './flow-run-types.ts';
 

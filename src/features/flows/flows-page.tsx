@@ -1,6 +1,7 @@
 import type { MouseEvent } from 'react';
 import type { RequestDraft, SigningRuntime } from '../../model/index.ts';
-import type { Exchange, SigningContext } from '../../shared/contracts/contracts.ts';
+import type { Exchange } from '../../model/exchange.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
 import { findFlow, FLOWS } from './flow-definitions.ts';
 import { FlowRunner } from './flow-runner.tsx';
 import './flows.css';

@@ -4,7 +4,7 @@ import { draftFromCapture } from '../../model/import-draft.ts';
 import { withhold } from '../../model/mask-draft.ts';
 import { emptyDraft, type RequestDraft } from '../../model/index.ts';
 import { readAnswer } from '../../model/read-answer.ts';
-import type { Exchange } from '../../shared/contracts/contracts.ts';
+import type { Exchange } from '../../model/exchange.ts';
 import type { HistoryEntry } from './history-schema.ts';
 import { isCvvName, isPanName, maskExchange } from './mask-exchange.ts';
 

@@ -1,4 +1,4 @@
-import type { Exchange } from '../../shared/contracts/contracts.ts';
+import type { Exchange } from '../../model/exchange.ts';
 import type { HistoryEntry } from './history-schema.ts';
 
 /** The stored exchange of an entry (already masked when it was stored). */

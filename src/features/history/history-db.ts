@@ -1,6 +1,6 @@
-import { changeFeed } from '../../shared/browser/change-feed.ts';
-import { lazyDatabase, withStore } from '../../shared/browser/idb.ts';
-import { clearRecentOrders } from '../../shared/browser/recent-orders-session.ts';
+import { changeFeed } from '../../browser/change-feed.ts';
+import { lazyDatabase, withStore } from '../../browser/idb.ts';
+import { clearRecentOrders } from '../../browser/recent-orders-session.ts';
 import { HistoryEntrySchema, parseStoredEntry, type HistoryEntry } from './history-schema.ts';
 
 const DB_NAME = 'pay-console-history';

@@ -1,4 +1,4 @@
-import type { Exchange } from '../../shared/contracts/contracts.ts';
+import type { Exchange } from '../../model/exchange.ts';
 import { exchangeOfEntry } from './exchange-of-entry.ts';
 
 export { recordExchange } from './record-exchange.ts';

@@ -8,7 +8,7 @@ import {
   scrubText,
 } from '../../catalog/index.ts';
 import { maskDraft } from '../../model/mask-draft.ts';
-import type { Exchange } from '../../shared/contracts/contracts.ts';
+import type { Exchange } from '../../model/exchange.ts';
 
 export {
   dropCvvFromText,

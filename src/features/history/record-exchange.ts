@@ -1,4 +1,4 @@
-import type { Exchange } from '../../shared/contracts/contracts.ts';
+import type { Exchange } from '../../model/exchange.ts';
 
 /** Stores a sent request and its answer: card numbers masked, CVVs dropped, nothing secret. */
 export async function recordExchange(ex: Exchange): Promise<void> {

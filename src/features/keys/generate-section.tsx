@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { GENERATABLE_BITS } from '../../core/keys/key-containers.ts';
-import { InlineCode } from '../../shared/ui/inline-code.tsx';
+import { InlineCode } from '../../ui/inline-code.tsx';
 import type { KeysSession, KeysSnapshot, ProfileKeys } from './keys-session.ts';
 import { downloadText, PemOutput } from './pem-output.tsx';
 import { answerMessage, registeredFingerprint } from './register-key.ts';

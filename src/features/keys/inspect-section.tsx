@@ -1,6 +1,6 @@
 import { useId, type ChangeEvent } from 'react';
-import { readKeyFile } from '../../shared/browser/read-key-file.ts';
-import { InlineCode } from '../../shared/ui/inline-code.tsx';
+import { readKeyFile } from '../../browser/read-key-file.ts';
+import { InlineCode } from '../../ui/inline-code.tsx';
 import { CONVERSIONS, conversionsFor, usableFor } from './key-conversions.ts';
 import type { KeysSession, KeysSnapshot } from './keys-session.ts';
 import { PemOutput } from './pem-output.tsx';

@@ -1,7 +1,7 @@
 import { useId, useState, useSyncExternalStore } from 'react';
 import { webCryptoPort } from '../../core/index.ts';
-import { replaceClassroomPrivateKey } from '../../shared/browser/classroom-credentials-write.ts';
-import { consoleMode } from '../../shared/browser/console-mode.ts';
+import { replaceClassroomPrivateKey } from '../../browser/classroom-credentials-write.ts';
+import { consoleMode } from '../../browser/console-mode.ts';
 import { GenerateSection } from './generate-section.tsx';
 import { InspectSection } from './inspect-section.tsx';
 import { KeysSession, type KeptPair, type KeysPorts, type ProfileKeys } from './keys-session.ts';

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { InlineCode } from '../../shared/ui/inline-code.tsx';
+import { InlineCode } from '../../ui/inline-code.tsx';
 import type { KeysSession, KeysSnapshot, ProfileKeys } from './keys-session.ts';
 
 export function RestoreSection({

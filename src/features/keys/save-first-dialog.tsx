@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-import { consoleMode } from '../../shared/browser/console-mode.ts';
+import { consoleMode } from '../../browser/console-mode.ts';
 
 /** Registering replaces the key the sandbox verifies with: a private half kept nowhere is a dead end. */
 export function SaveFirstDialog({

@@ -1,5 +1,5 @@
 import { isPayError, webCryptoPort, type KeyInspection, type SigningKey } from '../../core/index.ts';
-import { dropKeys } from '../../shared/browser/key-drop.ts';
+import { dropKeys } from '../../browser/key-drop.ts';
 
 export interface KeyImport {
   inspection: KeyInspection;

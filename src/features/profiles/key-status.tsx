@@ -1,5 +1,5 @@
 import { useId, useState, type ChangeEvent } from 'react';
-import { readKeyFile } from '../../shared/browser/read-key-file.ts';
+import { readKeyFile } from '../../browser/read-key-file.ts';
 import { describeKey } from './key-import.ts';
 import type { KeyState } from './profiles-provider.tsx';
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { leaveClassroom } from '../../shared/browser/classroom-credentials-write.ts';
-import { ConfirmDialog } from '../../shared/ui/confirm-dialog.tsx';
+import { leaveClassroom } from '../../browser/classroom-credentials-write.ts';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 
 /** "Leave this classroom": asked first; the session ends on the server, the credentials leave this browser. */
 export function LeaveClassroom({ login }: { login: string }) {

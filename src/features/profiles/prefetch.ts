@@ -1,4 +1,4 @@
-import { consoleMode } from '../../shared/browser/console-mode.ts';
+import { consoleMode } from '../../browser/console-mode.ts';
 import { ProxyTargetsSchema, type ProxyTarget } from '../../model/proxy-contract.ts';
 import { fetchJson } from './fetch-json.ts';
 import { initialProfilesState, type SettledPrefetch } from './initial-state.ts';

@@ -71,7 +71,7 @@ export function uniqueName(base: string, taken: readonly string[]): string {
   for (let i = 2; ; i++) if (!taken.includes(`${base} ${i}`)) return `${base} ${i}`;
 }
 
-/** The profile of a classroom trainee's merchant (see src/shared/browser/classroom-credentials.ts). */
+/** The profile of a classroom trainee's merchant (see src/browser/classroom-credentials.ts). */
 export function classroomProfile(
   c: { name: string; login: string; endpointId: string; endpointGroupId: string },
   targetName: string,

@@ -1,11 +1,11 @@
-import type { ClassroomCredentials } from '../../shared/browser/classroom-credentials.ts';
-import type { ProxyTarget } from '../../shared/contracts/contracts.ts';
+import type { ClassroomCredentials } from '../../browser/classroom-credentials.ts';
+import type { ProxyTarget } from '../../model/proxy-contract.ts';
 import { initialProfilesState, preferredTarget, vaultStatusOf, type VaultStatus } from './initial-state.ts';
 import type { KeyImport } from './key-import.ts';
 import { blankProfile, newProfileId, uniqueName, type DemoMerchant, type Profile } from './profile-schema.ts';
 import type { EditableField, ProfilesPorts } from './profiles-ports.ts';
 import { snapshotMaker, type ProfilesSnapshot } from './profiles-snapshot.ts';
-import { RemoteValue, type Timers } from '../../shared/ui/remote-value.ts';
+import { RemoteValue, type Timers } from '../../ui/remote-value.ts';
 import {
   activeOf,
   keptSecrets,

@@ -1,6 +1,6 @@
-import type { ClassroomCredentials } from '../../shared/browser/classroom-credentials.ts';
-import type { ProxyTarget } from '../../shared/contracts/contracts.ts';
-import type { Timers } from '../../shared/ui/remote-value.ts';
+import type { ClassroomCredentials } from '../../browser/classroom-credentials.ts';
+import type { ProxyTarget } from '../../model/proxy-contract.ts';
+import type { Timers } from '../../ui/remote-value.ts';
 import type { SettledPrefetch } from './initial-state.ts';
 import type { KeyImport } from './key-import.ts';
 import type { DemoMerchant, StoredProfiles } from './profile-schema.ts';

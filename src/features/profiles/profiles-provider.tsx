@@ -9,9 +9,9 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from 'react';
-import type { SigningContext } from '../../shared/contracts/contracts.ts';
-import { consoleMode } from '../../shared/browser/console-mode.ts';
-import { browserTimers } from '../../shared/ui/remote-value.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
+import { consoleMode } from '../../browser/console-mode.ts';
+import { browserTimers } from '../../ui/remote-value.ts';
 import { keyImporter } from './key-import.ts';
 import { fetchDemoMerchant, fetchTargets, takeOnce, type ProfilesPrefetch } from './prefetch.ts';
 import type { Profile } from './profile-schema.ts';
@@ -26,7 +26,7 @@ import type { ProfileSecrets } from './vault-crypto.ts';
 import { deleteVault, readVault, writeVault } from './vault-store.ts';
 // The vault's crypto loads when someone remembers, unlocks or locks, not with the first form.
 const vaultSession = () => import('./vault-session.ts');
-const classroomCredentials = () => import('../../shared/browser/classroom-credentials.ts');
+const classroomCredentials = () => import('../../browser/classroom-credentials.ts');
 // The dialog loads when someone is asked for a passphrase, not with the first form.
 const PassphraseDialog = lazy(() =>
   import('./passphrase-dialog.tsx').then((m) => ({ default: m.PassphraseDialog })),

@@ -1,11 +1,11 @@
-import type { ProxyTarget } from '../../shared/contracts/contracts.ts';
+import type { ProxyTarget } from '../../model/proxy-contract.ts';
 import type { VaultStatus } from './initial-state.ts';
 import type { KeyImport } from './key-import.ts';
 import type { Profile } from './profile-schema.ts';
 import { signingStateOf, type KeyState, type SigningState } from './signing-state.ts';
 import type { ProfileSecrets } from './vault-crypto.ts';
 import { activeOf, EMPTY_SECRETS, type Roster } from './roster.ts';
-import type { RemoteValue } from '../../shared/ui/remote-value.ts';
+import type { RemoteValue } from '../../ui/remote-value.ts';
 import type { VaultState } from './vault-session.ts';
 
 export interface ProfilesSnapshot {

@@ -1,5 +1,5 @@
-import type { ClassroomCredentials } from '../../shared/browser/classroom-credentials.ts';
-import type { ProxyTarget } from '../../shared/contracts/contracts.ts';
+import type { ClassroomCredentials } from '../../browser/classroom-credentials.ts';
+import type { ProxyTarget } from '../../model/proxy-contract.ts';
 import { preferredTarget } from './initial-state.ts';
 import {
   blankProfile,

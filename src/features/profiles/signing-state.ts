@@ -1,5 +1,6 @@
 import { checkEndpointId } from '../../core/index.ts';
-import type { ProxyTarget, SigningContext } from '../../shared/contracts/contracts.ts';
+import type { ProxyTarget } from '../../model/proxy-contract.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
 import { credentialGapsOf } from './credential-gaps.ts';
 import type { KeyImport } from './key-import.ts';
 import type { Profile } from './profile-schema.ts';

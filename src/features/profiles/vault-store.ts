@@ -1,4 +1,4 @@
-import { openDatabase, withStore } from '../../shared/browser/idb.ts';
+import { openDatabase, withStore } from '../../browser/idb.ts';
 import { VaultRecordSchema, type VaultRecord } from './vault-record.ts';
 
 const DB_NAME = 'pay-console-secrets';

@@ -1,5 +1,5 @@
-import { changeFeed } from '../../shared/browser/change-feed.ts';
-import { lazyDatabase, withStore } from '../../shared/browser/idb.ts';
+import { changeFeed } from '../../browser/change-feed.ts';
+import { lazyDatabase, withStore } from '../../browser/idb.ts';
 import type { RequestDraft } from '../../model/index.ts';
 import { maskDraft } from '../../model/mask-draft.ts';
 import { freeName, type FileCollection } from './saved-file.ts';

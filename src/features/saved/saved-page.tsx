@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import type { RequestDraft } from '../../model/index.ts';
-import { downloadText } from '../../shared/browser/download.ts';
-import { ConfirmDialog } from '../../shared/ui/confirm-dialog.tsx';
+import { downloadText } from '../../browser/download.ts';
+import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { CollectionView } from './collection-view.tsx';
 import { createCollection, deleteCollection, importCollections } from './saved-db.ts';
 import { buildCollectionsFile, readCollectionsFile } from './saved-file.ts';

@@ -8,8 +8,8 @@ import {
   labState,
   type CheckReport,
   type RecurringSchedule,
-} from '../../shared/browser/sandbox-lab.ts';
-import { RelayDeliveries } from '../../shared/ui/relay-deliveries.tsx';
+} from '../../browser/sandbox-lab.ts';
+import { RelayDeliveries } from '../../ui/relay-deliveries.tsx';
 
 const STEPS: ReadonlyArray<{ label: string; ms: number }> = [
   { label: '+1 s', ms: 1000 },

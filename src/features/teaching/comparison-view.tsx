@@ -1,7 +1,7 @@
 import type { Scheme } from '../../core/index.ts';
 import { mistakeById, type TeachResult } from '../../diagnose/index.ts';
-import type { SigningContext } from '../../shared/contracts/contracts.ts';
-import { InlineCode } from '../../shared/ui/index.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
+import { InlineCode } from '../../ui/index.ts';
 import { MarkedText } from './marked-text.tsx';
 import { SandboxAnswerView } from './sandbox-answer-view.tsx';
 import type { TeachingSession, TeachingSnapshot } from './teaching-session.ts';

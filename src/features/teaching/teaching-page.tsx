@@ -1,8 +1,8 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { findOperation, type Operation } from '../../catalog/index.ts';
 import type { Place, RequestDraft, SigningRuntime } from '../../model/index.ts';
-import type { SigningContext } from '../../shared/contracts/contracts.ts';
-import { browserTransport } from '../../shared/browser/proxy-client.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
+import { browserTransport } from '../../browser/proxy-client.ts';
 import { ComparisonView } from './comparison-view.tsx';
 import { MistakeSwitches, TeachingSetup, TeachingValues } from './teaching-setup.tsx';
 import { TeachingSession } from './teaching-session.ts';

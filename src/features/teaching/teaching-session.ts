@@ -10,7 +10,8 @@ import type { Operation } from '../../catalog/index.ts';
 import { schemeOf, type Place, type RequestDraft, type SigningRuntime } from '../../model/index.ts';
 import { prepareExchange, type Transport } from '../../model/exchange.ts';
 import type { AnswerReading } from '../../model/read-answer.ts';
-import { signingEnvFor, type ProxyTarget, type SigningContext } from '../../shared/contracts/contracts.ts';
+import { signingEnvFor, type SigningContext } from '../../model/signing-context.ts';
+import { type ProxyTarget } from '../../model/proxy-contract.ts';
 import {
   editDraft,
   flatValues,

@@ -7,7 +7,7 @@ import {
   type OperationGroup,
 } from '../../catalog/index.ts';
 import type { Scheme } from '../../core/index.ts';
-import type { SigningContext } from '../../shared/contracts/contracts.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
 import { schemesOf } from './teaching-model.ts';
 import type { TeachingSession, TeachingSnapshot } from './teaching-session.ts';
 

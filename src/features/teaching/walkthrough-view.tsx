@@ -1,7 +1,7 @@
 import { SCHEME_TITLES } from '../../catalog/index.ts';
 import { useRef } from 'react';
 import type { Scheme } from '../../core/index.ts';
-import { InlineCode } from '../../shared/ui/index.ts';
+import { InlineCode } from '../../ui/index.ts';
 import type { StepValue, Walkthrough } from '../../diagnose/index.ts';
 
 /** One operation per scheme to walk through, for "walk through another scheme". */

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { verifyCallback, type CallbackVerdict, type CryptoPort } from '../../../core/index.ts';
-import { consoleMode } from '../../../shared/browser/console-mode.ts';
+import { consoleMode } from '../../../browser/console-mode.ts';
 import {
   callbacksSnapshot,
   callbackUrl,
@@ -11,7 +11,7 @@ import {
 
 // The sandbox relay's record of what it sent the handler loads with the panel's first callback.
 const RelayDeliveries = lazy(() =>
-  import('../../../shared/ui/relay-deliveries.tsx').then((m) => ({ default: m.RelayDeliveries })),
+  import('../../../ui/relay-deliveries.tsx').then((m) => ({ default: m.RelayDeliveries })),
 );
 
 type Check = CallbackVerdict;

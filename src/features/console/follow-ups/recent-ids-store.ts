@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { onRecentOrdersCleared, RECENT_ORDERS_KEY } from '../../../shared/browser/recent-orders-session.ts';
+import { onRecentOrdersCleared, RECENT_ORDERS_KEY } from '../../../browser/recent-orders-session.ts';
 import { recordAnswer, RecentOrdersSchema, type RecentOrder } from './recent-ids.ts';
 
 /**

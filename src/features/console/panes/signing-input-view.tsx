@@ -6,7 +6,7 @@ import {
   type ControlTrace,
   type OAuthTrace,
 } from '../../../core/index.ts';
-import { CopyButton, RevealToggle } from '../../../shared/ui/index.ts';
+import { CopyButton, RevealToggle } from '../../../ui/index.ts';
 
 function ControlInput({ trace, controlKey }: { trace: ControlTrace; controlKey: string | undefined }) {
   const [reveal, setReveal] = useState(false);

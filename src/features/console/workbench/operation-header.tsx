@@ -1,6 +1,6 @@
 import { describeFormula, type EndpointRef } from '../../../core/index.ts';
 import { OPERATION_SOURCE_LABEL, SCHEME_TITLES, type Operation } from '../../../catalog/index.ts';
-import type { SigningContext } from '../../../shared/contracts/contracts.ts';
+import type { SigningContext } from '../../../model/signing-context.ts';
 import { provenanceLabel } from '../form/labels.ts';
 
 /** The operation's title, address, facts and summary; the opened request's own endpoint, if any. */

@@ -1,7 +1,7 @@
 import { lazy, Suspense, type RefObject } from 'react';
 import type { Control } from 'react-hook-form';
 import type { RequestDraft } from '../../../model/index.ts';
-import type { SigningContext } from '../../../shared/contracts/contracts.ts';
+import type { SigningContext } from '../../../model/signing-context.ts';
 import type { FieldValues } from '../form/meta.ts';
 import type { SendAborted } from '../send/send-lifecycle.ts';
 import type { SendSnapshot } from '../send/send-session.ts';

@@ -2,7 +2,7 @@ import { useCallback, type RefObject } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import type { Operation } from '../../../catalog/index.ts';
 import type { Place, SigningRuntime } from '../../../model/index.ts';
-import { signingEnvFor, type SigningContext } from '../../../shared/contracts/contracts.ts';
+import { signingEnvFor, type SigningContext } from '../../../model/signing-context.ts';
 import { takesEarlierIds } from '../follow-ups/takes-earlier-ids.ts';
 import type { FieldValues } from '../form/meta.ts';
 import type { WorkbenchSession } from './workbench-session.ts';

@@ -7,9 +7,9 @@ import {
   type SigningRuntime,
 } from '../../../model/index.ts';
 import type { Operation } from '../../../catalog/index.ts';
-import { signingEnvFor, type SigningContext } from '../../../shared/contracts/contracts.ts';
+import { signingEnvFor, type SigningContext } from '../../../model/signing-context.ts';
 import type { ExchangeRecord } from '../../../model/exchange.ts';
-import { browserTransport } from '../../../shared/browser/proxy-client.ts';
+import { browserTransport } from '../../../browser/proxy-client.ts';
 import { endpointRefusal } from '../panes/build.ts';
 import type { PanesHandle } from '../panes/live-panes.tsx';
 import { SendSession, type SendJob, type SendOutcome } from '../send/send-session.ts';

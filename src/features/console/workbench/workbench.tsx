@@ -18,8 +18,9 @@ import {
   type RequestDraft,
   type SigningRuntime,
 } from '../../../model/index.ts';
-import type { Exchange, SigningContext } from '../../../shared/contracts/contracts.ts';
-import { ConfirmDialog, useIdle } from '../../../shared/ui/index.ts';
+import type { Exchange } from '../../../model/exchange.ts';
+import type { SigningContext } from '../../../model/signing-context.ts';
+import { ConfirmDialog, useIdle } from '../../../ui/index.ts';
 import { fromFormulaRows, toFormulaRows } from '../form/form-params.ts';
 import { LivePanes, type PanesHandle, type PreviewRef } from '../panes/live-panes.tsx';
 import type { FieldValues, MetaValues } from '../form/meta.ts';

@@ -3,8 +3,8 @@
  * `/sandbox/relay`): every answer parsed with zod before a page reads it. Only lazy pages load this.
  */
 import { z } from 'zod/mini';
-import '../../catalog/zod-english.ts';
-import { ScenarioChoiceSchema, type ScenarioChoice } from '../../catalog/scenarios.ts';
+import '../catalog/zod-english.ts';
+import { ScenarioChoiceSchema, type ScenarioChoice } from '../catalog/scenarios.ts';
 
 const ErrorBody = z.looseObject({ 'error-message': z.string() });
 

@@ -11,12 +11,8 @@ import {
   type AnswerChannel,
   type OffThreadDeps,
   type SignerWorker,
-} from '../../src/shared/browser/off-thread-rsa.ts';
-import {
-  KEPT_KEYS,
-  signerEndpoint,
-  type SignerRequest,
-} from '../../src/shared/browser/rsa-signer-protocol.ts';
+} from '../../src/browser/off-thread-rsa.ts';
+import { KEPT_KEYS, signerEndpoint, type SignerRequest } from '../../src/browser/rsa-signer-protocol.ts';
 
 const pair = generateKeyPairSync('rsa', {
   modulusLength: 2048,

@@ -3,15 +3,15 @@
  * `POST /proxy/<target>/<path>`. Every answer is parsed with the proxy's own contract
  * (`src/model/proxy-contract.ts`) before the UI sees it.
  */
-import type { BuiltRequest } from '../../core/index.ts';
-import type { Transport } from '../../model/exchange.ts';
+import type { BuiltRequest } from '../core/index.ts';
+import type { Transport } from '../model/exchange.ts';
 import {
   ProxyEnvelopeSchema,
   ProxyErrorBodySchema,
   ProxyTargetsSchema,
   type ProxyEnvelope,
   type ProxyTarget,
-} from '../../model/proxy-contract.ts';
+} from '../model/proxy-contract.ts';
 
 export { ProxyEnvelopeSchema, type ProxyEnvelope };
 

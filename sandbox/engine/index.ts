@@ -1,28 +1,23 @@
-import type { NonceClaim } from './authenticate.ts';
-import type { ResolvedSandboxOptions } from './options.ts';
-import { RecurringStore } from './recurring-store.ts';
-import { RuleError, type ApiReply } from './replies.ts';
-import type { OrderRow, RequestRow, SandboxStore } from './store.ts';
-import type { CardData, EngineContext, OperationCall } from './engine/context.ts';
-import { finalizeDue, finalizeNamedOrder } from './engine/finalize.ts';
-import { HANDLERS, READ_ONLY } from './engine/handlers.ts';
-import { HostedFieldsStore } from './engine/hosted-fields-store.ts';
-import { tokenize } from './engine/hosted-fields.ts';
-import {
-  completeIssuerPage,
-  issuerPageOpen,
-  recordMethodPage,
-  submitHostedCard,
-} from './engine/hosted-pages.ts';
-import { RecurringCharges } from './engine/recurring-charges.ts';
-import { statusBody } from './engine/status-body.ts';
-import { afterOperation } from './scenarios/engine-hooks.ts';
-import type { ScenarioStore } from './scenarios/scenario-store.ts';
+import type { NonceClaim } from '../authenticate.ts';
+import type { ResolvedSandboxOptions } from '../options.ts';
+import { RecurringStore } from '../recurring-store.ts';
+import { RuleError, type ApiReply } from '../replies.ts';
+import type { OrderRow, RequestRow, SandboxStore } from '../store.ts';
+import type { CardData, EngineContext, OperationCall } from './context.ts';
+import { finalizeDue, finalizeNamedOrder } from './finalize.ts';
+import { HANDLERS, READ_ONLY } from './handlers.ts';
+import { HostedFieldsStore } from './hosted-fields-store.ts';
+import { tokenize } from './hosted-fields.ts';
+import { completeIssuerPage, issuerPageOpen, recordMethodPage, submitHostedCard } from './hosted-pages.ts';
+import { RecurringCharges } from './recurring-charges.ts';
+import { statusBody } from './status-body.ts';
+import { afterOperation } from '../scenarios/engine-hooks.ts';
+import type { ScenarioStore } from '../scenarios/scenario-store.ts';
 
-export type { CardData, OperationCall } from './engine/context.ts';
-export { METHOD_WINDOW_MS, decodeThreeDsMessage } from './engine/three-ds.ts';
-export { DUE_BATCH } from './engine/finalize.ts';
-export { RECURRING_BATCH } from './engine/recurring-charges.ts';
+export type { CardData, OperationCall } from './context.ts';
+export { METHOD_WINDOW_MS, decodeThreeDsMessage } from './three-ds.ts';
+export { DUE_BATCH } from './finalize.ts';
+export { RECURRING_BATCH } from './recurring-charges.ts';
 
 /** Runs `fn`; a rule the operation broke becomes its answer. */
 function refusedAs(fn: () => ApiReply): ApiReply {

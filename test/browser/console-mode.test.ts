@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { consoleMode } from '../../src/shared/browser/console-mode.ts';
+import { consoleMode } from '../../src/browser/console-mode.ts';
 
 /** A document that has (or not) the server's `<meta name="pay-console-mode">`. */
 function withPage(content: string | null): void {

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import type { CryptoPort } from '../../core/index.ts';
+import type { CryptoPort } from '../core/index.ts';
 
 /**
  * The messages between the page and its RSA signing worker. Requests go by `postMessage`; answers

@@ -1,4 +1,4 @@
-import type { CryptoPort } from '../../core/index.ts';
+import type { CryptoPort } from '../core/index.ts';
 import { onKeysDropped } from './key-drop.ts';
 import { signerAnswerSchema, type SignerRequest } from './rsa-signer-protocol.ts';
 
