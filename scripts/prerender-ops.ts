@@ -30,6 +30,20 @@ function staticClosure(bundle: Rolldown.OutputBundle, chunk: Rolldown.OutputChun
 /** `</script>` cannot end the JSON early, and the data holds no HTML. */
 const jsonInHtml = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
+/**
+ * The first load's stylesheets written into the page: a render-blocking request fewer before the
+ * first form can paint (the CSP allows inline styles, `style-src 'unsafe-inline'`). The app then
+ * finds its styles already in the page.
+ */
+function inlineStylesheets(bundle: Rolldown.OutputBundle, head: string): string {
+  return head.replace(/<link rel="stylesheet" crossorigin href="\/([^"]+\.css)">/g, (link, file: string) => {
+    const css = bundle[file];
+    if (css?.type !== 'asset') return link;
+    const text = String(css.source);
+    return text.includes('</style') ? link : `<style>${text}</style>`;
+  });
+}
+
 export function prerenderOps(): Plugin {
   return {
     name: 'pay-console:prerender-ops',
@@ -55,6 +69,10 @@ export function prerenderOps(): Plugin {
             ...staticClosure(bundle, first).map((f) => `<link rel="modulepreload" crossorigin href="${f}">`),
           ].join('\n    '),
         );
+      const page0 = inlineStylesheets(bundle, head)
+        // The targets are the app's to ask for: on the first form's page the preload only competed
+        // with the demo merchant's answer the first signature waits for.
+        .replace(/^\s*<link rel="preload" href="\/proxy\/targets"[^>]*>\n?/m, '');
       const preload = staticClosure(bundle, app);
       for (const op of OPERATIONS) {
         const data: FirstFormData = {
@@ -62,11 +80,11 @@ export function prerenderOps(): Plugin {
           formula: firstFormFormula(op),
           app: { entry: `/${app.fileName}`, preload },
         };
-        const page = head.replace(
+        const page = page0.replace(
           '<div id="root"></div>',
           `<div id="root"></div>\n    ${firstFormHtml(op)}\n    <script type="application/json" id="${FIRST_FORM_DATA_ID}">${jsonInHtml(data)}</script>`,
         );
-        if (page === head) this.error('prerender-ops: index.html has no <div id="root"></div>.');
+        if (page === page0) this.error('prerender-ops: index.html has no <div id="root"></div>.');
         this.emitFile({ type: 'asset', fileName: `ops/${op.path}.html`, source: page });
       }
     },

@@ -1,7 +1,7 @@
 /**
  * The first module of a pre-rendered operation page (scripts/prerender-ops.ts): it signs the
  * `control` of the form already in the HTML as the user types, with the core's own control path
- * and Web Crypto, then loads the app after the first paint. The app takes the typed values over
+ * and Web Crypto, then loads the app once the first signature is painted. The app takes the typed values over
  * (first-form-takeover.ts). Kept to the core's control functions: no React, no catalog, no zod.
  */
 import { computeControl } from '../core/control/sign-control.ts';
@@ -52,11 +52,12 @@ async function demoCredentials(): Promise<{ endpointId: string; controlKey: stri
   return { endpointId, controlKey: demo.controlKey };
 }
 
+/** Signs on every input; the promise settles once the first signature is on screen (or will not be). */
 function startSigning(
   form: HTMLFormElement,
   out: HTMLElement,
   formula: NonNullable<FirstFormData['formula']>,
-) {
+): Promise<void> {
   const crypto = webCryptoPort();
   const credentials = demoCredentials().catch(() => null);
   let seq = 0;
@@ -80,7 +81,7 @@ function startSigning(
   };
   form.addEventListener('input', () => void sign());
   form.addEventListener('change', () => void sign());
-  void sign();
+  return sign().catch(() => undefined);
 }
 
 /** The app after the first paint: its chunks as module preloads, then its entry. */
@@ -97,6 +98,13 @@ function loadApp(app: FirstFormData['app']) {
 if (data && root) {
   const form = root.querySelector('form');
   const out = root.querySelector<HTMLElement>('[aria-label="Signature"]');
-  if (form && out && data.formula) startSigning(form, out, data.formula);
-  requestAnimationFrame(() => setTimeout(() => loadApp(data.app), 0));
+  const signed = form && out && data.formula ? startSigning(form, out, data.formula) : Promise.resolve();
+  // The app's entry is 130 KB of script to compile and run: started before the first signature is
+  // on screen, it held the signature's callback behind it on a fast machine (usable 2.5× the
+  // floor). The app follows the first signature and the frame that paints it, or a second at most
+  // (a demo-merchant answer that never comes must not keep the app away).
+  const atMost = new Promise<void>((resolve) => setTimeout(resolve, 1000));
+  void Promise.race([signed, atMost]).then(() =>
+    requestAnimationFrame(() => setTimeout(() => loadApp(data.app), 0)),
+  );
 }
