@@ -4,10 +4,20 @@ import type { Place, SigningRuntime } from '../model/index.ts';
 import { callbackUrl } from '../features/console/index.ts';
 
 /**
- * `base`, whose RSA signatures move into a worker (`off-thread-rsa.ts`): 0.5 ms (2048 bits) to 4 ms
- * (4096 bits) less of the page's time per keystroke on an RSA form. That code loads with the first
- * RSA signature, which is made here, so it costs the first form nothing; until it is there, and where
- * it cannot load, signatures are made on the page. Either way the bytes are the same.
+ * Where RSA signs: the issue's rule is latency first (keystroke → signature on screen). On the
+ * bench's two cores the page wins at both sizes (p95 4.6 against 5.2 ms at 2048 bits, 6.4 against
+ * 10.6 ms at 4096, docs/performance.md): the worker's two message hops and its wait for a core cost
+ * more than the main thread's 0.5–3.2 ms of signing. A machine with cores to spare keeps the worker,
+ * which frees the page for typing; that branch is not measured here (the bench machine has two).
+ */
+export function rsaSignsOnPage(cores: number | undefined): boolean {
+  return (cores ?? 1) <= 2;
+}
+
+/**
+ * `base`, whose RSA signatures move into a worker (`off-thread-rsa.ts`). That code loads with the
+ * first RSA signature, which is made here, so it costs the first form nothing; until it is there,
+ * and where it cannot load, signatures are made on the page. Either way the bytes are the same.
  */
 function rsaOffThread(base: CryptoPort): CryptoPort {
   let port: CryptoPort | null = null;
@@ -33,7 +43,7 @@ function rsaOffThread(base: CryptoPort): CryptoPort {
  * here once and handed to every feature (none makes its own).
  */
 export const runtime: SigningRuntime = {
-  crypto: rsaOffThread(webCryptoPort()),
+  crypto: rsaSignsOnPage(navigator.hardwareConcurrency) ? webCryptoPort() : rsaOffThread(webCryptoPort()),
   nonce: secureNonceSource(),
   clock: () => Date.now(),
 };
