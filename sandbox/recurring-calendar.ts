@@ -1,7 +1,7 @@
 /**
  * The calendar of a recurring payment's schedule (create-recurring-payment's `period` and
  * `interval`): pure arithmetic on epoch milliseconds, in UTC. Read by the schedule's table
- * (sandbox/recurring-store.ts) and the charges (sandbox/engine/recurring-charges.ts).
+ * (sandbox/store/recurring-schedules.ts) and the charges (sandbox/engine/recurring-charges.ts).
  */
 
 /** The periods a schedule counts in: the catalog's options for `period`. */

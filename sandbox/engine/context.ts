@@ -4,7 +4,7 @@ import type { ScenarioChoice } from '../../src/catalog/scenarios.ts';
 import type { Merchant } from '../merchants.ts';
 import type { ResolvedSandboxOptions } from '../options.ts';
 import type { ApiReply } from '../replies.ts';
-import type { RecurringStore } from '../recurring-store.ts';
+import type { RecurringStore } from '../store/recurring-schedules.ts';
 import type { ScenarioStore } from '../scenarios/scenario-store.ts';
 import type { SandboxStore } from '../store.ts';
 import type { HostedFieldsStore } from './hosted-fields-store.ts';
@@ -31,7 +31,7 @@ export interface EngineContext {
   readonly cardSecret: string;
   /** v4 sale's hosted-fields tickets and tokens (engine/hosted-fields.ts). */
   readonly hostedFields: HostedFieldsStore;
-  /** The recurring payments' schedules (sandbox/recurring-store.ts). */
+  /** The recurring payments' schedules (sandbox/store/recurring-schedules.ts). */
   readonly recurring: RecurringStore;
   /** The scenario lab's choices and test clocks, when the plugin set them (sandbox/scenarios/). */
   readonly scenarios: ScenarioStore | undefined;

@@ -1,6 +1,6 @@
 import type { NonceClaim } from '../authenticate.ts';
 import type { ResolvedSandboxOptions } from '../options.ts';
-import { RecurringStore } from '../recurring-store.ts';
+import { RecurringStore } from '../store/recurring-schedules.ts';
 import { RuleError, type ApiReply } from '../replies.ts';
 import type { OrderRow, RequestRow, SandboxStore } from '../store.ts';
 import type { CardData, EngineContext, OperationCall } from './context.ts';

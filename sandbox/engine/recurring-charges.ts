@@ -1,7 +1,7 @@
 import { expiryInPast, F } from '../../src/catalog/index.ts';
 import type { CvvOutcome } from '../outcomes.ts';
 import { chargeDueAt, isPeriod } from '../recurring-calendar.ts';
-import type { RecurringRow } from '../recurring-store.ts';
+import type { RecurringRow } from '../store/recurring-schedules.ts';
 import { applyOutcome } from '../scenarios/engine-hooks.ts';
 import type { OrderRow } from '../store.ts';
 import type { EngineContext } from './context.ts';

@@ -33,7 +33,7 @@ export interface ClockDriver {
 }
 
 /**
- * The recurring payments' schedules (sandbox/recurring-store.ts, engine/recurring-charges.ts): their
+ * The recurring payments' schedules (sandbox/store/recurring-schedules.ts, engine/recurring-charges.ts): their
  * next charges are deadlines of the merchant's like the others, read and moved with them.
  */
 export interface ClockSchedules {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RecurringStore } from '../../sandbox/recurring-store.ts';
+import { RecurringStore } from '../../sandbox/store/recurring-schedules.ts';
 import { SandboxStore } from '../../sandbox/store.ts';
 import { indexes, order, tempDir } from './store-fixtures.ts';
 

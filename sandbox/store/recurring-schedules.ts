@@ -1,12 +1,12 @@
 import type Database from 'better-sqlite3';
-import { chargeDueAt, firstChargeAfter, isPeriod } from './recurring-calendar.ts';
-import { limitClause, statementCache } from './sqlite.ts';
+import { chargeDueAt, firstChargeAfter, isPeriod } from '../recurring-calendar.ts';
+import { limitClause, statementCache } from '../sqlite.ts';
 
 /**
- * The schedules of recurring payments. The table itself, `recurring_payments`, is the store's
- * (sandbox/store.ts creates it and inserts a row per create-recurring-payment); the columns of the
+ * The schedules of recurring payments. The table itself, `recurring_payments`, is `recurring.ts`'s
+ * (created with the store's schema, a row per create-recurring-payment); the columns of the
  * schedule are added here, guarded, to a file of any age, and the charges made are kept in a table
- * of this file's own, so the store's schema and its migrations stay untouched.
+ * of this file's own, so the store's schema version and its migrations stay untouched.
  */
 export type ScheduleStatus = 'active' | 'stopped';
 
