@@ -4,6 +4,7 @@ import { useSigningContext } from '../features/profiles/index.ts';
 import { announceReturn, returnFieldsOf, returnQuery, uploadDraft } from './customer-return.ts';
 import { navigate, opHref } from './router.ts';
 import { runtime } from './runtime.ts';
+import { NameValueTable } from '../ui/name-value-table.tsx';
 
 function useReturnCheck(q: URLSearchParams): 'ok' | 'bad' | 'no-key' | null {
   const { context } = useSigningContext();
@@ -88,20 +89,7 @@ export function ReturnPage() {
         </p>
       ) : null}
       {fields.length > 0 ? (
-        <table className="wb-table" aria-label="Fields the customer came back with">
-          <tbody>
-            {fields.map(([k, v], i) => (
-              <tr key={i}>
-                <th scope="row">
-                  <code>{k}</code>
-                </th>
-                <td>
-                  <code className="wb-value">{v}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <NameValueTable label="Fields the customer came back with" rows={fields} />
       ) : (
         <p>No fields came with the return.</p>
       )}

@@ -14,6 +14,7 @@ import { SignatureMismatch } from './signature-mismatch.tsx';
 import { StatusPoller, type PollIds } from './status-poller.tsx';
 import { freshOrderId } from '../form/test-data.ts';
 import type { SendOutcome } from '../send/send-session.ts';
+import { NameValueTable } from '../../../ui/name-value-table.tsx';
 
 export type { SendOutcome };
 
@@ -170,20 +171,7 @@ export function AnswerView({
       />
       <details>
         <summary>Response headers ({Object.keys(env.headers).length})</summary>
-        <table className="wb-table" aria-label="Response headers">
-          <tbody>
-            {Object.entries(env.headers).map(([k, v]) => (
-              <tr key={k}>
-                <th scope="row">
-                  <code>{k}</code>
-                </th>
-                <td>
-                  <code className="wb-value">{v}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <NameValueTable label="Response headers" rows={Object.entries(env.headers)} />
       </details>
       <details>
         <summary>The request as sent</summary>
