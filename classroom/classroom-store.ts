@@ -104,6 +104,11 @@ export class ClassroomStore {
     ).run(key, value);
   }
 
+  /** The trainee whose sandbox merchant has this login. */
+  traineeIdOfLogin(login: string): string | undefined {
+    return this.stmt('SELECT id FROM trainees WHERE login = ?').pluck().get(login) as string | undefined;
+  }
+
   trainees(): TraineeRow[] {
     return this.stmt('SELECT * FROM trainees ORDER BY joined_at, id').all() as TraineeRow[];
   }

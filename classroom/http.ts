@@ -7,6 +7,7 @@ import type { ConfiguredTarget } from '../proxy/config.ts';
 import { ClassroomError, type Classroom } from './classroom.ts';
 import type { TraineeRow } from './classroom-store.ts';
 import { qrSvg } from './join-qr.ts';
+import { SCENARIO_HEADER } from '../src/catalog/scenarios.ts';
 import { resultsCsv, resultsJson } from './export-results.ts';
 
 export const TRAINEE_COOKIE = 'pc_trainee';
@@ -70,12 +71,21 @@ export interface ClassroomHttpOptions {
   classroom: Classroom;
   /** Origins of this server (its loopback names and the address the trainer gave). */
   origins: (request: FastifyRequest) => Set<string>;
+  /** Inbox name → its trainee, shared with the callback rule (callback-rule.ts). */
+  inboxOwners?: Map<string, string>;
 }
 
 const JOIN_FIRST: Refusal = {
   status: 401,
   code: 'JOIN_FIRST',
   message: 'Join the classroom first (the join address the trainer gave).',
+};
+
+const SCENARIO_TRAINER_ONLY: Refusal = {
+  status: 403,
+  code: 'SCENARIO_TRAINER_ONLY',
+  message:
+    'In the classroom the trainer chooses scenarios (for the room or for you, on the trainer page): send the request again without the X-Sandbox-Scenario header.',
 };
 
 /**
@@ -87,7 +97,7 @@ const JOIN_FIRST: Refusal = {
  */
 export function classroomPolicy(opts: ClassroomHttpOptions): AccessPolicy {
   const { classroom } = opts;
-  const inboxOwners = new Map<string, string>();
+  const inboxOwners = opts.inboxOwners ?? new Map<string, string>();
   const traineeOf = (request: FastifyRequest) =>
     classroom.traineeBySession(readCookie(request.headers.cookie, TRAINEE_COOKIE));
   const isTrainer = (request: FastifyRequest) =>
@@ -123,6 +133,8 @@ export function classroomPolicy(opts: ClassroomHttpOptions): AccessPolicy {
   const operation: AccessRule = (request) => {
     const t = traineeOf(request);
     if (!t) return JOIN_FIRST;
+    // The trainer chooses scenarios (per room or per trainee); refused before the rate is counted.
+    if (request.headers[SCENARIO_HEADER] !== undefined) return SCENARIO_TRAINER_ONLY;
     const ep = endpointOfPath((request.params as { '*'?: string })['*'] ?? '');
     const merchant = classroom.merchantOf(t);
     const own =

@@ -4,14 +4,23 @@ import type { FastifyInstance } from 'fastify';
 import type { MistakeId } from '../src/diagnose/index.ts';
 import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
 import { urlHost, type ServerConfig } from '../proxy/config.ts';
-import { allowedOrigins, listeningPort } from '../proxy/guards.ts';
+import { allowedHosts, allowedOrigins, listeningPort } from '../proxy/guards.ts';
 import { buildServer, type BuildServerOptions, type ConsoleServer } from '../proxy/server.ts';
 import { Classroom, type ClassroomLimits } from './classroom.ts';
 import { ClassroomStore } from './classroom-store.ts';
 import { confirmedCauseOfCapture } from './diagnose-attempt.ts';
 import { ExerciseFileError, loadExerciseFiles, type Exercise } from './exercise-schema.ts';
-import { classroomPolicy, classroomProxyAuthorize, classroomRoutes } from './http.ts';
+import {
+  classroomPolicy,
+  classroomProxyAuthorize,
+  classroomRoutes,
+  readCookie,
+  TRAINEE_COOKIE,
+} from './http.ts';
 import { extendPolicy } from '../sandbox/route-access.ts';
+import { sandboxOptionsFromEnv } from '../sandbox/options.ts';
+import { CLASSROOM_CALLBACK_HOSTS_ENV, parseCallbackHosts, traineeCallbackRule } from './callback-rule.ts';
+import { TrainerScenarios, trainerScenarioRoutes } from './trainer-scenarios.ts';
 
 export interface ClassroomSettings {
   /** Where the classroom keeps its state (classroom.sqlite); the sandbox's database is set apart. */
@@ -78,7 +87,26 @@ export async function buildClassroomServer(
     settings.dataDir === ':memory:' ? ':memory:' : path.join(settings.dataDir, 'classroom.sqlite'),
   );
   const classroom = new Classroom(store, exercises, causes, settings.limits);
+  const scenarios = new TrainerScenarios(store, classroom);
   const addresses = classroomAddresses(config.host);
+  const env = options.env ?? process.env;
+  let allowedCallbackHosts;
+  try {
+    allowedCallbackHosts = parseCallbackHosts(env[CLASSROOM_CALLBACK_HOSTS_ENV]);
+  } catch (e) {
+    store.close();
+    throw e;
+  }
+  // Inbox name → trainee: who may read an inbox, and whose callbacks may be sent to it.
+  const inboxOwners = new Map<string, string>();
+  let server: FastifyInstance | undefined;
+  const callbackRule = traineeCallbackRule({
+    traineeOfLogin: (login) => store.traineeIdOfLogin(login),
+    inboxOwners,
+    port: () => (server ? listeningPort(server, config) : config.port),
+    serverHosts: () => allowedHosts(classroomConfig, server ? listeningPort(server, config) : config.port),
+    allowed: allowedCallbackHosts,
+  });
   // The Host allow-list and the console's origins include the address the trainer gave.
   const classroomConfig: ServerConfig = {
     ...config,
@@ -86,9 +114,10 @@ export async function buildClassroomServer(
     allowedHosts: [...config.allowedHosts, ...addresses.map((a) => `${a}:${config.port}`.toLowerCase())],
     allowedOrigins: [...config.allowedOrigins, ...addresses.map((a) => `http://${a}:${config.port}`)],
   };
-  const httpOf = (server: FastifyInstance) => ({
+  const httpOf = (app: FastifyInstance) => ({
     classroom,
-    origins: () => allowedOrigins(classroomConfig, listeningPort(server, classroomConfig)),
+    inboxOwners,
+    origins: () => allowedOrigins(classroomConfig, listeningPort(app, classroomConfig)),
   });
   let app: ConsoleServer;
   try {
@@ -97,15 +126,38 @@ export async function buildClassroomServer(
       sandbox: {
         ...options.sandbox,
         onAttempt: (a) => classroom.onAttempt(a),
-        onReady: (handle) => classroom.attach(handle),
+        onReady: (handle) => {
+          classroom.attach(handle);
+          scenarios.attach(handle);
+        },
+        // Scenarios are the trainer's (trainer-scenarios.ts): a trainee's header is refused.
+        scenarioHeader: 'refuse',
+        // Held answers count per trainee: a room may share one address (docs/security.md).
+        heldClientOf: (request) => {
+          const t = classroom.traineeBySession(readCookie(request.headers.cookie, TRAINEE_COOKIE));
+          return t ? `trainee:${t.id}` : undefined;
+        },
+        callbackRule,
+        // The hosts the trainer allows must pass the sandbox's own host rule too.
+        callbackHosts: [
+          ...(options.sandbox?.callbackHosts ?? sandboxOptionsFromEnv(env).callbackHosts ?? []),
+          ...allowedCallbackHosts.map((h) => h.host),
+        ],
       },
       proxyAuthorize: classroomProxyAuthorize(),
       pageMode: 'classroom',
-      access: (base, server) => extendPolicy(base, classroomPolicy(httpOf(server))),
-      extend: async (server: FastifyInstance) => {
-        const http = httpOf(server);
-        await server.register(async (scope) => classroomRoutes(scope, http), { prefix: '/classroom' });
-        server.addHook('onClose', async () => {
+      access: (base, app) => extendPolicy(base, classroomPolicy(httpOf(app))),
+      extend: async (app: FastifyInstance) => {
+        server = app;
+        const http = httpOf(app);
+        await app.register(
+          async (scope) => {
+            await classroomRoutes(scope, http);
+            await trainerScenarioRoutes(scope, scenarios);
+          },
+          { prefix: '/classroom' },
+        );
+        app.addHook('onClose', async () => {
           await classroom.close();
           store.close();
         });

@@ -45,6 +45,8 @@ export type LocalTransport = (request: {
   body: Buffer | undefined;
   /** The console's own cookie (classroom mode scopes the sandbox by it); never sent to a remote target. */
   cookie?: string;
+  /** The console client's address: the sandbox's budget of held answers counts per client. */
+  client?: string;
 }) => Promise<UpstreamAnswer>;
 
 const UTF8 = new TextDecoder('utf-8');
@@ -101,6 +103,7 @@ async function answerInProcess(
   body: Buffer | undefined,
   timeoutMs: number,
   cookie: string | undefined,
+  client: string,
 ): Promise<UpstreamAnswer> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
@@ -118,7 +121,7 @@ async function answerInProcess(
   });
   try {
     const answer = await Promise.race([
-      local({ url, headers, body, ...(cookie !== undefined ? { cookie } : {}) }),
+      local({ url, headers, body, client, ...(cookie !== undefined ? { cookie } : {}) }),
       timeout,
     ]);
     if (answer.body.byteLength > RESPONSE_LIMIT) throw tooLarge(RESPONSE_LIMIT);
@@ -228,7 +231,15 @@ export const proxyRoutes: FastifyPluginAsync<ProxyRoutesOptions> = async (app, o
     const started = performance.now();
     const answer =
       target.name === 'local' && target.kind === 'local' && opts.local
-        ? await answerInProcess(opts.local, url, headers, body, opts.timeoutMs, request.headers.cookie)
+        ? await answerInProcess(
+            opts.local,
+            url,
+            headers,
+            body,
+            opts.timeoutMs,
+            request.headers.cookie,
+            request.ip,
+          )
         : await answerOverHttp(
             url,
             opts.routes.route(target, url),

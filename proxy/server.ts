@@ -144,13 +144,15 @@ export async function buildServer(
   // classroom scopes the sandbox per trainee); anything else goes through this server's own hooks
   // and routes. Either way with the Host an HTTP client would send, so signatures over the URL verify.
   let sandbox: SandboxHandle | undefined;
-  const local: LocalTransport = async ({ url, headers, body, cookie }) => {
+  const local: LocalTransport = async ({ url, headers, body, cookie, client }) => {
     if (sandbox && !options.extend && url.pathname.startsWith(sandbox.apiPath)) {
       const answer = await sandbox.answer({
         method: 'POST',
         path: url.pathname,
         headers: { ...headers, host: url.host },
         body,
+        // The console's client holds its connection to the proxy while a scenario holds the answer.
+        client,
       });
       // The scenario lab's processed-timeout: the sandbox committed the order and reset the connection.
       if (answer.reset)
@@ -208,6 +210,8 @@ export async function buildServer(
   await app.register(sandboxPlugin, {
     prefix: '/sandbox',
     ...sandboxOptionsFromEnv(options.env ?? process.env),
+    // Held answers never take more than half the connections (sandbox/held-budget.ts).
+    heldTotal: Math.max(1, Math.floor(config.limits.maxConnections / 2)),
     ...options.sandbox,
     onReady: (handle) => {
       sandbox = handle;

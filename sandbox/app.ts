@@ -136,6 +136,8 @@ export async function createSandboxApp(
     return reply.code(answer.status).headers(answer.headers).send(answer.body);
   });
   await app.register(sandboxPlugin, {
+    // Held answers never take more than half the connections (held-budget.ts).
+    heldTotal: Math.max(1, Math.floor(limits.maxConnections / 2)),
     ...options,
     aliasBasePaths: [...(options.aliasBasePaths ?? []), GATEWAY_BASE_PATH],
     prefix: SANDBOX_PREFIX,

@@ -1,6 +1,8 @@
+import type { FastifyRequest } from 'fastify';
 import type { CryptoPort, EndpointRef, Scheme } from '../src/core/index.ts';
 import type { Merchant, MerchantRegistry } from './merchants.ts';
 import type { ApiReply } from './replies.ts';
+import type { ScenarioChoice } from '../src/catalog/scenarios.ts';
 import type { SandboxStore } from './store.ts';
 
 /**
@@ -42,6 +44,11 @@ export interface HttpCall {
   };
   /** The raw body bytes; undefined when there was none. */
   body: unknown;
+  /**
+   * Who sent it, for the budget of held answers (held-budget.ts): the remote address, or the
+   * embedder's name for the client (`heldClientOf`). Undefined: one budget for such calls.
+   */
+  client?: string | undefined;
 }
 
 /** A sandbox answer as bytes, with the headers the sandbox's own route would send. */
@@ -70,6 +77,9 @@ export interface SandboxHandle {
   answer(call: HttpCall): Promise<OperationAnswer>;
   /** `<plugin prefix>/paynet/api/`: the paths {@link answer} serves. */
   apiPath: string;
+  /** A merchant's scenario choice, as `PUT /sandbox/scenarios/merchants/:login` sets it (the classroom's trainer). */
+  setMerchantScenario(login: string, choice: ScenarioChoice): void;
+  merchantScenario(login: string): ScenarioChoice;
 }
 
 export interface SandboxHooks {
@@ -82,4 +92,16 @@ export interface SandboxHooks {
    * default; tests pass one they release themselves.
    */
   scenarioSleep?: (ms: number) => Promise<void>;
+  /**
+   * The client a call counts against in the budget of held answers; undefined: its remote address.
+   * The classroom names the trainee, whose requests may come from one shared address.
+   */
+  heldClientOf?: (request: FastifyRequest) => string | undefined;
+  /**
+   * Where one merchant's callbacks may go, on top of the sandbox's host rule: a sentence saying why
+   * not (and what to use instead), or undefined to allow. Checked when `server_callback_url` is
+   * given (the request is refused) and again before each send (the attempt is recorded as refused).
+   * The classroom confines a trainee's callbacks to their own inbox.
+   */
+  callbackRule?: (merchant: string, url: URL) => string | undefined;
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { SandboxHooks } from './hooks.ts';
 import type { MerchantConfig } from './merchants.ts';
 import type { AcceptMode } from './replies.ts';
+import { HELD_PER_CLIENT_DEFAULT } from './held-budget.ts';
 
 export interface CallbackRetryOptions {
   /** Delivery attempts in all, the first included (default 8). */
@@ -61,6 +62,19 @@ export interface SandboxOptions extends SandboxHooks {
    * The signature is checked over the URL the client used.
    */
   aliasBasePaths?: readonly string[];
+  /**
+   * Answers a client may hold open at once under a delaying scenario (latency, processed-timeout);
+   * more are refused at once with 429 and `Retry-After` (env `SANDBOX_HELD_PER_CLIENT`, default 16).
+   * A client is its remote address, or what `heldClientOf` names (the classroom: the trainee).
+   */
+  heldPerClient?: number;
+  /** Held answers of all clients together (default 128; the servers pass half their connection cap). */
+  heldTotal?: number;
+  /**
+   * `refuse`: a call carrying `X-Sandbox-Scenario` is refused (403 `SCENARIO_TRAINER_ONLY`), its
+   * merchant's choice applies (classroom mode: the trainer chooses). Default `honour`.
+   */
+  scenarioHeader?: 'honour' | 'refuse';
   /** Milliseconds since the epoch; injectable for tests. */
   clock?: () => number;
 }
@@ -82,6 +96,11 @@ export interface ResolvedSandboxOptions {
   accept: AcceptMode;
   fullCaptureControl: FullCaptureControl;
   aliasBasePaths: readonly string[];
+  heldPerClient: number;
+  heldTotal: number;
+  scenarioHeader: 'honour' | 'refuse';
+  /** Where a merchant's callbacks may go besides the host rule (SandboxHooks.callbackRule). */
+  callbackRule: SandboxHooks['callbackRule'];
   clock: () => number;
 }
 
@@ -97,6 +116,8 @@ export const DEFAULTS = {
   bodyLimit: 256 * 1024,
   accept: 'gateway',
   fullCaptureControl: 'order',
+  heldPerClient: HELD_PER_CLIENT_DEFAULT,
+  heldTotal: 128,
 } as const;
 
 /** See {@link SandboxOptions.fullCaptureControl}. */
@@ -158,6 +179,10 @@ export function resolveSandboxOptions(opts: SandboxOptions = {}): ResolvedSandbo
     accept: acceptMode(opts.accept),
     fullCaptureControl: fullCaptureControl(opts.fullCaptureControl),
     aliasBasePaths: opts.aliasBasePaths ?? [],
+    heldPerClient: int('heldPerClient', opts.heldPerClient, DEFAULTS.heldPerClient, 1, 100_000),
+    heldTotal: int('heldTotal', opts.heldTotal, DEFAULTS.heldTotal, 1, 100_000),
+    scenarioHeader: opts.scenarioHeader === 'refuse' ? 'refuse' : 'honour',
+    callbackRule: opts.callbackRule,
     clock: opts.clock ?? Date.now,
   };
 }
@@ -211,6 +236,7 @@ const envSchema = z.object({
   SANDBOX_CALLBACK_BASE_DELAY_MS: whole(0, 86_400_000).optional(),
   SANDBOX_CALLBACK_TIMEOUT_MS: whole(1, 600_000).optional(),
   SANDBOX_RELAY_KEEP: whole(1, 10_000_000).optional(),
+  SANDBOX_HELD_PER_CLIENT: whole(1, 100_000).optional(),
   SANDBOX_ACCEPT: z
     .string()
     .trim()
@@ -257,6 +283,7 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined> = 
     },
     callbackTimeoutMs: e.SANDBOX_CALLBACK_TIMEOUT_MS ?? DEFAULTS.callbackTimeoutMs,
     relayKeep: e.SANDBOX_RELAY_KEEP ?? DEFAULTS.relayKeep,
+    heldPerClient: e.SANDBOX_HELD_PER_CLIENT ?? DEFAULTS.heldPerClient,
     accept: e.SANDBOX_ACCEPT ?? DEFAULTS.accept,
     fullCaptureControl: e.SANDBOX_FULL_CAPTURE_CONTROL ?? DEFAULTS.fullCaptureControl,
   };

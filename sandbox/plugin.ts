@@ -50,6 +50,7 @@ import { hasRouteAccess } from './route-access.ts';
 import { SandboxStore } from './store.ts';
 import { chooseScenario, scenarioHeaderOf } from './scenarios/choose.ts';
 import { isReset, shapeAnswer, timerSleep } from './scenarios/engine-hooks.ts';
+import { HeldBudget, heldMsOf, type Release } from './held-budget.ts';
 import { registerLab } from './scenarios/lab-routes.ts';
 import { ScenarioStore } from './scenarios/scenario-store.ts';
 import type { ScenarioChoice } from '../src/catalog/scenarios.ts';
@@ -107,6 +108,7 @@ interface Context {
   /** Every base path an operation is answered at: {@link basePath} and the embedder's aliases. */
   basePaths: ReadonlySet<string>;
   lab: ScenarioStore;
+  held: HeldBudget;
 }
 
 /** What answerOperation learned on the way, for the `onAttempt` hook. */
@@ -120,6 +122,8 @@ interface Seen {
   authenticated: boolean;
   /** The scenarios in force (sandbox/scenarios/): the answer is shaped by them. */
   scenario?: ScenarioChoice | undefined;
+  /** The call's slot in the budget of held answers, given back once it is answered. */
+  release?: Release;
 }
 
 /** The parts of an HTTP request an operation call is answered from. */
@@ -137,6 +141,7 @@ export function callOf(request: FastifyRequest): HttpCall {
       'x-sandbox-scenario': scenarioHeaderOf(h),
     },
     body: request.body,
+    client: request.ip,
   };
 }
 
@@ -275,9 +280,23 @@ async function answerOperation(request: HttpCall, ctx: Context, seen: Seen): Pro
   seen.authenticated = true;
   if (ctx.engine.store.isClosed)
     return errorReply(503, 'The sandbox is shutting down: retry in a moment.', 'INTERNAL');
-  const chosen = chooseScenario(ctx.lab, request.headers['x-sandbox-scenario'], merchant.login);
+  const chosen = chooseScenario(
+    ctx.lab,
+    request.headers['x-sandbox-scenario'],
+    merchant.login,
+    ctx.options.scenarioHeader,
+  );
   if ('refused' in chosen) return chosen.refused;
   seen.scenario = chosen.choice;
+  // A held answer keeps its client's connection open: beyond the client's budget, refused before
+  // anything is done (held-budget.ts).
+  const heldMs = heldMsOf(chosen.choice);
+  if (heldMs > 0) {
+    const client = request.client ?? 'in-process';
+    const release = ctx.held.take(client, heldMs);
+    if (!release) return ctx.held.refusal(client);
+    seen.release = release;
+  }
   // Synchronous from here: the nonce claim, what is due and the operation share one transaction.
   return ctx.engine.run(
     {
@@ -342,6 +361,7 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     basePath: `${app.prefix}/paynet`,
     basePaths: new Set([`${app.prefix}/paynet`, ...options.aliasBasePaths]),
     lab,
+    held: new HeldBudget(options.heldPerClient, options.heldTotal),
   };
 
   // Every body arrives as raw bytes: the signature is checked over the exact text that was sent.
@@ -396,11 +416,16 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
   // Engine.run finalises what is due in the operation's own transaction, before it runs.
   const answerCall = async (call: HttpCall): Promise<ApiReply> => {
     const seen: Seen = { url: '', bodyText: '', authenticated: false };
-    const answer = await shapeAnswer(
-      await answerOperation(call, ctx, seen),
-      seen.scenario,
-      opts.scenarioSleep ?? timerSleep,
-    );
+    let answer: ApiReply;
+    try {
+      answer = await shapeAnswer(
+        await answerOperation(call, ctx, seen),
+        seen.scenario,
+        opts.scenarioSleep ?? timerSleep,
+      );
+    } finally {
+      seen.release?.();
+    }
     if (opts.onAttempt) {
       opts.onAttempt({
         at: options.clock(),
@@ -418,7 +443,10 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
     return answer;
   };
   app.all('/paynet/api/*', { config: { access: 'gateway-api' } }, async (request, reply) => {
-    const answer = await answerCall(callOf(request));
+    const answer = await answerCall({
+      ...callOf(request),
+      client: opts.heldClientOf?.(request) ?? request.ip,
+    });
     // processed-timeout: the order is committed, the client gets a reset connection.
     if (isReset(answer)) {
       reply.hijack();
@@ -469,6 +497,8 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
       };
     },
     apiPath: apiPrefix,
+    setMerchantScenario: (login, choice) => lab.setMerchantChoice(login, choice, options.clock()),
+    merchantScenario: (login) => lab.merchantChoice(login),
   });
 
   app.get('/demo-merchant', { config: { access: 'sandbox-admin' } }, async (_request, reply) => {

@@ -60,6 +60,8 @@ export function callbackUrl(x: EngineContext, c: OperationCall): string | null {
       'CALLBACK_URL_REFUSED',
     );
   }
+  const ruled = x.options.callbackRule?.(c.merchant.login, u);
+  if (ruled !== undefined) refuse(ruled, 'CALLBACK_URL_REFUSED');
   return v;
 }
 

@@ -102,6 +102,14 @@ export async function deliverCallback(
     await finish({ state: 'failed', last_result: 'host not allowed' });
     return true;
   }
+  // The embedder's rule for this merchant (the classroom: a trainee's own inbox), checked again
+  // here for orders made before it applied: recorded as refused, nothing is sent.
+  const ruled = options.callbackRule?.(merchant.login, url);
+  if (ruled !== undefined) {
+    record('refused', url.href, { result: ruled.slice(0, 300) });
+    await finish({ state: 'failed', last_result: 'refused by the classroom' });
+    return true;
+  }
   const send = () => sendCallback(url, options.callbackTimeoutMs, d.stop);
   const attempts = cb.attempts + 1;
   const { attempts: max, baseDelayMs } = options.callbackRetry;

@@ -1,5 +1,5 @@
 import { parseScenarioHeader, SCENARIO_HEADER, type ScenarioChoice } from '../../src/catalog/scenarios.ts';
-import { validationError, type ApiReply } from '../replies.ts';
+import { errorReply, validationError, type ApiReply } from '../replies.ts';
 import type { ScenarioStore } from './scenario-store.ts';
 
 /**
@@ -10,7 +10,9 @@ export function chooseScenario(
   lab: ScenarioStore,
   header: string | undefined,
   merchant: string,
+  headerRule: 'honour' | 'refuse' = 'honour',
 ): { choice: ScenarioChoice | undefined } | { refused: ApiReply } {
+  if (header !== undefined && headerRule === 'refuse') return { refused: scenarioHeaderRefused() };
   if (header === undefined) {
     const choice = lab.merchantChoice(merchant);
     return { choice: choice.length > 0 ? choice : undefined };
@@ -24,4 +26,13 @@ export function chooseScenario(
 export function scenarioHeaderOf(headers: Record<string, string | string[] | undefined>): string | undefined {
   const v = headers[SCENARIO_HEADER];
   return Array.isArray(v) ? v.join(', ') : v;
+}
+
+/** Classroom mode: the trainer chooses scenarios, a trainee's header is refused (nothing is done). */
+export function scenarioHeaderRefused(): ApiReply {
+  return errorReply(
+    403,
+    'In the classroom the trainer chooses scenarios (for the room or for you, on the trainer page): send the request again without the X-Sandbox-Scenario header.',
+    'SCENARIO_TRAINER_ONLY',
+  );
 }
