@@ -287,9 +287,8 @@ async function answerOperation(request: HttpCall, ctx: Context, seen: Seen): Pro
     ctx.options.scenarioHeader,
   );
   if ('refused' in chosen) return chosen.refused;
-  seen.scenario = chosen.choice;
-  // A held answer keeps its client's connection open: beyond the client's budget, refused before
-  // anything is done (held-budget.ts).
+  // A held answer keeps its client's connection open: beyond the client's budget, refused at once
+  // and before anything is done (held-budget.ts).
   const heldMs = heldMsOf(chosen.choice);
   if (heldMs > 0) {
     const client = request.client ?? 'in-process';
@@ -297,6 +296,7 @@ async function answerOperation(request: HttpCall, ctx: Context, seen: Seen): Pro
     if (!release) return ctx.held.refusal(client);
     seen.release = release;
   }
+  seen.scenario = chosen.choice;
   // Synchronous from here: the nonce claim, what is due and the operation share one transaction.
   return ctx.engine.run(
     {
