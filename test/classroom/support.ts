@@ -11,6 +11,7 @@ import path from 'node:path';
 import { loadConfig } from '../../proxy/config.ts';
 import { buildClassroomServer, type ClassroomServer } from '../../classroom/server.ts';
 import type { ClassroomLimits } from '../../classroom/classroom.ts';
+import type { SandboxOptions } from '../../sandbox/options.ts';
 import { makeDist } from '../proxy/helpers.ts';
 import { signControl, signOAuth, type Params } from '../proxy/signers.ts';
 import { fakeClock, type FakeClock } from '../sandbox/support.ts';
@@ -32,6 +33,7 @@ export async function startRoom(
     limits?: Partial<ClassroomLimits>;
     clock?: FakeClock;
     env?: Record<string, string>;
+    sandbox?: Partial<SandboxOptions>;
   } = {},
 ): Promise<Room> {
   const clock = opts.clock ?? fakeClock();
@@ -51,7 +53,7 @@ export async function startRoom(
       exercisesDir: EXERCISES_DIR,
       limits: { ratePerSecond: 1000, rateBurst: 1000, ...opts.limits },
     },
-    { env, sandbox: { finalizeDelayMs: 1000, clock: () => clock.now } },
+    { env, sandbox: { finalizeDelayMs: 1000, clock: () => clock.now, ...opts.sandbox } },
   );
   await app.listen({ host: '127.0.0.1', port: 0 });
   const port = (app.server.address() as AddressInfo).port;

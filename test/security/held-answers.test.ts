@@ -14,26 +14,7 @@ import { SERVER_LIMIT_DEFAULTS } from '../../sandbox/server-limits.ts';
 import { signControl } from '../proxy/signers.ts';
 import { cardParams } from '../classroom/support.ts';
 import { testMerchants } from '../sandbox/support.ts';
-
-/** The held answers' sleeps, released by the test; `nextHold` resolves at the next one. */
-class Holds {
-  private readonly waiting: Array<() => void> = [];
-  private listeners: Array<() => void> = [];
-  readonly sleep = (): Promise<void> =>
-    new Promise<void>((resolve) => {
-      this.waiting.push(resolve);
-      for (const l of this.listeners.splice(0)) l();
-    });
-  nextHold(): Promise<'held'> {
-    return new Promise((resolve) => this.listeners.push(() => resolve('held')));
-  }
-  get count(): number {
-    return this.waiting.length;
-  }
-  releaseAll(): void {
-    for (const r of this.waiting.splice(0)) r();
-  }
-}
+import { Holds } from './held-sleep.ts';
 
 interface Reply {
   status: number;
