@@ -38,7 +38,7 @@ function post(
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString();
-          let parsed: Record<string, unknown> = {};
+          let parsed: Record<string, unknown>;
           try {
             parsed = JSON.parse(text) as Record<string, unknown>;
           } catch {

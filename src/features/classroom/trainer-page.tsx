@@ -13,6 +13,7 @@ import {
   type TrainerSnapshot,
 } from './classroom-api.ts';
 import './classroom.css';
+import { TrainerScenarios } from './trainer-scenarios.tsx';
 
 const Ok = z.looseObject({});
 
@@ -297,6 +298,7 @@ export function TrainerPage() {
           </li>
         ))}
       </ul>
+      <TrainerScenarios traineeCount={s.trainees.length} />
       <h2>The room’s mistakes</h2>
       {s.mistakes.length === 0 ? (
         <p className="cl-muted">No diagnosed mistake yet.</p>
