@@ -116,6 +116,8 @@ export async function run(): Promise<void> {
         // Sales stay pending until the test clock moves them: the fan-out starts on demand.
         SANDBOX_FINALIZE_DELAY_MS: '600000',
         SERVER_MAX_CONNECTIONS: '2000',
+        // One load generator holds up to 1,000 answers here: the per-client budget is lifted for it.
+        SANDBOX_HELD_PER_CLIENT: '100000',
       },
       /listening: (http:\/\/\S+\/paynet)/,
     );
