@@ -68,11 +68,7 @@ const ERROR_CODE_LIST = [
   ours('NOT_YOUR_ENDPOINT', 216, "Classroom: another trainee's endpoint."),
   ours('NOT_YOUR_MERCHANT', 217, "Classroom: another trainee's merchant."),
   ours('NOT_YOUR_INBOX', 218, "Classroom: another trainee's callback inbox."),
-  ours(
-    'SCENARIO_TRAINER_ONLY',
-    219,
-    'Classroom: a trainee sent `X-Sandbox-Scenario`; the trainer chooses scenarios.',
-  ),
+  ours('SCENARIO_TRAINER_ONLY', 219, 'Classroom: `X-Sandbox-Scenario` from a trainee; the trainer chooses.'),
   // The state rules.
   ours('CLIENT_ORDERID_USED', 301, 'The `client_orderid` was used with other parameters.'),
   ours('ORDER_NOT_FOUND', 302, 'No such order.'),
@@ -96,11 +92,7 @@ const ERROR_CODE_LIST = [
   ours('PROCESSING_ERROR', 451, 'Final status `error` (scenario `final-error`).'),
   ours('FILTERED', 452, 'Final status `filtered` (scenario `final-filtered`).'),
   ours('SCENARIO_INVALID', 453, 'A bad `X-Sandbox-Scenario` header.'),
-  ours(
-    'HELD_ANSWERS_LIMIT',
-    454,
-    'The client already holds `SANDBOX_HELD_PER_CLIENT` answers delayed by a scenario (429, `Retry-After`).',
-  ),
+  ours('HELD_ANSWERS_LIMIT', 454, 'The client holds `SANDBOX_HELD_PER_CLIENT` delayed answers (429).'),
   // The sandbox itself.
   ours('INTERNAL', 500, 'A failure of the sandbox (a bug), or the sandbox is shutting down.'),
 ] as const satisfies readonly ErrorCodeEntry[];
