@@ -182,8 +182,9 @@ export async function run(): Promise<void> {
       headers: { cookie: trainerCookie, origin, 'content-type': 'application/json' },
       body: JSON.stringify({ choice: [{ name: 'processed-timeout', delayMs: 600_000 }] }),
     });
+    // A server from before the trainer's scenario control honours the abuser's header alone.
     if (chosen.status !== 200)
-      throw new Error(`the trainer's choice failed: ${chosen.status} ${await chosen.text()}`);
+      console.log(`(the trainer's choice was not taken: ${chosen.status}; the abuser relies on its header)`);
     abuser.send({
       type: 'start',
       origin,

@@ -275,6 +275,25 @@ test('a trainer and two trainees: join, pass and fail, live trainer page, isolat
       await shot(trainer.page, 'trainer', true);
     });
 
+    await test.step('the trainer chooses a scenario for one trainee, in both themes', async () => {
+      const perTrainee = trainer.page.getByRole('table', { name: 'Scenario per trainee' });
+      const annRow = perTrainee.getByRole('row', { name: /Ann/ });
+      await annRow.getByRole('combobox', { name: 'Scenario for Ann' }).selectOption('final-error');
+      await expect(annRow.getByRole('cell').last()).toHaveText('final-error');
+      await expect(perTrainee.getByRole('row', { name: /Bob/ }).getByRole('cell').last()).toHaveText(
+        'none (happy path)',
+      );
+      for (const theme of ['dark', 'light'] as const) {
+        await trainer.page.evaluate((t) => localStorage.setItem('pay-console.theme', t), theme);
+        await trainer.page.reload();
+        await expect(trainer.page.locator('html')).toHaveAttribute('data-theme', theme);
+        await expect(annRow.getByRole('cell').last()).toHaveText('final-error');
+        await expectAccessible(trainer.page, `the trainer page's scenarios (${theme})`);
+      }
+      await annRow.getByRole('combobox', { name: 'Scenario for Ann' }).selectOption('room');
+      await expect(annRow.getByRole('cell').last()).toHaveText('none (happy path)');
+    });
+
     await test.step('Bob opens the capture in the debugger, which names its mistake', async () => {
       const quiz = exercise(bob.page, 'What is wrong with this capture?');
       // The exercise's capture, as a text field holds it (line breaks as \n).
