@@ -1,7 +1,7 @@
 /**
  * One trainee holding answers against a room (issue 27 §1): `npm run classroom`'s server in its own
  * process, an abuser in another (lib/held-abuser-child.ts: 64 loops, each a signed sale on a new
- * connection as soon as the last is answered, half with `X-Sandbox-Scenario:
+ * connection as soon as the last is answered or 20 ms later, up to 1,000 open, half with `X-Sandbox-Scenario:
  * processed-timeout;delay-ms=600000`, the trainer having chosen that same scenario for this
  * trainee), and here 60 trainees sending one signed request a second through the proxy, each on a
  * new connection (a browser's worst case: every request goes through the server's accept loop).

@@ -1,7 +1,7 @@
 /**
  * The abuser of bench/held.bench.ts, in a process of its own: one trainee holding answers as fast as
  * it can. `concurrency` loops each send a signed sale on a new connection and, once it is answered
- * (or reset), the next; half carry `X-Sandbox-Scenario: processed-timeout;delay-ms=600000` (the
+ * or 20 ms later (a held one is not waited for), the next; half carry `X-Sandbox-Scenario: processed-timeout;delay-ms=600000` (the
  * issue's attack), the others rely on the held scenario the trainer chose for this trainee. Reports
  * its counts over IPC when asked; exits on `stop`.
  */
@@ -18,6 +18,8 @@ interface Start {
 
 const counts = { sent: 0, inFlight: 0, byStatus: {} as Record<string, number>, resets: 0 };
 let stopped = false;
+/** Requests the abuser keeps open at most (well above the server's connection cap of 256). */
+const MAX_OPEN = 1000;
 
 function once(origin: URL, path: string, headers: Record<string, string>, body: string): Promise<void> {
   return new Promise((resolve) => {
@@ -53,7 +55,11 @@ async function loop(s: Start, i: number): Promise<void> {
     const headers: Record<string, string> = { ...r.headers, cookie: s.cookie };
     if (k % 2 === 0) headers['x-sandbox-scenario'] = 'processed-timeout;delay-ms=600000';
     k += 1;
-    await once(origin, `/sandbox/paynet/${r.path}`, headers, r.body);
+    // A held request is not waited for: the next one goes once this one is answered or 20 ms
+    // have passed, up to MAX_OPEN requests open at once.
+    const answered = once(origin, `/sandbox/paynet/${r.path}`, headers, r.body);
+    await Promise.race([answered, new Promise((resolve) => setTimeout(resolve, 20))]);
+    while (!stopped && counts.inFlight >= MAX_OPEN) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
