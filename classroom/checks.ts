@@ -23,7 +23,14 @@ export interface AttemptRecord {
   errorMessage: string | null;
   /** The diagnosis engine's mistake id for a refused signature, once diagnosed. */
   mistakeId: MistakeId | null;
+  /** The 3-D Secure version the request asked for (threeds_version, or 3DS 2 browser fields). */
+  tds?: '2' | '1.0.2' | null;
+  /** Set when a refusal is not the trainee's mistake (no mistake is charged then). */
+  cause?: AttemptCause | null;
 }
+
+/** `trainer-restore`: signed with the key the trainer's "Restore the key" replaced. */
+export type AttemptCause = 'trainer-restore';
 
 /** What a check reads: the trainee's attempts (oldest first) and the sandbox's records of their merchant. */
 export interface CheckData {

@@ -2,7 +2,8 @@ import type Database from 'better-sqlite3';
 import { limitClause, openDatabase, statementCache } from '../sandbox/sqlite.ts';
 import type { Scheme } from '../src/core/index.ts';
 import type { MistakeId } from '../src/diagnose/index.ts';
-import type { AttemptRecord } from './checks.ts';
+import type { AttemptCause, AttemptRecord } from './checks.ts';
+import { migrate } from './store-migrations.ts';
 
 export interface TraineeRow {
   id: string;
@@ -38,6 +39,8 @@ interface AttemptRow {
   error_code: string | null;
   error_message: string | null;
   mistake_id: string | null;
+  tds?: string | null;
+  cause?: string | null;
 }
 
 const SCHEMA = `
@@ -75,6 +78,8 @@ function toRecord(r: AttemptRow): AttemptRecord {
     errorCode: r.error_code,
     errorMessage: r.error_message,
     mistakeId: r.mistake_id as MistakeId | null,
+    tds: r.tds === '2' || r.tds === '1.0.2' ? r.tds : null,
+    cause: r.cause === 'trainer-restore' ? r.cause : null,
   };
 }
 
@@ -87,6 +92,7 @@ export class ClassroomStore {
     this.db = openDatabase(dbPath);
     this.stmt = statementCache(this.db);
     this.db.exec(SCHEMA);
+    migrate(this.db);
   }
 
   close(): void {
@@ -146,8 +152,33 @@ export class ClassroomStore {
     return { id, ...a };
   }
 
+  /** The 3-D Secure version the request asked for (classroom/attempt-fit.ts). */
+  setAttemptTds(id: number, tds: '2' | '1.0.2'): void {
+    this.stmt('UPDATE attempts SET tds = ? WHERE id = ?').run(tds, id);
+  }
+
+  /** A refusal that is not the trainee's mistake: its cause, and no mistake charged. */
+  setAttemptCause(id: number, cause: AttemptCause): void {
+    this.stmt('UPDATE attempts SET cause = ?, mistake_id = NULL WHERE id = ?').run(cause, id);
+  }
+
+  recordKeyRestore(traineeId: string, at: number, replacedPem: string, replacedFingerprint: string): void {
+    this.stmt(
+      'INSERT INTO key_restores (trainee_id, at, replaced_pem, replaced_fingerprint) VALUES (?, ?, ?, ?)',
+    ).run(traineeId, at, replacedPem, replacedFingerprint);
+  }
+
+  /** The public keys the trainer's restores replaced for a trainee, newest first (a few at most). */
+  keyRestoresOf(
+    traineeId: string,
+  ): Array<{ at: number; replaced_pem: string; replaced_fingerprint: string }> {
+    return this.stmt(
+      'SELECT at, replaced_pem, replaced_fingerprint FROM key_restores WHERE trainee_id = ? ORDER BY id DESC LIMIT 5',
+    ).all(traineeId) as Array<{ at: number; replaced_pem: string; replaced_fingerprint: string }>;
+  }
+
   setAttemptMistake(id: number, mistake: MistakeId): void {
-    this.stmt('UPDATE attempts SET mistake_id = ? WHERE id = ?').run(mistake, id);
+    this.stmt('UPDATE attempts SET mistake_id = ? WHERE id = ? AND cause IS NULL').run(mistake, id);
   }
 
   attemptsOf(traineeId: string, keep: number): AttemptRecord[] {

@@ -4,6 +4,7 @@ import type { SandboxAttempt, SandboxHandle } from '../sandbox/hooks.ts';
 import type { Merchant } from '../sandbox/merchants.ts';
 import { evaluateCheck, type Answer, type AttemptRecord, type CheckResult } from './checks.ts';
 import type { ClassroomStore, ProgressRow, TraineeRow } from './classroom-store.ts';
+import { attemptFits, requestedThreeDs } from './attempt-fit.ts';
 import { mistakeOfAttempt } from './diagnose-attempt.ts';
 import { checkOperations, type Exercise } from './exercise-schema.ts';
 
@@ -402,6 +403,11 @@ export class Classroom {
       },
       this.limits.attemptsKept,
     );
+    const tds = requestedThreeDs(a.bodyText);
+    if (tds !== null) {
+      record.tds = tds;
+      this.store.setAttemptTds(record.id, tds);
+    }
     const list = this.attemptsOf(trainee.id);
     // A list read from the store just now holds its own copy of this attempt: keep `record`, which
     // the diagnosis below completes, so the trainer's last refused request shows its mistake.
@@ -502,8 +508,7 @@ export class Classroom {
     const progress = new Map(this.store.progressOf(trainee.id).map((p) => [p.exercise_id, p]));
     const attempts = this.attemptsOf(trainee.id);
     return this.exercises.map((ex) => {
-      const ops = new Set(checkOperations(ex.check));
-      const mine = attempts.filter((a) => a.opPath !== null && ops.has(a.opPath));
+      const mine = attempts.filter((a) => attemptFits(a, ex.check));
       const p = progress.get(ex.id);
       const answers = p?.answers ?? 0;
       const startedAt = Math.min(mine[0]?.at ?? Infinity, p?.answered_at ?? Infinity);

@@ -175,7 +175,10 @@ export async function sendJson<S extends z.ZodMiniType>(
 }
 
 export type Live<T> =
-  { kind: 'connecting' } | { kind: 'live'; data: T } | { kind: 'refused'; message: string };
+  | { kind: 'connecting' }
+  /** `lost`: the stream broke and the browser is reconnecting; `data` is the last state seen. */
+  | { kind: 'live'; data: T; lost?: boolean }
+  | { kind: 'refused'; message: string };
 
 /** Why this browser may not follow the trainee's stream (it has not joined), or null. */
 export async function traineeRefusal(): Promise<string | null> {
@@ -228,10 +231,14 @@ function openStream<T>(
   refuse: (message: string) => void,
 ): EventSource {
   const source = new EventSource(url);
+  let last: T | undefined;
   const handle = (e: MessageEvent<string>) => {
     try {
       const parsed = schema.safeParse(JSON.parse(e.data));
-      if (parsed.success) onChange({ kind: 'live', data: parsed.data });
+      if (parsed.success) {
+        last = parsed.data;
+        onChange({ kind: 'live', data: parsed.data });
+      }
     } catch {
       // A malformed event is skipped; the next one carries the whole state again.
     }
@@ -239,6 +246,9 @@ function openStream<T>(
   source.addEventListener('view', handle);
   source.addEventListener('snapshot', handle);
   source.onerror = () => {
+    // The browser retries on its own (CONNECTING); until the next event the page says it is stale.
+    if (last !== undefined && source.readyState !== EventSource.CLOSED)
+      onChange({ kind: 'live', data: last, lost: true });
     void refusal().then(
       (message) => message !== null && refuse(message),
       () => undefined,

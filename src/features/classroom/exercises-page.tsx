@@ -164,6 +164,11 @@ export function ExercisesPage({ crypto, onNavigate }: { crypto: CryptoPort; onNa
   return (
     <section className="cl-page" aria-labelledby="cl-exercises-title">
       <h1 id="cl-exercises-title">Exercises</h1>
+      {live.lost ? (
+        <p className="cl-error" role="status">
+          Connection lost, reconnecting… (what you see may be out of date)
+        </p>
+      ) : null}
       <p className="cl-note">
         {trainee.name}: merchant <code>{trainee.login}</code>, endpoint <code>{trainee.endpointId}</code>,
         group <code>{trainee.endpointGroupId}</code>. {done} of {exercises.length} done. The classroom checks

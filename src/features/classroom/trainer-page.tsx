@@ -12,6 +12,7 @@ import {
   type Live,
   type TrainerSnapshot,
 } from './classroom-api.ts';
+import { LockedMark } from './lock-icon.tsx';
 import './classroom.css';
 
 const Ok = z.looseObject({});
@@ -37,7 +38,8 @@ function Cell({
   wrong: readonly WrongChoice[];
 }) {
   if (!r) return <td />;
-  const mark = r.state === 'done' ? '✓' : r.state === 'pending' ? '…' : r.state === 'locked' ? '🔒' : '·';
+  const mark =
+    r.state === 'done' ? '✓' : r.state === 'pending' ? '…' : r.state === 'locked' ? <LockedMark /> : '·';
   const time = r.doneAt !== null && r.startedAt !== null ? `, ${duration(r.doneAt - r.startedAt)}` : '';
   const wrongText = wrong.map((w) => `${w.label}${times(w)}`).join(', ');
   return (
@@ -181,7 +183,11 @@ export function TrainerPage() {
     <section className="cl-page cl-trainer" aria-labelledby="cl-trainer-title">
       <h1 id="cl-trainer-title">Trainer</h1>
       <p className="cl-note">
-        {s.trainees.length} {s.trainees.length === 1 ? 'trainee' : 'trainees'} · updated live ·{' '}
+        {s.trainees.length} {s.trainees.length === 1 ? 'trainee' : 'trainees'} ·{' '}
+        <span role="status" className={live.lost ? 'cl-error' : undefined}>
+          {live.lost ? 'connection lost, reconnecting…' : 'updated live'}
+        </span>{' '}
+        ·{' '}
         <a href="/classroom/trainer/export.csv" download>
           Export CSV
         </a>{' '}
