@@ -36,6 +36,8 @@ function fitsStep(a: AttemptRecord, step: CheckStep): boolean {
  * or not, is no attempt at a 3-D Secure 2 sale).
  */
 export function attemptFits(a: AttemptRecord, check: Check): boolean {
+  // A refusal the trainer caused (a key restore) is no attempt of the trainee's.
+  if (a.cause) return false;
   switch (check.kind) {
     case 'accepted':
       return fitsStep(a, check);

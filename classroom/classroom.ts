@@ -2,10 +2,17 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { MISTAKES, type MistakeId } from '../src/diagnose/index.ts';
 import type { SandboxAttempt, SandboxHandle } from '../sandbox/hooks.ts';
 import type { Merchant } from '../sandbox/merchants.ts';
-import { evaluateCheck, type Answer, type AttemptRecord, type CheckResult } from './checks.ts';
+import {
+  evaluateCheck,
+  type Answer,
+  type AttemptCause,
+  type AttemptRecord,
+  type CheckResult,
+} from './checks.ts';
 import type { ClassroomStore, ProgressRow, TraineeRow } from './classroom-store.ts';
 import { attemptFits, requestedThreeDs } from './attempt-fit.ts';
 import { mistakeOfAttempt } from './diagnose-attempt.ts';
+import { signedWithReplacedKey, traineeKeyState, type TraineeKeyState } from './trainee-keys.ts';
 import { checkOperations, type Exercise } from './exercise-schema.ts';
 
 export interface ClassroomLimits {
@@ -74,6 +81,8 @@ export interface RefusedView {
   errorMessage: string | null;
   mistakeId: MistakeId | null;
   mistakeLabel: string | null;
+  /** Not the trainee's mistake: `trainer-restore` when signed with a key the trainer's restore replaced. */
+  cause: AttemptCause | null;
 }
 
 /** A wrong cause a trainee named for a question, and how often they named it. */
@@ -148,6 +157,8 @@ export class Classroom {
   /** Per trainee and exercise, attempts that can never pass it (see CheckData.settledMisses). */
   private readonly misses = new Map<string, Set<number>>();
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
+  /** Per trainee, the public keys the trainer's restores replaced (read once from the store). */
+  private readonly replacedKeys = new Map<string, string[]>();
 
   constructor(
     store: ClassroomStore,
@@ -263,6 +274,46 @@ export class Classroom {
     this.results.delete(traineeId);
     for (const key of [...this.misses.keys()]) if (key.startsWith(`${traineeId}:`)) this.misses.delete(key);
     this.emit(traineeId);
+  }
+
+  private traineeOrThrow(traineeId: string): TraineeRow {
+    const t = this.byId.get(traineeId);
+    if (!t) throw new ClassroomError(404, 'TRAINEE_UNKNOWN', 'No such trainee: reload the trainer page.');
+    return t;
+  }
+
+  /** The key the sandbox verifies a trainee's RSA signatures with now, and the one they joined with. */
+  keyState(traineeId: string): TraineeKeyState {
+    const t = this.traineeOrThrow(traineeId);
+    const state = traineeKeyState(this.handle, t.login);
+    if (!state) throw new ClassroomError(404, 'TRAINEE_UNKNOWN', 'This trainee has no merchant any more.');
+    return state;
+  }
+
+  /**
+   * The trainer's "Restore the key <trainee> joined with": the replaced key is remembered, so that
+   * requests the trainee's browser still signs with it are refused without being charged to them.
+   */
+  restoreKey(traineeId: string): TraineeKeyState & { restored: boolean } {
+    const t = this.traineeOrThrow(traineeId);
+    const before = this.keyState(traineeId);
+    const merchant = this.merchantOf(t);
+    if (before.joinedKeyInUse || !merchant) return { ...before, restored: false };
+    this.store.recordKeyRestore(t.id, this.now(), merchant.publicKeyPem, merchant.keyFingerprint);
+    this.replacedKeys.delete(t.id);
+    this.handle.store.deleteMerchantKey(t.login);
+    this.handle.merchants.restoreConfigured(t.login);
+    this.emit(t.id);
+    return { ...this.keyState(traineeId), restored: true };
+  }
+
+  private replacedKeysOf(traineeId: string): string[] {
+    let list = this.replacedKeys.get(traineeId);
+    if (!list) {
+      list = this.store.keyRestoresOf(traineeId).map((r) => r.replaced_pem);
+      this.replacedKeys.set(traineeId, list);
+    }
+    return list;
   }
 
   // ---------------------------------------------------------------- trainees
@@ -416,12 +467,21 @@ export class Classroom {
     if (list.length > this.limits.attemptsKept) list.splice(0, list.length - this.limits.attemptsKept);
     if (!accepted && a.authenticated === false && errorCode !== null) {
       // Diagnosed after the answer went: the request's bytes live only in this closure.
-      const job = mistakeOfAttempt(a, this.handle.crypto).then((mistake) => {
+      const crypto = this.handle.crypto;
+      const replaced = this.replacedKeysOf(trainee.id);
+      const job = (async () => {
+        if (replaced.length > 0 && (await signedWithReplacedKey(a, replaced, crypto))) {
+          record.cause = 'trainer-restore';
+          this.store.setAttemptCause(record.id, 'trainer-restore');
+          this.emit(trainee.id);
+          return;
+        }
+        const mistake = await mistakeOfAttempt(a, crypto);
         if (!mistake) return;
         record.mistakeId = mistake;
         this.store.setAttemptMistake(record.id, mistake);
         this.emit(trainee.id);
-      });
+      })();
       const tracked = job.catch(() => undefined).finally(() => this.diagnosing.delete(tracked));
       this.diagnosing.add(tracked);
     }
@@ -622,6 +682,7 @@ export class Classroom {
                 errorMessage: refused.errorMessage,
                 mistakeId: refused.mistakeId,
                 mistakeLabel: refused.mistakeId === null ? null : mistakeLabel(refused.mistakeId),
+                cause: refused.cause ?? null,
               }
             : null,
           wrongChoices: wrong.get(t.id) ?? [],

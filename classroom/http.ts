@@ -8,6 +8,7 @@ import { ClassroomError, type Classroom } from './classroom.ts';
 import type { TraineeRow } from './classroom-store.ts';
 import { qrSvg } from './join-qr.ts';
 import { resultsCsv, resultsJson } from './export-results.ts';
+import { trainerKeyRoutes } from './trainer-key-routes.ts';
 
 export const TRAINEE_COOKIE = 'pc_trainee';
 export const TRAINER_COOKIE = 'pc_trainer';
@@ -375,6 +376,8 @@ export async function classroomRoutes(app: FastifyInstance, opts: ClassroomHttpO
     classroom.resetTrainee(body.traineeId);
     return { traineeId: body.traineeId, reset: true };
   });
+
+  trainerKeyRoutes(app, classroom);
 
   app.get('/trainer/export.csv', TRAINER, async (_request, reply) => {
     return reply

@@ -69,6 +69,8 @@ export const TrainerSnapshotSchema = z.object({
           errorMessage: z.nullable(z.string()),
           mistakeId: z.nullable(z.string()),
           mistakeLabel: z.nullable(z.string()),
+          /** `trainer-restore`: refused because the trainer restored the joined key; not a mistake. */
+          cause: z.optional(z.nullable(z.string())),
         }),
       ),
       /** The wrong causes the trainee named, per question, with how often. */
@@ -121,6 +123,20 @@ export const RestoredKeyAnswerSchema = z.extend(PublicKeyAnswerSchema, {
   restored: z.boolean(),
   privateKeyKnown: z.boolean(),
 });
+
+/** GET /classroom/trainer/key: the key a trainee's RSA signatures are verified with now. */
+export const TraineeKeyStateSchema = z.object({
+  login: z.string(),
+  current: z.object({
+    keyFingerprint: z.string(),
+    keyBits: z.number(),
+    registeredAt: z.nullable(z.number()),
+  }),
+  joined: z.object({ keyFingerprint: z.string(), keyBits: z.number() }),
+  joinedKeyInUse: z.boolean(),
+});
+export type TraineeKeyState = z.infer<typeof TraineeKeyStateSchema>;
+export const RestoreKeyAnswerSchema = z.extend(TraineeKeyStateSchema, { restored: z.boolean() });
 
 const ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
@@ -184,6 +200,26 @@ export type Live<T> =
 export async function traineeRefusal(): Promise<string | null> {
   const status = await readStatus();
   return status.joined ? null : 'You have not joined this classroom (or you left it).';
+}
+
+/** A GET of this server's JSON, parsed; a refusal's own sentence otherwise. */
+export async function getJson<S extends z.ZodMiniType>(
+  url: string,
+  schema: S,
+  what: string,
+): Promise<z.infer<S>> {
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { accept: 'application/json' } });
+  } catch {
+    throw new Error(
+      `Could not reach the classroom server for ${what}: is \`npm run classroom\` still running?`,
+    );
+  }
+  if (!res.ok) throw await failure(res, what);
+  const parsed = schema.safeParse(await res.json().catch(() => null));
+  if (!parsed.success) throw new Error(`The classroom server's answer to ${what} has an unexpected shape.`);
+  return parsed.data;
 }
 
 /** Why this browser may not follow the trainer's stream (not the trainer), or null. */

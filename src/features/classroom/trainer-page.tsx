@@ -4,8 +4,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import {
   followEvents,
   postJson,
-  RestoredKeyAnswerSchema,
-  sendJson,
+  RestoreKeyAnswerSchema,
   trainerRefusal,
   TrainerSnapshotSchema,
   type ExerciseStatus,
@@ -13,6 +12,7 @@ import {
   type TrainerSnapshot,
 } from './classroom-api.ts';
 import { LockedMark } from './lock-icon.tsx';
+import { RestoreKeyText } from './restore-key-text.tsx';
 import './classroom.css';
 
 const Ok = z.looseObject({});
@@ -144,17 +144,17 @@ export function TrainerPage() {
   const failed = (e: unknown) => setActionError(e instanceof Error ? e.message : String(e));
   const act = (url: string, body: unknown, what: string) =>
     postJson(url, body, Ok, what).then(() => setActionError(null), failed);
+  // Through the classroom (not the sandbox's key route), so it knows which key the restore replaced.
   const restoreKey = (t: Trainee) =>
-    sendJson(
-      'DELETE',
-      `/sandbox/merchants/${encodeURIComponent(t.login)}/public-key`,
-      undefined,
-      RestoredKeyAnswerSchema,
+    postJson(
+      '/classroom/trainer/restore-key',
+      { traineeId: t.id },
+      RestoreKeyAnswerSchema,
       `restoring ${t.name}'s key`,
     ).then((r) => {
       setActionError(null);
       setNotice(
-        `${r.restored ? 'Restored' : 'Nothing to restore'}: the sandbox verifies the RSA signatures of ${t.name} (${r.login}) with the key they joined with (RSA-${r.keyBits}, fingerprint ${r.keyFingerprint}).`,
+        `${r.restored ? 'Restored' : 'Nothing to restore'}: the sandbox verifies the RSA signatures of ${t.name} (${r.login}) with the key they joined with (RSA-${r.current.keyBits}, fingerprint ${r.current.keyFingerprint}).`,
       );
     }, failed);
   const confirmPending = () => {
@@ -245,6 +245,9 @@ export function TrainerPage() {
                       {t.lastRefused.mistakeId ? (
                         <> · mistake {t.lastRefused.mistakeLabel ?? t.lastRefused.mistakeId}</>
                       ) : null}
+                      {t.lastRefused.cause === 'trainer-restore' ? (
+                        <> · caused by your key restore, not counted as a mistake</>
+                      ) : null}
                       <br />
                       <span className="cl-muted">{t.lastRefused.errorMessage}</span>
                     </>
@@ -332,12 +335,12 @@ export function TrainerPage() {
       >
         {pending?.kind === 'reset' ? <ResetLoss t={pending.trainee} exercises={s.exercises} /> : null}
         {pending?.kind === 'restore' ? (
-          <p>
-            The sandbox verifies the RSA signatures of <code>{pending.trainee.login}</code> with the public
-            key {pending.trainee.name}&apos;s browser made at joining again. A key registered since (by{' '}
-            {pending.trainee.name} or anyone else) stops working; {pending.trainee.name}&apos;s browser must
-            still hold the private key made at joining.
-          </p>
+          <RestoreKeyText
+            traineeId={pending.trainee.id}
+            name={pending.trainee.name}
+            login={pending.trainee.login}
+            now={s.at}
+          />
         ) : null}
       </ConfirmDialog>
     </section>
