@@ -47,6 +47,8 @@ export interface CheckData {
    * what the check wants): skipped, and added to by the check. Keeps a long session cheap.
    */
   settledMisses?: Set<number> | undefined;
+  /** The trainee's variant (classroom/variants.ts): the amount (minor units) and currency asked for. */
+  variantAmount?: { minor: number; currency: string | undefined } | undefined;
 }
 
 export interface Answer {
@@ -79,6 +81,14 @@ function approved(check: Extract<Check, { kind: 'approved' }>, data: CheckData):
       continue;
     }
     if (check.threeDs !== undefined && order.tds_version !== check.threeDs) {
+      misses?.add(a.id);
+      continue;
+    }
+    const want = data.variantAmount;
+    if (
+      want &&
+      (order.amount_minor !== want.minor || (want.currency !== undefined && order.currency !== want.currency))
+    ) {
       misses?.add(a.id);
       continue;
     }

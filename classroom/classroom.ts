@@ -12,6 +12,7 @@ import {
 import type { ClassroomStore, ProgressRow, TraineeRow } from './classroom-store.ts';
 import { attemptFits, requestedThreeDs } from './attempt-fit.ts';
 import { mistakeOfAttempt } from './diagnose-attempt.ts';
+import { drawVariant, fillText, type Variant } from './variants.ts';
 import { signedWithReplacedKey, traineeKeyState, type TraineeKeyState } from './trainee-keys.ts';
 import { checkOperations, type Exercise } from './exercise-schema.ts';
 
@@ -93,6 +94,12 @@ export interface WrongChoice {
   count: number;
 }
 
+export interface VariantView {
+  exerciseId: string;
+  values: string;
+  expected: string;
+}
+
 export interface TrainerSnapshot {
   exercises: Array<{ id: string; title: string; locked: boolean; hintsShown: number; hintsTotal: number }>;
   trainees: Array<{
@@ -104,6 +111,8 @@ export interface TrainerSnapshot {
     results: ExerciseStatus[];
     lastRefused: RefusedView | null;
     wrongChoices: WrongChoice[];
+    /** This trainee's variant of each exercise that declares one, and what passes it. */
+    variants?: VariantView[];
   }>;
   mistakes: Array<{ mistakeId: string; label: string; count: number }>;
   at: number;
@@ -157,6 +166,8 @@ export class Classroom {
   /** Per trainee and exercise, attempts that can never pass it (see CheckData.settledMisses). */
   private readonly misses = new Map<string, Set<number>>();
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
+  /** Per trainee and exercise, the variant drawn (deterministic: a cache, never stored). */
+  private readonly variants = new Map<string, Variant | undefined>();
   /** Per trainee, the public keys the trainer's restores replaced (read once from the store). */
   private readonly replacedKeys = new Map<string, string[]>();
 
@@ -274,6 +285,51 @@ export class Classroom {
     this.results.delete(traineeId);
     for (const key of [...this.misses.keys()]) if (key.startsWith(`${traineeId}:`)) this.misses.delete(key);
     this.emit(traineeId);
+  }
+
+  /** The classroom's variant seed, made on the first start and kept with its state. */
+  private variantSeed(): string {
+    let seed = this.store.getMeta('variant_seed');
+    if (!seed) {
+      seed = newSecret();
+      this.store.setMeta('variant_seed', seed);
+    }
+    return seed;
+  }
+
+  /** A trainee's variant of an exercise (undefined when the exercise declares none). */
+  variantOf(traineeId: string, ex: Exercise): Variant | undefined {
+    if (!ex.variants) return undefined;
+    const key = `${traineeId}:${ex.id}`;
+    if (!this.variants.has(key)) this.variants.set(key, drawVariant(this.variantSeed(), traineeId, ex));
+    return this.variants.get(key);
+  }
+
+  /** What a trainee's variant asks for, in words, and the answer that passes it (the trainer's view). */
+  private variantText(traineeId: string, ex: Exercise): VariantView | null {
+    const v = this.variantOf(traineeId, ex);
+    if (!v) return null;
+    const currency = v.currency ?? (ex.check.kind === 'remaining' ? ex.check.currency : undefined);
+    const money = v.amount ? `${v.amount}${currency ? ` ${currency}` : ''}` : null;
+    if (v.capture)
+      return {
+        exerciseId: ex.id,
+        values: `a capture broken by ${mistakeLabel(v.capture.mistake)}`,
+        expected: `${mistakeLabel(v.capture.mistake)} (${v.capture.mistake}), then a correct ${ex.check.kind === 'diagnose-then-fix' ? ex.check.then.operation : ''}`,
+      };
+    if (ex.check.kind === 'remaining')
+      return {
+        exerciseId: ex.id,
+        values: `remainder ${money}`,
+        expected: `a preauth, a partial capture and a return leaving exactly ${money} captured`,
+      };
+    if (ex.check.kind === 'approved')
+      return {
+        exerciseId: ex.id,
+        values: `amount ${money}`,
+        expected: `an approved ${ex.check.operation} of ${money}`,
+      };
+    return null;
   }
 
   private traineeOrThrow(traineeId: string): TraineeRow {
@@ -496,7 +552,14 @@ export class Classroom {
 
   private checkResult(trainee: TraineeRow, ex: Exercise, answer: Answer | undefined): CheckResult {
     const store = this.handle.store;
-    return evaluateCheck(ex.check, {
+    const v = this.variantOf(trainee.id, ex);
+    let check = ex.check;
+    if (v?.amount && check.kind === 'remaining')
+      check = { ...check, amount: v.amount, currency: v.currency ?? check.currency };
+    const minor = v?.amount ? Math.round(Number(v.amount) * 100) : undefined;
+    return evaluateCheck(check, {
+      variantAmount:
+        minor !== undefined && check.kind === 'approved' ? { minor, currency: v?.currency } : undefined,
       attempts: this.attemptsOf(trainee.id),
       order: (id) => {
         const o = store.getOrder(id);
@@ -504,7 +567,7 @@ export class Classroom {
       },
       requestsOf: (id) => store.requestsOf(id),
       answer,
-      confirmedCause: this.causes.get(ex.id),
+      confirmedCause: v?.capture ? v.capture.mistake : this.causes.get(ex.id),
       settledMisses: this.missesOf(trainee.id, ex.id),
     });
   }
@@ -619,16 +682,18 @@ export class Classroom {
       exercises: this.exercises.map((ex, i) => {
         const st = states.get(ex.id);
         const quiz = ex.check.kind === 'diagnose-then-fix' ? ex.check : null;
+        const v = this.variantOf(trainee.id, ex);
+        const fallback = ex.check.kind === 'remaining' ? ex.check : {};
         return {
           ...statuses[i]!,
-          title: ex.title,
-          goal: ex.goal,
+          title: fillText(ex.title, v, fallback),
+          goal: fillText(ex.goal, v, fallback),
           hints: ex.hints.slice(0, st?.hintsShown ?? 0),
           hintsTotal: ex.hints.length,
           operation: ex.operation ?? null,
           locked: st?.locked ?? false,
           choices: quiz ? quiz.choices.map((id) => ({ id, label: mistakeLabel(id) })) : null,
-          capture: quiz ? quiz.capture : null,
+          capture: quiz ? (v?.capture?.text ?? quiz.capture) : null,
           answer: answers.get(ex.id) ?? null,
         };
       }),
@@ -686,6 +751,7 @@ export class Classroom {
               }
             : null,
           wrongChoices: wrong.get(t.id) ?? [],
+          variants: this.exercises.flatMap((ex) => this.variantText(t.id, ex) ?? []),
         };
       }),
       mistakes: this.store.mistakeCounts().map((m) => ({
