@@ -77,6 +77,10 @@ export const TrainerSnapshotSchema = z.object({
       wrongChoices: z.array(
         z.object({ exerciseId: z.string(), choice: z.string(), label: z.string(), count: z.number() }),
       ),
+      /** The trainee's own variant of each exercise that declares one, and the answer that passes it. */
+      variants: z.optional(
+        z.array(z.object({ exerciseId: z.string(), values: z.string(), expected: z.string() })),
+      ),
     }),
   ),
   mistakes: z.array(z.object({ mistakeId: z.string(), label: z.string(), count: z.number() })),

@@ -13,6 +13,7 @@ import {
 } from './classroom-api.ts';
 import { LockedMark } from './lock-icon.tsx';
 import { RestoreKeyText } from './restore-key-text.tsx';
+import { VariantsTable } from './variants-table.tsx';
 import './classroom.css';
 
 const Ok = z.looseObject({});
@@ -276,6 +277,7 @@ export function TrainerPage() {
           </tbody>
         </table>
       </div>
+      <VariantsTable s={s} />
       <h2>Exercises</h2>
       <ul className="cl-controls">
         {s.exercises.map((e) => (
