@@ -177,6 +177,65 @@ export class ClassroomStore {
     ).all(traineeId) as Array<{ at: number; replaced_pem: string; replaced_fingerprint: string }>;
   }
 
+  // Hints that pick themselves and skipped exercises (classroom/store-migrations.ts)
+
+  autoHints(): Array<{ exercise_id: string; after: number; cost: number }> {
+    return this.stmt('SELECT * FROM auto_hints').all() as Array<{
+      exercise_id: string;
+      after: number;
+      cost: number;
+    }>;
+  }
+
+  setAutoHints(exerciseId: string, after: number | null, cost: number): void {
+    if (after === null) this.stmt('DELETE FROM auto_hints WHERE exercise_id = ?').run(exerciseId);
+    else
+      this.stmt(
+        `INSERT INTO auto_hints (exercise_id, after, cost) VALUES (?, ?, ?)
+         ON CONFLICT (exercise_id) DO UPDATE SET after = excluded.after, cost = excluded.cost`,
+      ).run(exerciseId, after, cost);
+  }
+
+  /** True when this hint was not unlocked yet (and is now). */
+  unlockHint(traineeId: string, exerciseId: string, mistakeId: string, at: number, cost: number): boolean {
+    return (
+      this.stmt(
+        'INSERT OR IGNORE INTO hints_unlocked (trainee_id, exercise_id, mistake_id, at, cost) VALUES (?, ?, ?, ?, ?)',
+      ).run(traineeId, exerciseId, mistakeId, at, cost).changes > 0
+    );
+  }
+
+  hintsUnlocked(): Array<{
+    trainee_id: string;
+    exercise_id: string;
+    mistake_id: string;
+    at: number;
+    cost: number;
+  }> {
+    return this.stmt('SELECT * FROM hints_unlocked ORDER BY at, rowid').all() as Array<{
+      trainee_id: string;
+      exercise_id: string;
+      mistake_id: string;
+      at: number;
+      cost: number;
+    }>;
+  }
+
+  markAssisted(traineeId: string, exerciseId: string, at: number): void {
+    this.stmt('INSERT OR IGNORE INTO assisted (trainee_id, exercise_id, at) VALUES (?, ?, ?)').run(
+      traineeId,
+      exerciseId,
+      at,
+    );
+  }
+
+  assistedOf(traineeId: string): Set<string> {
+    const rows = this.stmt('SELECT exercise_id FROM assisted WHERE trainee_id = ?').all(traineeId) as Array<{
+      exercise_id: string;
+    }>;
+    return new Set(rows.map((r) => r.exercise_id));
+  }
+
   setAttemptMistake(id: number, mistake: MistakeId): void {
     this.stmt('UPDATE attempts SET mistake_id = ? WHERE id = ? AND cause IS NULL').run(mistake, id);
   }
@@ -245,6 +304,8 @@ export class ClassroomStore {
       this.stmt('DELETE FROM attempts WHERE trainee_id = ?').run(traineeId);
       this.stmt('DELETE FROM progress WHERE trainee_id = ?').run(traineeId);
       this.stmt('DELETE FROM answer_choices WHERE trainee_id = ?').run(traineeId);
+      this.stmt('DELETE FROM hints_unlocked WHERE trainee_id = ?').run(traineeId);
+      this.stmt('DELETE FROM assisted WHERE trainee_id = ?').run(traineeId);
     })();
   }
 

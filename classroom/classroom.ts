@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { MISTAKES, type MistakeId } from '../src/diagnose/index.ts';
+import { MISTAKES, mistakeById, type MistakeId } from '../src/diagnose/index.ts';
 import type { SandboxAttempt, SandboxHandle } from '../sandbox/hooks.ts';
 import type { Merchant } from '../sandbox/merchants.ts';
 import {
@@ -56,7 +56,18 @@ export interface ExerciseStatus {
   doneAt: number | null;
 }
 
+interface HintRow {
+  traineeId: string;
+  exerciseId: string;
+  mistakeId: MistakeId;
+  label: string;
+  at: number;
+  cost: number;
+}
+
 export interface TraineeView {
+  /** 10 per exercise done unassisted, less the cost of the hints that unlocked. */
+  points: number;
   trainee: { id: string; name: string; login: string; endpointId: string; endpointGroupId: string };
   exercises: Array<
     ExerciseStatus & {
@@ -70,6 +81,11 @@ export interface TraineeView {
       choices: Array<{ id: string; label: string }> | null;
       capture: string | null;
       answer: string | null;
+      /** Hints that unlocked for this trainee's own mistakes. */
+      ownHints: Array<{ mistakeId: string; label: string; text: string; cost: number }>;
+      /** After how many refused requests a hint unlocks by itself; null: it does not. */
+      autoHintAfter: number | null;
+      assisted: boolean;
     }
   >;
 }
@@ -101,7 +117,14 @@ export interface VariantView {
 }
 
 export interface TrainerSnapshot {
-  exercises: Array<{ id: string; title: string; locked: boolean; hintsShown: number; hintsTotal: number }>;
+  exercises: Array<{
+    id: string;
+    title: string;
+    locked: boolean;
+    hintsShown: number;
+    hintsTotal: number;
+    autoHints?: { after: number; cost: number } | null;
+  }>;
   trainees: Array<{
     id: string;
     name: string;
@@ -113,6 +136,11 @@ export interface TrainerSnapshot {
     wrongChoices: WrongChoice[];
     /** This trainee's variant of each exercise that declares one, and what passes it. */
     variants?: VariantView[];
+    /** The hints that unlocked for this trainee (which mistake, on which exercise). */
+    hints?: Array<{ exerciseId: string; mistakeId: string; label: string; cost: number }>;
+    /** Exercises this trainee skipped (done, assisted). */
+    assisted?: string[];
+    points?: number;
   }>;
   mistakes: Array<{ mistakeId: string; label: string; count: number }>;
   at: number;
@@ -166,6 +194,7 @@ export class Classroom {
   /** Per trainee and exercise, attempts that can never pass it (see CheckData.settledMisses). */
   private readonly misses = new Map<string, Set<number>>();
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
+  private autoHintCache: Map<string, { after: number; cost: number }> | undefined;
   /** Per trainee and exercise, the variant drawn (deterministic: a cache, never stored). */
   private readonly variants = new Map<string, Variant | undefined>();
   /** Per trainee, the public keys the trainer's restores replaced (read once from the store). */
@@ -274,6 +303,79 @@ export class Classroom {
     this.store.setHintsShown(exerciseId, shown + 1);
     this.emit(null);
     return shown + 1;
+  }
+
+  /**
+   * Hints that pick themselves: after `after` refused requests that fit the exercise, the hint for
+   * the mistake the trainee's latest refusal shows unlocks for them, costing `cost` points; null: off.
+   */
+  setAutoHints(exerciseId: string, after: number | null, cost: number): void {
+    this.exercise(exerciseId);
+    this.store.setAutoHints(exerciseId, after, cost);
+    this.autoHintCache = undefined;
+    this.emit(null);
+  }
+
+  private autoHints(): Map<string, { after: number; cost: number }> {
+    this.autoHintCache ??= new Map(this.store.autoHints().map((r) => [r.exercise_id, r]));
+    return this.autoHintCache;
+  }
+
+  /** The hint text for a mistake on an exercise: the exercise's own, else the diagnosis engine's advice. */
+  hintText(ex: Exercise, mistake: MistakeId): string {
+    return ex.mistakeHints?.[mistake] ?? mistakeById(mistake).advice;
+  }
+
+  private unlockHints(trainee: TraineeRow, record: AttemptRecord): void {
+    const mistake = record.mistakeId;
+    if (!mistake || this.hintsSuppressed()) return;
+    const settings = this.autoHints();
+    if (settings.size === 0) return;
+    const done = new Set(
+      this.store
+        .progressOf(trainee.id)
+        .filter((p) => p.done_at !== null)
+        .map((p) => p.exercise_id),
+    );
+    for (const ex of this.exercises) {
+      const set = settings.get(ex.id);
+      if (!set || done.has(ex.id) || !attemptFits(record, ex.check)) continue;
+      const refused = this.attemptsOf(trainee.id).filter(
+        (a) => !a.accepted && !a.cause && attemptFits(a, ex.check),
+      ).length;
+      if (refused >= set.after && this.store.unlockHint(trainee.id, ex.id, mistake, this.now(), set.cost))
+        this.emit(trainee.id);
+    }
+  }
+
+  /** Exam mode turns hints off (see exam.ts); none otherwise. */
+  private hintsSuppressed(): boolean {
+    return this.store.getMeta('hints_off') === '1';
+  }
+
+  /** "Skip": the exercise is marked done and assisted (it earns no points). */
+  skip(traineeId: string, exerciseId: string): void {
+    const ex = this.exercise(exerciseId);
+    if (this.states().get(exerciseId)?.locked)
+      throw new ClassroomError(423, 'EXERCISE_LOCKED', `"${ex.title}" is locked by the trainer.`);
+    const done = this.store.progressOf(traineeId).find((p) => p.exercise_id === exerciseId)?.done_at;
+    if (done != null) throw new ClassroomError(409, 'ALREADY_DONE', `"${ex.title}" is done already.`);
+    const at = this.now();
+    this.store.markAssisted(traineeId, exerciseId, at);
+    this.store.markDone(traineeId, exerciseId, at, 'assisted: skipped');
+    this.results.get(traineeId)?.delete(exerciseId);
+    this.emit(traineeId);
+  }
+
+  /** Points: 10 per exercise done unassisted, less what the hints that unlocked cost. */
+  private pointsOf(
+    traineeId: string,
+    statuses: readonly ExerciseStatus[],
+    hints: readonly HintRow[],
+  ): number {
+    const assisted = this.store.assistedOf(traineeId);
+    const earned = statuses.filter((r) => r.state === 'done' && !assisted.has(r.id)).length * 10;
+    return earned - hints.reduce((n, h) => n + h.cost, 0);
   }
 
   resetTrainee(traineeId: string): void {
@@ -536,6 +638,7 @@ export class Classroom {
         if (!mistake) return;
         record.mistakeId = mistake;
         this.store.setAttemptMistake(record.id, mistake);
+        this.unlockHints(trainee, record);
         this.emit(trainee.id);
       })();
       const tracked = job.catch(() => undefined).finally(() => this.diagnosing.delete(tracked));
@@ -666,12 +769,30 @@ export class Classroom {
     return r;
   }
 
+  private hintRows(traineeId?: string): HintRow[] {
+    return this.store
+      .hintsUnlocked()
+      .filter((h) => traineeId === undefined || h.trainee_id === traineeId)
+      .map((h) => ({
+        traineeId: h.trainee_id,
+        exerciseId: h.exercise_id,
+        mistakeId: h.mistake_id as MistakeId,
+        label: mistakeLabel(h.mistake_id),
+        at: h.at,
+        cost: h.cost,
+      }));
+  }
+
   traineeView(trainee: TraineeRow): TraineeView {
     const states = this.states();
+    const own = this.hintRows(trainee.id);
+    const assisted = this.store.assistedOf(trainee.id);
+    const auto = this.autoHints();
     const merchant = this.merchantOf(trainee);
     const answers = new Map(this.store.progressOf(trainee.id).map((p) => [p.exercise_id, p.answer]));
     const statuses = this.statuses(trainee);
     return {
+      points: this.pointsOf(trainee.id, statuses, own),
       trainee: {
         id: trainee.id,
         name: trainee.name,
@@ -694,6 +815,16 @@ export class Classroom {
           locked: st?.locked ?? false,
           choices: quiz ? quiz.choices.map((id) => ({ id, label: mistakeLabel(id) })) : null,
           capture: quiz ? (v?.capture?.text ?? quiz.capture) : null,
+          ownHints: own
+            .filter((h) => h.exerciseId === ex.id)
+            .map((h) => ({
+              mistakeId: h.mistakeId,
+              label: h.label,
+              text: this.hintText(ex, h.mistakeId),
+              cost: h.cost,
+            })),
+          autoHintAfter: this.hintsSuppressed() ? null : (auto.get(ex.id)?.after ?? null),
+          assisted: assisted.has(ex.id),
           answer: answers.get(ex.id) ?? null,
         };
       }),
@@ -720,6 +851,8 @@ export class Classroom {
   trainerSnapshot(): TrainerSnapshot {
     const states = this.states();
     const wrong = this.wrongChoices();
+    const auto = this.autoHints();
+    const hints = this.hintRows();
     return {
       exercises: this.exercises.map((ex) => ({
         id: ex.id,
@@ -727,9 +860,11 @@ export class Classroom {
         locked: states.get(ex.id)?.locked ?? false,
         hintsShown: states.get(ex.id)?.hintsShown ?? 0,
         hintsTotal: ex.hints.length,
+        autoHints: auto.get(ex.id) ?? null,
       })),
       trainees: [...this.byId.values()].map((t) => {
         const results = this.statuses(t);
+        const own = hints.filter((h) => h.traineeId === t.id);
         const refused = [...this.attemptsOf(t.id)].reverse().find((a) => !a.accepted);
         return {
           id: t.id,
@@ -752,6 +887,14 @@ export class Classroom {
             : null,
           wrongChoices: wrong.get(t.id) ?? [],
           variants: this.exercises.flatMap((ex) => this.variantText(t.id, ex) ?? []),
+          hints: own.map((h) => ({
+            exerciseId: h.exerciseId,
+            mistakeId: h.mistakeId,
+            label: h.label,
+            cost: h.cost,
+          })),
+          assisted: [...this.store.assistedOf(t.id)],
+          points: this.pointsOf(t.id, results, own),
         };
       }),
       mistakes: this.store.mistakeCounts().map((m) => ({

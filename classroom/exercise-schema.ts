@@ -132,6 +132,16 @@ export const exerciseSchema = z
     operation: operationPath.optional(),
     check: checkSchema,
     variants: variantSchema.optional(),
+    /**
+     * The hint that unlocks by itself for a trainee whose refused requests show this mistake (the
+     * diagnosis engine's advice when a mistake has none here).
+     */
+    mistakeHints: z
+      .partialRecord(
+        z.enum(MISTAKE_IDS, { error: 'is not a mistake id of src/diagnose' }),
+        z.string().min(1).max(1000),
+      )
+      .optional(),
   })
   .strict()
   .superRefine((ex, ctx) => {

@@ -9,6 +9,7 @@ import type { TraineeRow } from './classroom-store.ts';
 import { qrSvg } from './join-qr.ts';
 import { resultsCsv, resultsJson } from './export-results.ts';
 import { trainerKeyRoutes } from './trainer-key-routes.ts';
+import { hintRoutes } from './hint-routes.ts';
 
 export const TRAINEE_COOKIE = 'pc_trainee';
 export const TRAINER_COOKIE = 'pc_trainer';
@@ -378,6 +379,7 @@ export async function classroomRoutes(app: FastifyInstance, opts: ClassroomHttpO
   });
 
   trainerKeyRoutes(app, classroom);
+  hintRoutes(app, classroom, trainee);
 
   app.get('/trainer/export.csv', TRAINER, async (_request, reply) => {
     return reply

@@ -33,6 +33,20 @@ const MIGRATIONS: readonly Migration[] = [
   replaced_pem TEXT NOT NULL, replaced_fingerprint TEXT NOT NULL
 )`,
   },
+  {
+    // Hints that pick themselves: per exercise, after how many refusals and at what cost (points).
+    applied: () => false,
+    sql: `CREATE TABLE IF NOT EXISTS auto_hints (
+  exercise_id TEXT PRIMARY KEY, after INTEGER NOT NULL, cost INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS hints_unlocked (
+  trainee_id TEXT NOT NULL, exercise_id TEXT NOT NULL, mistake_id TEXT NOT NULL, at INTEGER NOT NULL, cost INTEGER NOT NULL,
+  PRIMARY KEY (trainee_id, exercise_id, mistake_id)
+);
+CREATE TABLE IF NOT EXISTS assisted (
+  trainee_id TEXT NOT NULL, exercise_id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (trainee_id, exercise_id)
+)`,
+  },
 ];
 
 export function migrate(db: Database.Database): void {
