@@ -37,8 +37,15 @@ export const TraineeViewSchema = z.object({
       choices: z.nullable(z.array(z.object({ id: z.string(), label: z.string() }))),
       capture: z.nullable(z.string()),
       answer: z.nullable(z.string()),
+      /** Hints that unlocked by themselves for this trainee's own mistakes. */
+      ownHints: z.optional(
+        z.array(z.object({ mistakeId: z.string(), label: z.string(), text: z.string(), cost: z.number() })),
+      ),
+      autoHintAfter: z.optional(z.nullable(z.number())),
+      assisted: z.optional(z.boolean()),
     }),
   ),
+  points: z.optional(z.number()),
 });
 export type TraineeView = z.infer<typeof TraineeViewSchema>;
 
@@ -50,6 +57,7 @@ export const TrainerSnapshotSchema = z.object({
       locked: z.boolean(),
       hintsShown: z.number(),
       hintsTotal: z.number(),
+      autoHints: z.optional(z.nullable(z.object({ after: z.number(), cost: z.number() }))),
     }),
   ),
   trainees: z.array(
@@ -81,6 +89,13 @@ export const TrainerSnapshotSchema = z.object({
       variants: z.optional(
         z.array(z.object({ exerciseId: z.string(), values: z.string(), expected: z.string() })),
       ),
+      hints: z.optional(
+        z.array(
+          z.object({ exerciseId: z.string(), mistakeId: z.string(), label: z.string(), cost: z.number() }),
+        ),
+      ),
+      assisted: z.optional(z.array(z.string())),
+      points: z.optional(z.number()),
     }),
   ),
   mistakes: z.array(z.object({ mistakeId: z.string(), label: z.string(), count: z.number() })),

@@ -14,6 +14,7 @@ import {
 import { LockedMark } from './lock-icon.tsx';
 import { RestoreKeyText } from './restore-key-text.tsx';
 import { VariantsTable } from './variants-table.tsx';
+import { AutoHintControl } from './auto-hint-control.tsx';
 import './classroom.css';
 
 const Ok = z.looseObject({});
@@ -33,12 +34,17 @@ function Cell({
   r,
   title,
   wrong,
+  hints = [],
+  assisted = false,
 }: {
   r: ExerciseStatus | undefined;
   title: string;
   wrong: readonly WrongChoice[];
+  hints?: ReadonlyArray<{ label: string }>;
+  assisted?: boolean;
 }) {
   if (!r) return <td />;
+  const extra = `${assisted ? ', assisted' : ''}${hints.length > 0 ? `, hints: ${hints.map((h) => h.label).join(', ')}` : ''}`;
   const mark =
     r.state === 'done' ? '✓' : r.state === 'pending' ? '…' : r.state === 'locked' ? <LockedMark /> : '·';
   const time = r.doneAt !== null && r.startedAt !== null ? `, ${duration(r.doneAt - r.startedAt)}` : '';
@@ -46,11 +52,17 @@ function Cell({
   return (
     <td
       data-state={r.state}
-      aria-label={`${title}: ${r.state}, ${r.attempts} attempts${time}${wrongText ? `, wrong answers: ${wrongText}` : ''}`}
+      aria-label={`${title}: ${r.state}, ${r.attempts} attempts${time}${wrongText ? `, wrong answers: ${wrongText}` : ''}${extra}`}
       title={r.detail}
     >
       <span className={`cl-badge cl-badge-${r.state}`}>{mark}</span> {r.attempts}
       {time ? <span className="cl-time">{time}</span> : null}
+      {extra ? (
+        <span className="cl-muted">
+          <br />
+          {extra.slice(2)}
+        </span>
+      ) : null}
       {wrong.length > 0 ? (
         <span className="cl-wrong">
           <br />
@@ -229,7 +241,10 @@ export function TrainerPage() {
             {s.trainees.map((t) => (
               <tr key={t.id} aria-label={t.name}>
                 <th scope="row">
-                  {t.name} <span className="cl-muted">({t.done} done)</span>
+                  {t.name}{' '}
+                  <span className="cl-muted">
+                    ({t.done} done{t.points !== undefined ? `, ${t.points} points` : ''})
+                  </span>
                 </th>
                 {s.exercises.map((e) => (
                   <Cell
@@ -237,6 +252,8 @@ export function TrainerPage() {
                     r={t.results.find((r) => r.id === e.id)}
                     title={e.title}
                     wrong={t.wrongChoices.filter((w) => w.exerciseId === e.id)}
+                    hints={(t.hints ?? []).filter((h) => h.exerciseId === e.id)}
+                    assisted={(t.assisted ?? []).includes(e.id)}
                   />
                 ))}
                 <td className="cl-refused">
@@ -305,6 +322,16 @@ export function TrainerPage() {
             >
               {e.locked ? 'Open' : 'Lock'}
             </button>
+            <AutoHintControl
+              e={e}
+              onSet={(after, cost) =>
+                void act(
+                  '/classroom/trainer/auto-hints',
+                  { exerciseId: e.id, after, cost },
+                  'setting the self-unlocking hints',
+                )
+              }
+            />
           </li>
         ))}
       </ul>
