@@ -23,7 +23,14 @@ export interface AttemptRecord {
   errorMessage: string | null;
   /** The diagnosis engine's mistake id for a refused signature, once diagnosed. */
   mistakeId: MistakeId | null;
+  /** The 3-D Secure version the request asked for (threeds_version, or 3DS 2 browser fields). */
+  tds?: '2' | '1.0.2' | null;
+  /** Set when a refusal is not the trainee's mistake (no mistake is charged then). */
+  cause?: AttemptCause | null;
 }
+
+/** `trainer-restore`: signed with the key the trainer's "Restore the key" replaced. */
+export type AttemptCause = 'trainer-restore';
 
 /** What a check reads: the trainee's attempts (oldest first) and the sandbox's records of their merchant. */
 export interface CheckData {
@@ -40,6 +47,8 @@ export interface CheckData {
    * what the check wants): skipped, and added to by the check. Keeps a long session cheap.
    */
   settledMisses?: Set<number> | undefined;
+  /** The trainee's variant (classroom/variants.ts): the amount (minor units) and currency asked for. */
+  variantAmount?: { minor: number; currency: string | undefined } | undefined;
 }
 
 export interface Answer {
@@ -72,6 +81,14 @@ function approved(check: Extract<Check, { kind: 'approved' }>, data: CheckData):
       continue;
     }
     if (check.threeDs !== undefined && order.tds_version !== check.threeDs) {
+      misses?.add(a.id);
+      continue;
+    }
+    const want = data.variantAmount;
+    if (
+      want &&
+      (order.amount_minor !== want.minor || (want.currency !== undefined && order.currency !== want.currency))
+    ) {
       misses?.add(a.id);
       continue;
     }

@@ -2,7 +2,8 @@ import type Database from 'better-sqlite3';
 import { limitClause, openDatabase, statementCache } from '../sandbox/sqlite.ts';
 import type { Scheme } from '../src/core/index.ts';
 import type { MistakeId } from '../src/diagnose/index.ts';
-import type { AttemptRecord } from './checks.ts';
+import type { AttemptCause, AttemptRecord } from './checks.ts';
+import { migrate } from './store-migrations.ts';
 
 export interface TraineeRow {
   id: string;
@@ -38,6 +39,8 @@ interface AttemptRow {
   error_code: string | null;
   error_message: string | null;
   mistake_id: string | null;
+  tds?: string | null;
+  cause?: string | null;
 }
 
 const SCHEMA = `
@@ -75,6 +78,8 @@ function toRecord(r: AttemptRow): AttemptRecord {
     errorCode: r.error_code,
     errorMessage: r.error_message,
     mistakeId: r.mistake_id as MistakeId | null,
+    tds: r.tds === '2' || r.tds === '1.0.2' ? r.tds : null,
+    cause: r.cause === 'trainer-restore' ? r.cause : null,
   };
 }
 
@@ -87,6 +92,7 @@ export class ClassroomStore {
     this.db = openDatabase(dbPath);
     this.stmt = statementCache(this.db);
     this.db.exec(SCHEMA);
+    migrate(this.db);
   }
 
   close(): void {
@@ -151,8 +157,92 @@ export class ClassroomStore {
     return { id, ...a };
   }
 
+  /** The 3-D Secure version the request asked for (classroom/attempt-fit.ts). */
+  setAttemptTds(id: number, tds: '2' | '1.0.2'): void {
+    this.stmt('UPDATE attempts SET tds = ? WHERE id = ?').run(tds, id);
+  }
+
+  /** A refusal that is not the trainee's mistake: its cause, and no mistake charged. */
+  setAttemptCause(id: number, cause: AttemptCause): void {
+    this.stmt('UPDATE attempts SET cause = ?, mistake_id = NULL WHERE id = ?').run(cause, id);
+  }
+
+  recordKeyRestore(traineeId: string, at: number, replacedPem: string, replacedFingerprint: string): void {
+    this.stmt(
+      'INSERT INTO key_restores (trainee_id, at, replaced_pem, replaced_fingerprint) VALUES (?, ?, ?, ?)',
+    ).run(traineeId, at, replacedPem, replacedFingerprint);
+  }
+
+  /** The public keys the trainer's restores replaced for a trainee, newest first (a few at most). */
+  keyRestoresOf(
+    traineeId: string,
+  ): Array<{ at: number; replaced_pem: string; replaced_fingerprint: string }> {
+    return this.stmt(
+      'SELECT at, replaced_pem, replaced_fingerprint FROM key_restores WHERE trainee_id = ? ORDER BY id DESC LIMIT 5',
+    ).all(traineeId) as Array<{ at: number; replaced_pem: string; replaced_fingerprint: string }>;
+  }
+
+  // Hints that pick themselves and skipped exercises (classroom/store-migrations.ts)
+
+  autoHints(): Array<{ exercise_id: string; after: number; cost: number }> {
+    return this.stmt('SELECT * FROM auto_hints').all() as Array<{
+      exercise_id: string;
+      after: number;
+      cost: number;
+    }>;
+  }
+
+  setAutoHints(exerciseId: string, after: number | null, cost: number): void {
+    if (after === null) this.stmt('DELETE FROM auto_hints WHERE exercise_id = ?').run(exerciseId);
+    else
+      this.stmt(
+        `INSERT INTO auto_hints (exercise_id, after, cost) VALUES (?, ?, ?)
+         ON CONFLICT (exercise_id) DO UPDATE SET after = excluded.after, cost = excluded.cost`,
+      ).run(exerciseId, after, cost);
+  }
+
+  /** True when this hint was not unlocked yet (and is now). */
+  unlockHint(traineeId: string, exerciseId: string, mistakeId: string, at: number, cost: number): boolean {
+    return (
+      this.stmt(
+        'INSERT OR IGNORE INTO hints_unlocked (trainee_id, exercise_id, mistake_id, at, cost) VALUES (?, ?, ?, ?, ?)',
+      ).run(traineeId, exerciseId, mistakeId, at, cost).changes > 0
+    );
+  }
+
+  hintsUnlocked(): Array<{
+    trainee_id: string;
+    exercise_id: string;
+    mistake_id: string;
+    at: number;
+    cost: number;
+  }> {
+    return this.stmt('SELECT * FROM hints_unlocked ORDER BY at, rowid').all() as Array<{
+      trainee_id: string;
+      exercise_id: string;
+      mistake_id: string;
+      at: number;
+      cost: number;
+    }>;
+  }
+
+  markAssisted(traineeId: string, exerciseId: string, at: number): void {
+    this.stmt('INSERT OR IGNORE INTO assisted (trainee_id, exercise_id, at) VALUES (?, ?, ?)').run(
+      traineeId,
+      exerciseId,
+      at,
+    );
+  }
+
+  assistedOf(traineeId: string): Set<string> {
+    const rows = this.stmt('SELECT exercise_id FROM assisted WHERE trainee_id = ?').all(traineeId) as Array<{
+      exercise_id: string;
+    }>;
+    return new Set(rows.map((r) => r.exercise_id));
+  }
+
   setAttemptMistake(id: number, mistake: MistakeId): void {
-    this.stmt('UPDATE attempts SET mistake_id = ? WHERE id = ?').run(mistake, id);
+    this.stmt('UPDATE attempts SET mistake_id = ? WHERE id = ? AND cause IS NULL').run(mistake, id);
   }
 
   attemptsOf(traineeId: string, keep: number): AttemptRecord[] {
@@ -219,6 +309,8 @@ export class ClassroomStore {
       this.stmt('DELETE FROM attempts WHERE trainee_id = ?').run(traineeId);
       this.stmt('DELETE FROM progress WHERE trainee_id = ?').run(traineeId);
       this.stmt('DELETE FROM answer_choices WHERE trainee_id = ?').run(traineeId);
+      this.stmt('DELETE FROM hints_unlocked WHERE trainee_id = ?').run(traineeId);
+      this.stmt('DELETE FROM assisted WHERE trainee_id = ?').run(traineeId);
     })();
   }
 

@@ -1,10 +1,19 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { MISTAKES, type MistakeId } from '../src/diagnose/index.ts';
+import { MISTAKES, mistakeById, type MistakeId } from '../src/diagnose/index.ts';
 import type { SandboxAttempt, SandboxHandle } from '../sandbox/hooks.ts';
 import type { Merchant } from '../sandbox/merchants.ts';
-import { evaluateCheck, type Answer, type AttemptRecord, type CheckResult } from './checks.ts';
+import {
+  evaluateCheck,
+  type Answer,
+  type AttemptCause,
+  type AttemptRecord,
+  type CheckResult,
+} from './checks.ts';
 import type { ClassroomStore, ProgressRow, TraineeRow } from './classroom-store.ts';
+import { attemptFits, requestedThreeDs } from './attempt-fit.ts';
 import { mistakeOfAttempt } from './diagnose-attempt.ts';
+import { drawVariant, fillText, type Variant } from './variants.ts';
+import { signedWithReplacedKey, traineeKeyState, type TraineeKeyState } from './trainee-keys.ts';
 import { checkOperations, type Exercise } from './exercise-schema.ts';
 
 export interface ClassroomLimits {
@@ -47,7 +56,18 @@ export interface ExerciseStatus {
   doneAt: number | null;
 }
 
+interface HintRow {
+  traineeId: string;
+  exerciseId: string;
+  mistakeId: MistakeId;
+  label: string;
+  at: number;
+  cost: number;
+}
+
 export interface TraineeView {
+  /** 10 per exercise done unassisted, less the cost of the hints that unlocked. */
+  points: number;
   trainee: { id: string; name: string; login: string; endpointId: string; endpointGroupId: string };
   exercises: Array<
     ExerciseStatus & {
@@ -61,6 +81,11 @@ export interface TraineeView {
       choices: Array<{ id: string; label: string }> | null;
       capture: string | null;
       answer: string | null;
+      /** Hints that unlocked for this trainee's own mistakes. */
+      ownHints: Array<{ mistakeId: string; label: string; text: string; cost: number }>;
+      /** After how many refused requests a hint unlocks by itself; null: it does not. */
+      autoHintAfter: number | null;
+      assisted: boolean;
     }
   >;
 }
@@ -73,6 +98,8 @@ export interface RefusedView {
   errorMessage: string | null;
   mistakeId: MistakeId | null;
   mistakeLabel: string | null;
+  /** Not the trainee's mistake: `trainer-restore` when signed with a key the trainer's restore replaced. */
+  cause: AttemptCause | null;
 }
 
 /** A wrong cause a trainee named for a question, and how often they named it. */
@@ -83,8 +110,21 @@ export interface WrongChoice {
   count: number;
 }
 
+export interface VariantView {
+  exerciseId: string;
+  values: string;
+  expected: string;
+}
+
 export interface TrainerSnapshot {
-  exercises: Array<{ id: string; title: string; locked: boolean; hintsShown: number; hintsTotal: number }>;
+  exercises: Array<{
+    id: string;
+    title: string;
+    locked: boolean;
+    hintsShown: number;
+    hintsTotal: number;
+    autoHints?: { after: number; cost: number } | null;
+  }>;
   trainees: Array<{
     id: string;
     name: string;
@@ -94,6 +134,13 @@ export interface TrainerSnapshot {
     results: ExerciseStatus[];
     lastRefused: RefusedView | null;
     wrongChoices: WrongChoice[];
+    /** This trainee's variant of each exercise that declares one, and what passes it. */
+    variants?: VariantView[];
+    /** The hints that unlocked for this trainee (which mistake, on which exercise). */
+    hints?: Array<{ exerciseId: string; mistakeId: string; label: string; cost: number }>;
+    /** Exercises this trainee skipped (done, assisted). */
+    assisted?: string[];
+    points?: number;
   }>;
   mistakes: Array<{ mistakeId: string; label: string; count: number }>;
   at: number;
@@ -147,6 +194,11 @@ export class Classroom {
   /** Per trainee and exercise, attempts that can never pass it (see CheckData.settledMisses). */
   private readonly misses = new Map<string, Set<number>>();
   private sweepTimer: ReturnType<typeof setInterval> | undefined;
+  private autoHintCache: Map<string, { after: number; cost: number }> | undefined;
+  /** Per trainee and exercise, the variant drawn (deterministic: a cache, never stored). */
+  private readonly variants = new Map<string, Variant | undefined>();
+  /** Per trainee, the public keys the trainer's restores replaced (read once from the store). */
+  private readonly replacedKeys = new Map<string, string[]>();
 
   constructor(
     store: ClassroomStore,
@@ -253,6 +305,79 @@ export class Classroom {
     return shown + 1;
   }
 
+  /**
+   * Hints that pick themselves: after `after` refused requests that fit the exercise, the hint for
+   * the mistake the trainee's latest refusal shows unlocks for them, costing `cost` points; null: off.
+   */
+  setAutoHints(exerciseId: string, after: number | null, cost: number): void {
+    this.exercise(exerciseId);
+    this.store.setAutoHints(exerciseId, after, cost);
+    this.autoHintCache = undefined;
+    this.emit(null);
+  }
+
+  private autoHints(): Map<string, { after: number; cost: number }> {
+    this.autoHintCache ??= new Map(this.store.autoHints().map((r) => [r.exercise_id, r]));
+    return this.autoHintCache;
+  }
+
+  /** The hint text for a mistake on an exercise: the exercise's own, else the diagnosis engine's advice. */
+  hintText(ex: Exercise, mistake: MistakeId): string {
+    return ex.mistakeHints?.[mistake] ?? mistakeById(mistake).advice;
+  }
+
+  private unlockHints(trainee: TraineeRow, record: AttemptRecord): void {
+    const mistake = record.mistakeId;
+    if (!mistake || this.hintsSuppressed()) return;
+    const settings = this.autoHints();
+    if (settings.size === 0) return;
+    const done = new Set(
+      this.store
+        .progressOf(trainee.id)
+        .filter((p) => p.done_at !== null)
+        .map((p) => p.exercise_id),
+    );
+    for (const ex of this.exercises) {
+      const set = settings.get(ex.id);
+      if (!set || done.has(ex.id) || !attemptFits(record, ex.check)) continue;
+      const refused = this.attemptsOf(trainee.id).filter(
+        (a) => !a.accepted && !a.cause && attemptFits(a, ex.check),
+      ).length;
+      if (refused >= set.after && this.store.unlockHint(trainee.id, ex.id, mistake, this.now(), set.cost))
+        this.emit(trainee.id);
+    }
+  }
+
+  /** Exam mode turns hints off (see exam.ts); none otherwise. */
+  private hintsSuppressed(): boolean {
+    return this.store.getMeta('hints_off') === '1';
+  }
+
+  /** "Skip": the exercise is marked done and assisted (it earns no points). */
+  skip(traineeId: string, exerciseId: string): void {
+    const ex = this.exercise(exerciseId);
+    if (this.states().get(exerciseId)?.locked)
+      throw new ClassroomError(423, 'EXERCISE_LOCKED', `"${ex.title}" is locked by the trainer.`);
+    const done = this.store.progressOf(traineeId).find((p) => p.exercise_id === exerciseId)?.done_at;
+    if (done != null) throw new ClassroomError(409, 'ALREADY_DONE', `"${ex.title}" is done already.`);
+    const at = this.now();
+    this.store.markAssisted(traineeId, exerciseId, at);
+    this.store.markDone(traineeId, exerciseId, at, 'assisted: skipped');
+    this.results.get(traineeId)?.delete(exerciseId);
+    this.emit(traineeId);
+  }
+
+  /** Points: 10 per exercise done unassisted, less what the hints that unlocked cost. */
+  private pointsOf(
+    traineeId: string,
+    statuses: readonly ExerciseStatus[],
+    hints: readonly HintRow[],
+  ): number {
+    const assisted = this.store.assistedOf(traineeId);
+    const earned = statuses.filter((r) => r.state === 'done' && !assisted.has(r.id)).length * 10;
+    return earned - hints.reduce((n, h) => n + h.cost, 0);
+  }
+
   resetTrainee(traineeId: string): void {
     if (!this.byId.has(traineeId))
       throw new ClassroomError(404, 'TRAINEE_UNKNOWN', 'No such trainee: reload the trainer page.');
@@ -262,6 +387,91 @@ export class Classroom {
     this.results.delete(traineeId);
     for (const key of [...this.misses.keys()]) if (key.startsWith(`${traineeId}:`)) this.misses.delete(key);
     this.emit(traineeId);
+  }
+
+  /** The classroom's variant seed, made on the first start and kept with its state. */
+  private variantSeed(): string {
+    let seed = this.store.getMeta('variant_seed');
+    if (!seed) {
+      seed = newSecret();
+      this.store.setMeta('variant_seed', seed);
+    }
+    return seed;
+  }
+
+  /** A trainee's variant of an exercise (undefined when the exercise declares none). */
+  variantOf(traineeId: string, ex: Exercise): Variant | undefined {
+    if (!ex.variants) return undefined;
+    const key = `${traineeId}:${ex.id}`;
+    if (!this.variants.has(key)) this.variants.set(key, drawVariant(this.variantSeed(), traineeId, ex));
+    return this.variants.get(key);
+  }
+
+  /** What a trainee's variant asks for, in words, and the answer that passes it (the trainer's view). */
+  private variantText(traineeId: string, ex: Exercise): VariantView | null {
+    const v = this.variantOf(traineeId, ex);
+    if (!v) return null;
+    const currency = v.currency ?? (ex.check.kind === 'remaining' ? ex.check.currency : undefined);
+    const money = v.amount ? `${v.amount}${currency ? ` ${currency}` : ''}` : null;
+    if (v.capture)
+      return {
+        exerciseId: ex.id,
+        values: `a capture broken by ${mistakeLabel(v.capture.mistake)}`,
+        expected: `${mistakeLabel(v.capture.mistake)} (${v.capture.mistake}), then a correct ${ex.check.kind === 'diagnose-then-fix' ? ex.check.then.operation : ''}`,
+      };
+    if (ex.check.kind === 'remaining')
+      return {
+        exerciseId: ex.id,
+        values: `remainder ${money}`,
+        expected: `a preauth, a partial capture and a return leaving exactly ${money} captured`,
+      };
+    if (ex.check.kind === 'approved')
+      return {
+        exerciseId: ex.id,
+        values: `amount ${money}`,
+        expected: `an approved ${ex.check.operation} of ${money}`,
+      };
+    return null;
+  }
+
+  private traineeOrThrow(traineeId: string): TraineeRow {
+    const t = this.byId.get(traineeId);
+    if (!t) throw new ClassroomError(404, 'TRAINEE_UNKNOWN', 'No such trainee: reload the trainer page.');
+    return t;
+  }
+
+  /** The key the sandbox verifies a trainee's RSA signatures with now, and the one they joined with. */
+  keyState(traineeId: string): TraineeKeyState {
+    const t = this.traineeOrThrow(traineeId);
+    const state = traineeKeyState(this.handle, t.login);
+    if (!state) throw new ClassroomError(404, 'TRAINEE_UNKNOWN', 'This trainee has no merchant any more.');
+    return state;
+  }
+
+  /**
+   * The trainer's "Restore the key <trainee> joined with": the replaced key is remembered, so that
+   * requests the trainee's browser still signs with it are refused without being charged to them.
+   */
+  restoreKey(traineeId: string): TraineeKeyState & { restored: boolean } {
+    const t = this.traineeOrThrow(traineeId);
+    const before = this.keyState(traineeId);
+    const merchant = this.merchantOf(t);
+    if (before.joinedKeyInUse || !merchant) return { ...before, restored: false };
+    this.store.recordKeyRestore(t.id, this.now(), merchant.publicKeyPem, merchant.keyFingerprint);
+    this.replacedKeys.delete(t.id);
+    this.handle.store.deleteMerchantKey(t.login);
+    this.handle.merchants.restoreConfigured(t.login);
+    this.emit(t.id);
+    return { ...this.keyState(traineeId), restored: true };
+  }
+
+  private replacedKeysOf(traineeId: string): string[] {
+    let list = this.replacedKeys.get(traineeId);
+    if (!list) {
+      list = this.store.keyRestoresOf(traineeId).map((r) => r.replaced_pem);
+      this.replacedKeys.set(traineeId, list);
+    }
+    return list;
   }
 
   // ---------------------------------------------------------------- trainees
@@ -402,6 +612,11 @@ export class Classroom {
       },
       this.limits.attemptsKept,
     );
+    const tds = requestedThreeDs(a.bodyText);
+    if (tds !== null) {
+      record.tds = tds;
+      this.store.setAttemptTds(record.id, tds);
+    }
     const list = this.attemptsOf(trainee.id);
     // A list read from the store just now holds its own copy of this attempt: keep `record`, which
     // the diagnosis below completes, so the trainer's last refused request shows its mistake.
@@ -410,12 +625,22 @@ export class Classroom {
     if (list.length > this.limits.attemptsKept) list.splice(0, list.length - this.limits.attemptsKept);
     if (!accepted && a.authenticated === false && errorCode !== null) {
       // Diagnosed after the answer went: the request's bytes live only in this closure.
-      const job = mistakeOfAttempt(a, this.handle.crypto).then((mistake) => {
+      const crypto = this.handle.crypto;
+      const replaced = this.replacedKeysOf(trainee.id);
+      const job = (async () => {
+        if (replaced.length > 0 && (await signedWithReplacedKey(a, replaced, crypto))) {
+          record.cause = 'trainer-restore';
+          this.store.setAttemptCause(record.id, 'trainer-restore');
+          this.emit(trainee.id);
+          return;
+        }
+        const mistake = await mistakeOfAttempt(a, crypto);
         if (!mistake) return;
         record.mistakeId = mistake;
         this.store.setAttemptMistake(record.id, mistake);
+        this.unlockHints(trainee, record);
         this.emit(trainee.id);
-      });
+      })();
       const tracked = job.catch(() => undefined).finally(() => this.diagnosing.delete(tracked));
       this.diagnosing.add(tracked);
     }
@@ -430,7 +655,14 @@ export class Classroom {
 
   private checkResult(trainee: TraineeRow, ex: Exercise, answer: Answer | undefined): CheckResult {
     const store = this.handle.store;
-    return evaluateCheck(ex.check, {
+    const v = this.variantOf(trainee.id, ex);
+    let check = ex.check;
+    if (v?.amount && check.kind === 'remaining')
+      check = { ...check, amount: v.amount, currency: v.currency ?? check.currency };
+    const minor = v?.amount ? Math.round(Number(v.amount) * 100) : undefined;
+    return evaluateCheck(check, {
+      variantAmount:
+        minor !== undefined && check.kind === 'approved' ? { minor, currency: v?.currency } : undefined,
       attempts: this.attemptsOf(trainee.id),
       order: (id) => {
         const o = store.getOrder(id);
@@ -438,7 +670,7 @@ export class Classroom {
       },
       requestsOf: (id) => store.requestsOf(id),
       answer,
-      confirmedCause: this.causes.get(ex.id),
+      confirmedCause: v?.capture ? v.capture.mistake : this.causes.get(ex.id),
       settledMisses: this.missesOf(trainee.id, ex.id),
     });
   }
@@ -502,8 +734,7 @@ export class Classroom {
     const progress = new Map(this.store.progressOf(trainee.id).map((p) => [p.exercise_id, p]));
     const attempts = this.attemptsOf(trainee.id);
     return this.exercises.map((ex) => {
-      const ops = new Set(checkOperations(ex.check));
-      const mine = attempts.filter((a) => a.opPath !== null && ops.has(a.opPath));
+      const mine = attempts.filter((a) => attemptFits(a, ex.check));
       const p = progress.get(ex.id);
       const answers = p?.answers ?? 0;
       const startedAt = Math.min(mine[0]?.at ?? Infinity, p?.answered_at ?? Infinity);
@@ -538,12 +769,30 @@ export class Classroom {
     return r;
   }
 
+  private hintRows(traineeId?: string): HintRow[] {
+    return this.store
+      .hintsUnlocked()
+      .filter((h) => traineeId === undefined || h.trainee_id === traineeId)
+      .map((h) => ({
+        traineeId: h.trainee_id,
+        exerciseId: h.exercise_id,
+        mistakeId: h.mistake_id as MistakeId,
+        label: mistakeLabel(h.mistake_id),
+        at: h.at,
+        cost: h.cost,
+      }));
+  }
+
   traineeView(trainee: TraineeRow): TraineeView {
     const states = this.states();
+    const own = this.hintRows(trainee.id);
+    const assisted = this.store.assistedOf(trainee.id);
+    const auto = this.autoHints();
     const merchant = this.merchantOf(trainee);
     const answers = new Map(this.store.progressOf(trainee.id).map((p) => [p.exercise_id, p.answer]));
     const statuses = this.statuses(trainee);
     return {
+      points: this.pointsOf(trainee.id, statuses, own),
       trainee: {
         id: trainee.id,
         name: trainee.name,
@@ -554,16 +803,28 @@ export class Classroom {
       exercises: this.exercises.map((ex, i) => {
         const st = states.get(ex.id);
         const quiz = ex.check.kind === 'diagnose-then-fix' ? ex.check : null;
+        const v = this.variantOf(trainee.id, ex);
+        const fallback = ex.check.kind === 'remaining' ? ex.check : {};
         return {
           ...statuses[i]!,
-          title: ex.title,
-          goal: ex.goal,
+          title: fillText(ex.title, v, fallback),
+          goal: fillText(ex.goal, v, fallback),
           hints: ex.hints.slice(0, st?.hintsShown ?? 0),
           hintsTotal: ex.hints.length,
           operation: ex.operation ?? null,
           locked: st?.locked ?? false,
           choices: quiz ? quiz.choices.map((id) => ({ id, label: mistakeLabel(id) })) : null,
-          capture: quiz ? quiz.capture : null,
+          capture: quiz ? (v?.capture?.text ?? quiz.capture) : null,
+          ownHints: own
+            .filter((h) => h.exerciseId === ex.id)
+            .map((h) => ({
+              mistakeId: h.mistakeId,
+              label: h.label,
+              text: this.hintText(ex, h.mistakeId),
+              cost: h.cost,
+            })),
+          autoHintAfter: this.hintsSuppressed() ? null : (auto.get(ex.id)?.after ?? null),
+          assisted: assisted.has(ex.id),
           answer: answers.get(ex.id) ?? null,
         };
       }),
@@ -590,6 +851,8 @@ export class Classroom {
   trainerSnapshot(): TrainerSnapshot {
     const states = this.states();
     const wrong = this.wrongChoices();
+    const auto = this.autoHints();
+    const hints = this.hintRows();
     return {
       exercises: this.exercises.map((ex) => ({
         id: ex.id,
@@ -597,9 +860,11 @@ export class Classroom {
         locked: states.get(ex.id)?.locked ?? false,
         hintsShown: states.get(ex.id)?.hintsShown ?? 0,
         hintsTotal: ex.hints.length,
+        autoHints: auto.get(ex.id) ?? null,
       })),
       trainees: [...this.byId.values()].map((t) => {
         const results = this.statuses(t);
+        const own = hints.filter((h) => h.traineeId === t.id);
         const refused = [...this.attemptsOf(t.id)].reverse().find((a) => !a.accepted);
         return {
           id: t.id,
@@ -617,9 +882,19 @@ export class Classroom {
                 errorMessage: refused.errorMessage,
                 mistakeId: refused.mistakeId,
                 mistakeLabel: refused.mistakeId === null ? null : mistakeLabel(refused.mistakeId),
+                cause: refused.cause ?? null,
               }
             : null,
           wrongChoices: wrong.get(t.id) ?? [],
+          variants: this.exercises.flatMap((ex) => this.variantText(t.id, ex) ?? []),
+          hints: own.map((h) => ({
+            exerciseId: h.exerciseId,
+            mistakeId: h.mistakeId,
+            label: h.label,
+            cost: h.cost,
+          })),
+          assisted: [...this.store.assistedOf(t.id)],
+          points: this.pointsOf(t.id, results, own),
         };
       }),
       mistakes: this.store.mistakeCounts().map((m) => ({

@@ -27,6 +27,8 @@ const stepShape = { operation: operationPath, scheme: schemeSchema.optional() };
 const stepSchema = z.object(stepShape).strict().refine(schemeAllowed, SCHEME_MISMATCH);
 export type CheckStep = z.infer<typeof stepSchema>;
 
+const currencyText = z.string().regex(/^[A-Z]{3}$/, 'a currency is three capital letters, like USD');
+
 const amountText = z.string().regex(/^\d{1,9}\.\d{2}$/, 'write an amount with two decimals, like 4.00');
 
 export const checkSchema = z.discriminatedUnion('kind', [
@@ -67,11 +69,56 @@ export const checkSchema = z.discriminatedUnion('kind', [
     .object({
       kind: z.literal('remaining'),
       amount: amountText,
-      currency: z.string().regex(/^[A-Z]{3}$/, 'a currency is three capital letters, like USD'),
+      currency: currencyText,
     })
     .strict(),
 ]);
 export type Check = z.infer<typeof checkSchema>;
+
+/** The broken-capture mistakes classroom/variants.ts can make (each confirmed by the diagnosis engine: see the tests). */
+export const CAPTURE_MISTAKES = [
+  'amount-major-units',
+  'uppercase-hex',
+  'field-missing-from-formula',
+] as const;
+export type CaptureMistake = (typeof CAPTURE_MISTAKES)[number];
+
+/**
+ * What varies per trainee (drawn from a seed per trainee and exercise): an amount (the remainder of
+ * a `remaining` check, the amount an `approved` transaction must be for), or the broken capture of
+ * a `diagnose-then-fix` question with its mistake. The exercise's text may write {amount} and {currency}.
+ */
+const variantSchema = z
+  .object({
+    amount: z
+      .object({
+        min: amountText,
+        max: amountText,
+        step: amountText.optional(),
+        currencies: z.array(currencyText).min(1).max(10).optional(),
+      })
+      .strict()
+      .refine((a) => Number(a.min) < Number(a.max), { message: 'min must be below max', path: ['max'] })
+      .refine((a) => a.step === undefined || Number(a.step) > 0, {
+        message: 'step must be above 0',
+        path: ['step'],
+      })
+      .optional(),
+    capture: z
+      .object({
+        operation: operationPath.refine((p) => findOperation(p)?.scheme === 'control', {
+          message: 'a generated capture is of an operation signed with control, like v2/capture',
+        }),
+        mistakes: z
+          .array(z.enum(CAPTURE_MISTAKES, { error: `is not one of ${CAPTURE_MISTAKES.join(', ')}` }))
+          .min(1)
+          .max(CAPTURE_MISTAKES.length),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type VariantSpec = z.infer<typeof variantSchema>;
 
 export const exerciseSchema = z
   .object({
@@ -84,8 +131,45 @@ export const exerciseSchema = z
     /** The operation the exercise starts from: the trainee's panel links to its workbench page. */
     operation: operationPath.optional(),
     check: checkSchema,
+    variants: variantSchema.optional(),
+    /**
+     * The hint that unlocks by itself for a trainee whose refused requests show this mistake (the
+     * diagnosis engine's advice when a mistake has none here).
+     */
+    mistakeHints: z
+      .partialRecord(
+        z.enum(MISTAKE_IDS, { error: 'is not a mistake id of src/diagnose' }),
+        z.string().min(1).max(1000),
+      )
+      .optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((ex, ctx) => {
+    const v = ex.variants;
+    if (!v) return;
+    if (v.amount && ex.check.kind !== 'remaining' && ex.check.kind !== 'approved')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['variants', 'amount'],
+        message: 'an amount varies only for a check of kind remaining or approved',
+      });
+    if (v.capture) {
+      if (ex.check.kind !== 'diagnose-then-fix')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['variants', 'capture'],
+          message: 'a capture varies only for a check of kind diagnose-then-fix',
+        });
+      else
+        for (const m of v.capture.mistakes)
+          if (!(ex.check.choices as readonly string[]).includes(m))
+            ctx.addIssue({
+              code: 'custom',
+              path: ['variants', 'capture', 'mistakes'],
+              message: `${m} is not among check.choices: a trainee could not name it`,
+            });
+    }
+  });
 export type Exercise = z.infer<typeof exerciseSchema>;
 
 /** A bad exercise file: the message names the file and the field, and what to write. */

@@ -9,6 +9,8 @@ import type { TraineeRow } from './classroom-store.ts';
 import { qrSvg } from './join-qr.ts';
 import { SCENARIO_HEADER } from '../src/catalog/scenarios.ts';
 import { resultsCsv, resultsJson } from './export-results.ts';
+import { trainerKeyRoutes } from './trainer-key-routes.ts';
+import { hintRoutes } from './hint-routes.ts';
 
 export const TRAINEE_COOKIE = 'pc_trainee';
 export const TRAINER_COOKIE = 'pc_trainer';
@@ -387,6 +389,9 @@ export async function classroomRoutes(app: FastifyInstance, opts: ClassroomHttpO
     classroom.resetTrainee(body.traineeId);
     return { traineeId: body.traineeId, reset: true };
   });
+
+  trainerKeyRoutes(app, classroom);
+  hintRoutes(app, classroom, trainee);
 
   app.get('/trainer/export.csv', TRAINER, async (_request, reply) => {
     return reply

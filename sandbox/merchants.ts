@@ -116,6 +116,11 @@ export class MerchantRegistry {
     return next;
   }
 
+  /** The merchant as configured or created (a trainee's: with the key they joined with). */
+  configuredOf(login: string): Merchant | undefined {
+    return this.configured.get(login);
+  }
+
   /** Puts the merchant's configured public key back (the demo merchant's shipped key). */
   restoreConfigured(login: string): Merchant {
     const shipped = this.configured.get(login);

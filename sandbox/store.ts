@@ -316,6 +316,10 @@ export class SandboxStore {
     return this.keys.all();
   }
 
+  merchantKeyOf(login: string): { public_key_pem: string; updated_at: number } | undefined {
+    return this.keys.of(login);
+  }
+
   setMerchantKey(login: string, pem: string, now: number): void {
     this.keys.set(login, pem, now);
   }

@@ -16,6 +16,12 @@ export class MerchantKeys {
     }>;
   }
 
+  /** The key registered at run time for one merchant, and when (sandbox clock, ms). */
+  of(login: string): { public_key_pem: string; updated_at: number } | undefined {
+    return this.s.stmt('SELECT public_key_pem, updated_at FROM merchant_keys WHERE login = ?').get(login) as
+      { public_key_pem: string; updated_at: number } | undefined;
+  }
+
   set(login: string, pem: string, now: number): void {
     this.s
       .stmt(

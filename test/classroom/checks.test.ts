@@ -244,7 +244,7 @@ describe('broken-capture: name the mistake, then send a correct capture', () => 
   });
 });
 
-describe('partial-settlement: preauth → partial capture → return leaving exactly 4.00', () => {
+describe('partial-settlement: preauth → partial capture → return leaving exactly the trainee’s amount', () => {
   async function run(
     t: Trainee,
     preauthAmount: string,
@@ -278,17 +278,30 @@ describe('partial-settlement: preauth → partial capture → return leaving exa
     }
   }
 
-  it('passes on 10.00 preauth, 6.00 captured, 2.00 returned', async () => {
+  // The remainder is each trainee's own (a variant drawn between 2.00 and 9.00).
+  const mine = (t: Trainee) => {
+    const ex = room.app.classroom.exercises.find((e) => e.id === 'partial-settlement')!;
+    return Number(room.app.classroom.variantOf(t.id, ex)!.amount);
+  };
+  const text = (n: number) => n.toFixed(2);
+
+  it('passes on a 20.00 preauth, the remainder + 2.00 captured, 2.00 returned', async () => {
     const t = await trainee('settle-ok');
-    await run(t, '10.00', '6.00', '2.00');
+    await run(t, '20.00', text(mine(t) + 2), '2.00');
     expect(await t.state('partial-settlement')).toBe('done');
   });
 
-  it('stays open on a full capture, on no return, and on the wrong remainder', async () => {
+  it('stays open on a full capture, on no return, on the wrong remainder, and on a neighbour’s', async () => {
     const t = await trainee('settle-bad');
-    await run(t, '10.00', null, '6.00');
-    await run(t, '10.00', '4.00', null);
-    await run(t, '10.00', '5.00', '2.00');
+    const other = await trainee('settle-neighbour');
+    const amount = mine(t);
+    await run(t, '20.00', null, '6.00');
+    await run(t, '20.00', text(amount), null);
+    await run(t, '20.00', text(amount + 3), '2.00');
+    if (mine(other) !== amount) await run(t, '20.00', text(mine(other) + 2), '2.00');
     expect(await t.state('partial-settlement')).toBe('open');
+    expect((await t.view()).exercises.find((e) => e.id === 'partial-settlement')!.detail).toContain(
+      `exactly ${text(amount)} USD`,
+    );
   });
 });

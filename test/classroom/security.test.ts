@@ -229,6 +229,7 @@ describe('exercise files', () => {
       'sale-3ds2',
       'broken-capture',
       'partial-settlement',
+      'own-broken-capture',
     ]);
   });
 

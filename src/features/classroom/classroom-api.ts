@@ -37,8 +37,15 @@ export const TraineeViewSchema = z.object({
       choices: z.nullable(z.array(z.object({ id: z.string(), label: z.string() }))),
       capture: z.nullable(z.string()),
       answer: z.nullable(z.string()),
+      /** Hints that unlocked by themselves for this trainee's own mistakes. */
+      ownHints: z.optional(
+        z.array(z.object({ mistakeId: z.string(), label: z.string(), text: z.string(), cost: z.number() })),
+      ),
+      autoHintAfter: z.optional(z.nullable(z.number())),
+      assisted: z.optional(z.boolean()),
     }),
   ),
+  points: z.optional(z.number()),
 });
 export type TraineeView = z.infer<typeof TraineeViewSchema>;
 
@@ -50,6 +57,7 @@ export const TrainerSnapshotSchema = z.object({
       locked: z.boolean(),
       hintsShown: z.number(),
       hintsTotal: z.number(),
+      autoHints: z.optional(z.nullable(z.object({ after: z.number(), cost: z.number() }))),
     }),
   ),
   trainees: z.array(
@@ -69,12 +77,25 @@ export const TrainerSnapshotSchema = z.object({
           errorMessage: z.nullable(z.string()),
           mistakeId: z.nullable(z.string()),
           mistakeLabel: z.nullable(z.string()),
+          /** `trainer-restore`: refused because the trainer restored the joined key; not a mistake. */
+          cause: z.optional(z.nullable(z.string())),
         }),
       ),
       /** The wrong causes the trainee named, per question, with how often. */
       wrongChoices: z.array(
         z.object({ exerciseId: z.string(), choice: z.string(), label: z.string(), count: z.number() }),
       ),
+      /** The trainee's own variant of each exercise that declares one, and the answer that passes it. */
+      variants: z.optional(
+        z.array(z.object({ exerciseId: z.string(), values: z.string(), expected: z.string() })),
+      ),
+      hints: z.optional(
+        z.array(
+          z.object({ exerciseId: z.string(), mistakeId: z.string(), label: z.string(), cost: z.number() }),
+        ),
+      ),
+      assisted: z.optional(z.array(z.string())),
+      points: z.optional(z.number()),
     }),
   ),
   mistakes: z.array(z.object({ mistakeId: z.string(), label: z.string(), count: z.number() })),
@@ -121,6 +142,20 @@ export const RestoredKeyAnswerSchema = z.extend(PublicKeyAnswerSchema, {
   restored: z.boolean(),
   privateKeyKnown: z.boolean(),
 });
+
+/** GET /classroom/trainer/key: the key a trainee's RSA signatures are verified with now. */
+export const TraineeKeyStateSchema = z.object({
+  login: z.string(),
+  current: z.object({
+    keyFingerprint: z.string(),
+    keyBits: z.number(),
+    registeredAt: z.nullable(z.number()),
+  }),
+  joined: z.object({ keyFingerprint: z.string(), keyBits: z.number() }),
+  joinedKeyInUse: z.boolean(),
+});
+export type TraineeKeyState = z.infer<typeof TraineeKeyStateSchema>;
+export const RestoreKeyAnswerSchema = z.extend(TraineeKeyStateSchema, { restored: z.boolean() });
 
 const ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
@@ -175,12 +210,35 @@ export async function sendJson<S extends z.ZodMiniType>(
 }
 
 export type Live<T> =
-  { kind: 'connecting' } | { kind: 'live'; data: T } | { kind: 'refused'; message: string };
+  | { kind: 'connecting' }
+  /** `lost`: the stream broke and the browser is reconnecting; `data` is the last state seen. */
+  | { kind: 'live'; data: T; lost?: boolean }
+  | { kind: 'refused'; message: string };
 
 /** Why this browser may not follow the trainee's stream (it has not joined), or null. */
 export async function traineeRefusal(): Promise<string | null> {
   const status = await readStatus();
   return status.joined ? null : 'You have not joined this classroom (or you left it).';
+}
+
+/** A GET of this server's JSON, parsed; a refusal's own sentence otherwise. */
+export async function getJson<S extends z.ZodMiniType>(
+  url: string,
+  schema: S,
+  what: string,
+): Promise<z.infer<S>> {
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { accept: 'application/json' } });
+  } catch {
+    throw new Error(
+      `Could not reach the classroom server for ${what}: is \`npm run classroom\` still running?`,
+    );
+  }
+  if (!res.ok) throw await failure(res, what);
+  const parsed = schema.safeParse(await res.json().catch(() => null));
+  if (!parsed.success) throw new Error(`The classroom server's answer to ${what} has an unexpected shape.`);
+  return parsed.data;
 }
 
 /** Why this browser may not follow the trainer's stream (not the trainer), or null. */
@@ -228,10 +286,14 @@ function openStream<T>(
   refuse: (message: string) => void,
 ): EventSource {
   const source = new EventSource(url);
+  let last: T | undefined;
   const handle = (e: MessageEvent<string>) => {
     try {
       const parsed = schema.safeParse(JSON.parse(e.data));
-      if (parsed.success) onChange({ kind: 'live', data: parsed.data });
+      if (parsed.success) {
+        last = parsed.data;
+        onChange({ kind: 'live', data: parsed.data });
+      }
     } catch {
       // A malformed event is skipped; the next one carries the whole state again.
     }
@@ -239,6 +301,9 @@ function openStream<T>(
   source.addEventListener('view', handle);
   source.addEventListener('snapshot', handle);
   source.onerror = () => {
+    // The browser retries on its own (CONNECTING); until the next event the page says it is stale.
+    if (last !== undefined && source.readyState !== EventSource.CLOSED)
+      onChange({ kind: 'live', data: last, lost: true });
     void refusal().then(
       (message) => message !== null && refuse(message),
       () => undefined,

@@ -10,6 +10,7 @@ import {
   type TraineeView,
 } from './classroom-api.ts';
 import { replaceTraineeKey } from './trainee-key.ts';
+import { OwnHints } from './own-hints.tsx';
 import './classroom.css';
 
 const STATE_LABEL = {
@@ -164,10 +165,16 @@ export function ExercisesPage({ crypto, onNavigate }: { crypto: CryptoPort; onNa
   return (
     <section className="cl-page" aria-labelledby="cl-exercises-title">
       <h1 id="cl-exercises-title">Exercises</h1>
+      {live.lost ? (
+        <p className="cl-error" role="status">
+          Connection lost, reconnecting… (what you see may be out of date)
+        </p>
+      ) : null}
       <p className="cl-note">
         {trainee.name}: merchant <code>{trainee.login}</code>, endpoint <code>{trainee.endpointId}</code>,
-        group <code>{trainee.endpointGroupId}</code>. {done} of {exercises.length} done. The classroom checks
-        your real requests to the sandbox.
+        group <code>{trainee.endpointGroupId}</code>. {done} of {exercises.length} done
+        {live.data.points !== undefined ? `, ${live.data.points} points` : ''}. The classroom checks your real
+        requests to the sandbox.
       </p>
       <ol className="cl-exercises">
         {exercises.map((ex) => (
@@ -192,6 +199,7 @@ export function ExercisesPage({ crypto, onNavigate }: { crypto: CryptoPort; onNa
               onAnswered={(v) => setLive({ kind: 'live', data: v })}
               onNavigate={onNavigate}
             />
+            <OwnHints ex={ex} onChanged={(v) => setLive({ kind: 'live', data: v })} />
             {ex.hints.length > 0 ? (
               <div className="cl-hints">
                 <h3>Hints</h3>

@@ -4,14 +4,17 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import {
   followEvents,
   postJson,
-  RestoredKeyAnswerSchema,
-  sendJson,
+  RestoreKeyAnswerSchema,
   trainerRefusal,
   TrainerSnapshotSchema,
   type ExerciseStatus,
   type Live,
   type TrainerSnapshot,
 } from './classroom-api.ts';
+import { LockedMark } from './lock-icon.tsx';
+import { RestoreKeyText } from './restore-key-text.tsx';
+import { VariantsTable } from './variants-table.tsx';
+import { AutoHintControl } from './auto-hint-control.tsx';
 import './classroom.css';
 import { TrainerScenarios } from './trainer-scenarios.tsx';
 
@@ -32,23 +35,35 @@ function Cell({
   r,
   title,
   wrong,
+  hints = [],
+  assisted = false,
 }: {
   r: ExerciseStatus | undefined;
   title: string;
   wrong: readonly WrongChoice[];
+  hints?: ReadonlyArray<{ label: string }>;
+  assisted?: boolean;
 }) {
   if (!r) return <td />;
-  const mark = r.state === 'done' ? '✓' : r.state === 'pending' ? '…' : r.state === 'locked' ? '🔒' : '·';
+  const extra = `${assisted ? ', assisted' : ''}${hints.length > 0 ? `, hints: ${hints.map((h) => h.label).join(', ')}` : ''}`;
+  const mark =
+    r.state === 'done' ? '✓' : r.state === 'pending' ? '…' : r.state === 'locked' ? <LockedMark /> : '·';
   const time = r.doneAt !== null && r.startedAt !== null ? `, ${duration(r.doneAt - r.startedAt)}` : '';
   const wrongText = wrong.map((w) => `${w.label}${times(w)}`).join(', ');
   return (
     <td
       data-state={r.state}
-      aria-label={`${title}: ${r.state}, ${r.attempts} attempts${time}${wrongText ? `, wrong answers: ${wrongText}` : ''}`}
+      aria-label={`${title}: ${r.state}, ${r.attempts} attempts${time}${wrongText ? `, wrong answers: ${wrongText}` : ''}${extra}`}
       title={r.detail}
     >
       <span className={`cl-badge cl-badge-${r.state}`}>{mark}</span> {r.attempts}
       {time ? <span className="cl-time">{time}</span> : null}
+      {extra ? (
+        <span className="cl-muted">
+          <br />
+          {extra.slice(2)}
+        </span>
+      ) : null}
       {wrong.length > 0 ? (
         <span className="cl-wrong">
           <br />
@@ -143,17 +158,17 @@ export function TrainerPage() {
   const failed = (e: unknown) => setActionError(e instanceof Error ? e.message : String(e));
   const act = (url: string, body: unknown, what: string) =>
     postJson(url, body, Ok, what).then(() => setActionError(null), failed);
+  // Through the classroom (not the sandbox's key route), so it knows which key the restore replaced.
   const restoreKey = (t: Trainee) =>
-    sendJson(
-      'DELETE',
-      `/sandbox/merchants/${encodeURIComponent(t.login)}/public-key`,
-      undefined,
-      RestoredKeyAnswerSchema,
+    postJson(
+      '/classroom/trainer/restore-key',
+      { traineeId: t.id },
+      RestoreKeyAnswerSchema,
       `restoring ${t.name}'s key`,
     ).then((r) => {
       setActionError(null);
       setNotice(
-        `${r.restored ? 'Restored' : 'Nothing to restore'}: the sandbox verifies the RSA signatures of ${t.name} (${r.login}) with the key they joined with (RSA-${r.keyBits}, fingerprint ${r.keyFingerprint}).`,
+        `${r.restored ? 'Restored' : 'Nothing to restore'}: the sandbox verifies the RSA signatures of ${t.name} (${r.login}) with the key they joined with (RSA-${r.current.keyBits}, fingerprint ${r.current.keyFingerprint}).`,
       );
     }, failed);
   const confirmPending = () => {
@@ -182,7 +197,11 @@ export function TrainerPage() {
     <section className="cl-page cl-trainer" aria-labelledby="cl-trainer-title">
       <h1 id="cl-trainer-title">Trainer</h1>
       <p className="cl-note">
-        {s.trainees.length} {s.trainees.length === 1 ? 'trainee' : 'trainees'} · updated live ·{' '}
+        {s.trainees.length} {s.trainees.length === 1 ? 'trainee' : 'trainees'} ·{' '}
+        <span role="status" className={live.lost ? 'cl-error' : undefined}>
+          {live.lost ? 'connection lost, reconnecting…' : 'updated live'}
+        </span>{' '}
+        ·{' '}
         <a href="/classroom/trainer/export.csv" download>
           Export CSV
         </a>{' '}
@@ -223,7 +242,10 @@ export function TrainerPage() {
             {s.trainees.map((t) => (
               <tr key={t.id} aria-label={t.name}>
                 <th scope="row">
-                  {t.name} <span className="cl-muted">({t.done} done)</span>
+                  {t.name}{' '}
+                  <span className="cl-muted">
+                    ({t.done} done{t.points !== undefined ? `, ${t.points} points` : ''})
+                  </span>
                 </th>
                 {s.exercises.map((e) => (
                   <Cell
@@ -231,6 +253,8 @@ export function TrainerPage() {
                     r={t.results.find((r) => r.id === e.id)}
                     title={e.title}
                     wrong={t.wrongChoices.filter((w) => w.exerciseId === e.id)}
+                    hints={(t.hints ?? []).filter((h) => h.exerciseId === e.id)}
+                    assisted={(t.assisted ?? []).includes(e.id)}
                   />
                 ))}
                 <td className="cl-refused">
@@ -239,6 +263,9 @@ export function TrainerPage() {
                       <code>{t.lastRefused.operation ?? '?'}</code> <strong>{t.lastRefused.errorCode}</strong>
                       {t.lastRefused.mistakeId ? (
                         <> · mistake {t.lastRefused.mistakeLabel ?? t.lastRefused.mistakeId}</>
+                      ) : null}
+                      {t.lastRefused.cause === 'trainer-restore' ? (
+                        <> · caused by your key restore, not counted as a mistake</>
                       ) : null}
                       <br />
                       <span className="cl-muted">{t.lastRefused.errorMessage}</span>
@@ -268,6 +295,7 @@ export function TrainerPage() {
           </tbody>
         </table>
       </div>
+      <VariantsTable s={s} />
       <h2>Exercises</h2>
       <ul className="cl-controls">
         {s.exercises.map((e) => (
@@ -295,6 +323,16 @@ export function TrainerPage() {
             >
               {e.locked ? 'Open' : 'Lock'}
             </button>
+            <AutoHintControl
+              e={e}
+              onSet={(after, cost) =>
+                void act(
+                  '/classroom/trainer/auto-hints',
+                  { exerciseId: e.id, after, cost },
+                  'setting the self-unlocking hints',
+                )
+              }
+            />
           </li>
         ))}
       </ul>
@@ -328,12 +366,12 @@ export function TrainerPage() {
       >
         {pending?.kind === 'reset' ? <ResetLoss t={pending.trainee} exercises={s.exercises} /> : null}
         {pending?.kind === 'restore' ? (
-          <p>
-            The sandbox verifies the RSA signatures of <code>{pending.trainee.login}</code> with the public
-            key {pending.trainee.name}&apos;s browser made at joining again. A key registered since (by{' '}
-            {pending.trainee.name} or anyone else) stops working; {pending.trainee.name}&apos;s browser must
-            still hold the private key made at joining.
-          </p>
+          <RestoreKeyText
+            traineeId={pending.trainee.id}
+            name={pending.trainee.name}
+            login={pending.trainee.login}
+            now={s.at}
+          />
         ) : null}
       </ConfirmDialog>
     </section>
