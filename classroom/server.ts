@@ -12,6 +12,7 @@ import { confirmedCauseOfCapture } from './diagnose-attempt.ts';
 import { ExerciseFileError, loadExerciseFiles, type Exercise } from './exercise-schema.ts';
 import { classroomPolicy, classroomProxyAuthorize, classroomRoutes } from './http.ts';
 import { extendPolicy } from '../sandbox/route-access.ts';
+import { secureDataDir } from '../sandbox/secure-files.ts';
 
 export interface ClassroomSettings {
   /** Where the classroom keeps its state (classroom.sqlite); the sandbox's database is set apart. */
@@ -74,6 +75,8 @@ export async function buildClassroomServer(
 ): Promise<ClassroomServer> {
   const exercises = loadExerciseFiles(settings.exercisesDir);
   const causes = await confirmedCauses(exercises, settings.exercisesDir);
+  // The trainer's token, trainees' merchants and results: the owner's alone (docs/security.md).
+  if (settings.dataDir !== ':memory:') secureDataDir(settings.dataDir);
   const store = new ClassroomStore(
     settings.dataDir === ':memory:' ? ':memory:' : path.join(settings.dataDir, 'classroom.sqlite'),
   );
