@@ -16,6 +16,28 @@ import {
 /** Largest file read (characters), as for the console's own collections file. */
 export const MAX_FOREIGN_COLLECTION = 5_000_000;
 
+/**
+ * Deepest folder nesting of a Postman collection read (Postman's own tree is rarely ten deep): the
+ * schema and the reader recurse per level, and a file nested a thousand deep overflowed the stack.
+ */
+export const MAX_POSTMAN_FOLDER_DEPTH = 100;
+
+/** How deep `item` arrays nest, counted without recursion; stops past `limit`. */
+function folderDepth(json: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[json, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    const items = (node as { item?: unknown } | null)?.item;
+    if (!Array.isArray(items)) continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    if (deepest > limit) return deepest;
+    for (const child of items)
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 export interface ForeignCollection {
   format: 'postman' | 'insomnia';
   /** The collection's (or workspace's) own name. */
@@ -200,6 +222,11 @@ function oauthOf(entries: Array<{ name: string; value: string }>): Array<{ name:
 }
 
 function readPostman(json: unknown): { name: string; requests: ForeignRequest[] } {
+  // The collection itself is level 1, its top folders level 2.
+  if (folderDepth(json, MAX_POSTMAN_FOLDER_DEPTH + 1) > MAX_POSTMAN_FOLDER_DEPTH + 1)
+    throw unreadable(
+      `This Postman collection nests folders more than ${MAX_POSTMAN_FOLDER_DEPTH} deep, more than this import reads: move its requests into shallower folders and export it again.`,
+    );
   const parsed = PostmanCollectionSchema.safeParse(json);
   if (!parsed.success) throw schemaProblem('Postman collection', parsed.error);
   const c = parsed.data;
