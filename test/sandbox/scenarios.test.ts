@@ -310,7 +310,7 @@ describe('scenario lab', () => {
     expect(badBody.status).toBe(400);
   });
 
-  it('relay: login filters the deliveries whatever else is asked (another merchant\'s order gives none)', async () => {
+  it("relay: login filters the deliveries whatever else is asked (another merchant's order gives none)", async () => {
     const s = await sale();
     await advance(1000);
     const acme = sb.merchants.acme.login;
