@@ -16,6 +16,9 @@ import {
 /** Largest file read (characters), as for the console's own collections file. */
 export const MAX_FOREIGN_COLLECTION = 5_000_000;
 
+/** Requests identified between two progress reports. */
+export const PROGRESS_EVERY = 1_000;
+
 /**
  * Deepest folder nesting of a Postman collection read (Postman's own tree is rarely ten deep): the
  * schema and the reader recurse per level, and a file nested a thousand deep overflowed the stack.
@@ -84,7 +87,14 @@ export function foreignCollectionFormat(json: unknown): 'postman' | 'insomnia' |
  * @throws ExportError IMPORT_UNREADABLE for a file that is not JSON or neither format, or has no
  *   request of this API.
  */
-export function importForeignCollection(text: string, options: { place?: Place } = {}): ForeignCollection {
+export function importForeignCollection(
+  text: string,
+  options: {
+    place?: Place;
+    /** Told every {@link PROGRESS_EVERY} requests identified (the import runs off the page's thread). */
+    onProgress?: (done: number, total: number) => void;
+  } = {},
+): ForeignCollection {
   if (text.length > MAX_FOREIGN_COLLECTION)
     throw unreadable(
       `This file is larger than ${MAX_FOREIGN_COLLECTION / 1_000_000} MB: split the collection.`,
@@ -105,7 +115,9 @@ export function importForeignCollection(text: string, options: { place?: Place }
     );
   const read = format === 'postman' ? readPostman(json) : readInsomnia(json);
   const result: ForeignCollection = { format, name: read.name, requests: [], skipped: [] };
-  for (const r of read.requests) {
+  const total = read.requests.length;
+  for (const [i, r] of read.requests.entries()) {
+    if (i % PROGRESS_EVERY === 0) options.onProgress?.(i, total);
     const outcome = identify(r, options.place);
     if ('draft' in outcome)
       result.requests.push({ name: r.name, draft: outcome.draft, notes: outcome.notes });
