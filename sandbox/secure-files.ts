@@ -30,23 +30,39 @@ export function ownerOnly(file: string): void {
 }
 
 /**
- * Creates `dir` (0700) if needed and makes it and everything under it the owner's alone: folders
- * 0700, files 0600. Symbolic links are left alone (never followed).
+ * The files the sandbox and the classroom keep: databases and their logs, key files, the trainer
+ * token, the demo merchant, certificates and keys. Only these are changed under a data directory,
+ * so a `DATA_DIR` pointed at a folder of other files leaves those alone.
+ */
+const STATE_FILE =
+  /\.sqlite(-wal|-shm|-journal|\.keys)?$|^trainer-token$|^sandbox-demo-merchant\.json$|\.pem$/;
+
+/**
+ * Creates `dir` (0700) if needed and makes it and the state files under it (two levels: the
+ * classroom's sandbox, `tls/`) the owner's alone: 0600, their folders 0700. Symbolic links are
+ * never followed.
  */
 export function secureDataDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   const walk = (d: string, depth: number): void => {
     chmodSync(d, DIR_MODE);
-    if (depth > 8) return;
     for (const name of readdirSync(d)) {
       const p = path.join(d, name);
       const st = lstatSync(p, { throwIfNoEntry: false });
       if (!st) continue;
-      if (st.isDirectory()) walk(p, depth + 1);
-      else if (st.isFile()) chmodSync(p, FILE_MODE);
+      if (st.isFile() && STATE_FILE.test(name)) chmodSync(p, FILE_MODE);
+      else if (st.isDirectory() && depth < 2 && holdsState(p)) walk(p, depth + 1);
     }
   };
   walk(dir, 0);
+}
+
+function holdsState(d: string): boolean {
+  try {
+    return readdirSync(d).some((n) => STATE_FILE.test(n));
+  } catch {
+    return false;
+  }
 }
 
 /**
