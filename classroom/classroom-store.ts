@@ -1,4 +1,8 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type Database from 'better-sqlite3';
+import { ownerOnly } from '../sandbox/secure-files.ts';
 import { limitClause, openDatabase, statementCache } from '../sandbox/sqlite.ts';
 import type { Scheme } from '../src/core/index.ts';
 import type { MistakeId } from '../src/diagnose/index.ts';
@@ -87,8 +91,10 @@ function toRecord(r: AttemptRow): AttemptRecord {
 export class ClassroomStore {
   private readonly db: Database.Database;
   private readonly stmt: (sql: string) => Database.Statement;
+  /** The trainer token of this run, and its SHA-256 (hex) as the database keeps it. */
+  private trainer: { token: string; hash: Buffer } | undefined;
 
-  constructor(dbPath: string) {
+  constructor(private readonly dbPath: string) {
     this.db = openDatabase(dbPath);
     this.stmt = statementCache(this.db);
     this.db.exec(SCHEMA);
@@ -97,6 +103,60 @@ export class ClassroomStore {
 
   close(): void {
     if (this.db.open) this.db.close();
+  }
+
+  /**
+   * The trainer's token. The database keeps only its SHA-256 (`meta.trainer_token_sha256`); the
+   * token itself, which the start-up message prints, is in `trainer-token` beside it (0600). An
+   * older file's token in clear is moved there (the trainer's address keeps working) and wiped.
+   */
+  trainerToken(make: () => string): string {
+    if (this.trainer) return this.trainer.token;
+    const sha = (t: string) => createHash('sha256').update(t).digest();
+    if (this.dbPath === ':memory:') {
+      const token = make();
+      this.trainer = { token, hash: sha(token) };
+      return token;
+    }
+    const file = path.join(path.dirname(this.dbPath), 'trainer-token');
+    let kept: string | undefined;
+    try {
+      kept = readFileSync(file, 'utf8').trim() || undefined;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    const clear = this.getMeta('trainer_token');
+    const stored = this.getMeta('trainer_token_sha256');
+    let token: string;
+    if (clear !== undefined) token = clear;
+    else if (kept !== undefined && (stored === undefined || sha(kept).toString('hex') === stored))
+      token = kept;
+    else token = make();
+    if (token !== kept) writeFileSync(file, `${token}\n`, { mode: 0o600 });
+    ownerOnly(file);
+    const hash = sha(token);
+    if (clear !== undefined || stored !== hash.toString('hex')) {
+      this.db.pragma('secure_delete = ON');
+      this.db.transaction(() => {
+        this.setMeta('trainer_token_sha256', hash.toString('hex'));
+        this.stmt("DELETE FROM meta WHERE key = 'trainer_token'").run();
+      })();
+      this.db.pragma('secure_delete = OFF');
+      try {
+        this.db.pragma('wal_checkpoint(TRUNCATE)');
+      } catch {
+        // A reader at this moment: a later checkpoint empties the log.
+      }
+    }
+    this.trainer = { token, hash };
+    return token;
+  }
+
+  /** Whether `credential` is the trainer's token: SHA-256 compared in constant time. */
+  isTrainerToken(credential: string, make: () => string): boolean {
+    this.trainerToken(make);
+    const given = createHash('sha256').update(credential).digest();
+    return timingSafeEqual(given, this.trainer!.hash);
   }
 
   getMeta(key: string): string | undefined {

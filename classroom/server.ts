@@ -21,6 +21,7 @@ import { extendPolicy } from '../sandbox/route-access.ts';
 import { sandboxOptionsFromEnv } from '../sandbox/options.ts';
 import { CLASSROOM_CALLBACK_HOSTS_ENV, parseCallbackHosts, traineeCallbackRule } from './callback-rule.ts';
 import { TrainerScenarios, trainerScenarioRoutes } from './trainer-scenarios.ts';
+import { secureDataDir } from '../sandbox/secure-files.ts';
 
 export interface ClassroomSettings {
   /** Where the classroom keeps its state (classroom.sqlite); the sandbox's database is set apart. */
@@ -83,6 +84,8 @@ export async function buildClassroomServer(
 ): Promise<ClassroomServer> {
   const exercises = loadExerciseFiles(settings.exercisesDir);
   const causes = await confirmedCauses(exercises, settings.exercisesDir);
+  // The trainer's token, trainees' merchants and results: the owner's alone (docs/security.md).
+  if (settings.dataDir !== ':memory:') secureDataDir(settings.dataDir);
   const store = new ClassroomStore(
     settings.dataDir === ':memory:' ? ':memory:' : path.join(settings.dataDir, 'classroom.sqlite'),
   );

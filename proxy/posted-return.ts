@@ -52,7 +52,9 @@ export function registerPostedReturn(
       { parseAs: 'string', bodyLimit: MAX_RETURN_BYTES },
       (_request, body, done) => done(null, body),
     );
-    scope.post(RETURN_PATH, { config: { access: 'customer-return' } }, async (request, reply) => {
+    // The route's own limit too: a 413 names the limit that refused it (proxy/server.ts).
+    const route = { bodyLimit: MAX_RETURN_BYTES, config: { access: 'customer-return' as const } };
+    scope.post(RETURN_PATH, route, async (request, reply) => {
       const refuse = (message: string) =>
         reply
           .code(400)

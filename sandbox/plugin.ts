@@ -42,6 +42,7 @@ import {
   type ApiReply,
   type Dialect,
 } from './replies.ts';
+import { secureDataDir } from './secure-files.ts';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
 import { Scheduler } from './scheduler.ts';
 import { fromMinorUnits } from './outcomes.ts';
@@ -327,6 +328,8 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
   const options = resolveSandboxOptions(opts);
   // node:crypto: synchronous hashing, no thread-pool hop per request (Web Crypto costs 10× more here).
   const crypto = nodeCryptoPort();
+  // State files are the owner's alone, made so or fixed (docs/security.md).
+  if (options.dbPath !== ':memory:') secureDataDir(options.dataDir);
   const store = new SandboxStore(options.dbPath);
   const checkpointer =
     options.dbPath === ':memory:'

@@ -1,15 +1,24 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { ownerOnly, prepareDatabaseFile } from './secure-files.ts';
 
-/** Opens (creating its folder, owner-only) a database in WAL mode, as the sandbox and classroom keep theirs. */
+/**
+ * Opens (creating its folder, owner-only) a database in WAL mode, as the sandbox and classroom keep
+ * theirs: the file and its `-wal`/`-shm` are the owner's alone (0600), made so or fixed.
+ */
 export function openDatabase(dbPath: string): Database.Database {
-  if (dbPath !== ':memory:') mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true, mode: 0o700 });
+  const onDisk = dbPath !== ':memory:';
+  if (onDisk) {
+    mkdirSync(path.dirname(path.resolve(dbPath)), { recursive: true, mode: 0o700 });
+    prepareDatabaseFile(dbPath);
+  }
   const db = new Database(dbPath);
   try {
     db.pragma('journal_mode = WAL');
     // WAL with NORMAL survives a process crash; only an OS crash may lose the last commits.
     db.pragma('synchronous = NORMAL');
+    if (onDisk) for (const f of [`${dbPath}-wal`, `${dbPath}-shm`]) ownerOnly(f);
   } catch (e) {
     db.close();
     throw e;

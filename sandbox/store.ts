@@ -17,6 +17,8 @@ import { Orders, type NewOrder, type OrderRow } from './store/orders.ts';
 import { RecurringPayments, type NewRecurringPayment } from './store/recurring.ts';
 import { Requests, type DueRequest, type RequestRow } from './store/requests.ts';
 import { migrate, orderIdFloor } from './store/schema.ts';
+import { secretsOutOfFile } from './store/secrets-at-rest.ts';
+import { seal, unseal, type KeyFile } from './secure-files.ts';
 import { Statements, type Patch } from './store/statements.ts';
 import { statusOf, type StatusOrder, type StatusRequest } from './store/status.ts';
 import { Transactions } from './store/transactions.ts';
@@ -54,6 +56,8 @@ export class SandboxStore {
   private readonly callbacks: Callbacks;
   private readonly keys: MerchantKeys;
   private readonly added: AddedMerchants;
+  /** The keys kept beside the file, never in it (sandbox/secure-files.ts). */
+  private keyFile!: KeyFile;
 
   constructor(dbPath: string) {
     this.db = openDatabase(dbPath);
@@ -71,6 +75,7 @@ export class SandboxStore {
     this.added = new AddedMerchants(this.s);
     try {
       migrate(this.db, tx, this.meta, dbPath);
+      this.keyFile = secretsOutOfFile(this.db, tx, this.meta, dbPath);
       this.orders.idFloor = orderIdFloor(this.meta);
       // Rows left pending by an earlier run are due as if this process had scheduled them.
       this.requests.refreshDueHint();
@@ -121,6 +126,11 @@ export class SandboxStore {
    */
   batched<T>(fn: () => T, onOpen?: () => void): Promise<T> {
     return this.t.batched(fn, onOpen);
+  }
+
+  /** The HMAC key of the cards' hashes: in the key file beside the database, not in it. */
+  get cardHashSecret(): string {
+    return this.keyFile.cardHashSecret;
   }
 
   getMeta(key: string): string | undefined {
@@ -332,11 +342,13 @@ export class SandboxStore {
   // Merchants created at run time, one per classroom trainee (sandbox/store/added-merchants.ts)
 
   addedMerchants(): AddedMerchantRow[] {
-    return this.added.all();
+    return this.added
+      .all()
+      .map((r) => ({ ...r, control_key: unseal(r.control_key, this.keyFile.controlKeyKey, r.login) }));
   }
 
   insertAddedMerchant(row: AddedMerchantRow): void {
-    this.added.insert(row);
+    this.added.insert({ ...row, control_key: seal(row.control_key, this.keyFile.controlKeyKey, row.login) });
   }
 
   /** The largest endpoint id handed out at run time, or undefined when none was. */

@@ -117,7 +117,8 @@ function stillGood(certPem: string, now: Date, issuer?: X509Certificate): boolea
  */
 export function ensureSandboxCertificate(dataDir: string, now: Date = new Date()): SandboxTls {
   const f = files(dataDir);
-  mkdirSync(f.dir, { recursive: true });
+  mkdirSync(f.dir, { recursive: true, mode: 0o700 });
+  chmodSync(f.dir, 0o700);
   let created = false;
   let caPem = existsSync(f.caCert) ? readFileSync(f.caCert, 'utf8') : '';
   let caKeyPem = existsSync(f.caKey) ? readFileSync(f.caKey, 'utf8') : '';
@@ -126,7 +127,7 @@ export function ensureSandboxCertificate(dataDir: string, now: Date = new Date()
     caPem = ca.certPem;
     caKeyPem = ca.keyPem;
     writePrivate(f.caKey, caKeyPem);
-    writeFileSync(f.caCert, caPem);
+    writeFileSync(f.caCert, caPem, { mode: 0o600 });
     created = true;
   }
   const caX509 = new X509Certificate(caPem);
@@ -137,9 +138,11 @@ export function ensureSandboxCertificate(dataDir: string, now: Date = new Date()
     serverPem = server.certPem;
     serverKeyPem = server.keyPem;
     writePrivate(f.serverKey, serverKeyPem);
-    writeFileSync(f.serverCert, serverPem);
+    writeFileSync(f.serverCert, serverPem, { mode: 0o600 });
     created = true;
   }
+  // Made before this rule, or by hand: the owner's alone.
+  for (const file of [f.caKey, f.caCert, f.serverKey, f.serverCert]) chmodSync(file, 0o600);
   return {
     key: serverKeyPem,
     cert: serverPem + caPem,

@@ -48,7 +48,7 @@ export class Engine implements EngineContext {
   constructor(store: SandboxStore, options: ResolvedSandboxOptions) {
     this.store = store;
     this.options = options;
-    this.cardSecret = store.getMeta('card_hash_secret') ?? '';
+    this.cardSecret = store.cardHashSecret;
     this.hostedFields = new HostedFieldsStore(store.db);
     this.recurring = new RecurringStore(store.db, options.clock());
     this.recurringCharges = new RecurringCharges(this);

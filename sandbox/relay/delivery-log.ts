@@ -161,19 +161,26 @@ export class DeliveryLog {
     );
   }
 
-  /** The newest records first, of a merchant or of one order. */
+  /**
+   * The newest records first, of a merchant, of one order, or of one order of that merchant: each
+   * filter given narrows the list (an order of another merchant gives none).
+   */
   list(filter: { merchant?: string; orderId?: number }, limit: number): DeliveryRecord[] {
     const lim = limitClause(limit);
     const rows =
-      filter.orderId !== undefined
-        ? this.stmt(`SELECT * FROM relay_deliveries WHERE order_id = ? ORDER BY id DESC ${lim}`).all(
-            filter.orderId,
-          )
-        : filter.merchant !== undefined
-          ? this.stmt(`SELECT * FROM relay_deliveries WHERE merchant = ? ORDER BY id DESC ${lim}`).all(
-              filter.merchant,
+      filter.orderId !== undefined && filter.merchant !== undefined
+        ? this.stmt(
+            `SELECT * FROM relay_deliveries WHERE order_id = ? AND merchant = ? ORDER BY id DESC ${lim}`,
+          ).all(filter.orderId, filter.merchant)
+        : filter.orderId !== undefined
+          ? this.stmt(`SELECT * FROM relay_deliveries WHERE order_id = ? ORDER BY id DESC ${lim}`).all(
+              filter.orderId,
             )
-          : this.stmt(`SELECT * FROM relay_deliveries ORDER BY id DESC ${lim}`).all();
+          : filter.merchant !== undefined
+            ? this.stmt(`SELECT * FROM relay_deliveries WHERE merchant = ? ORDER BY id DESC ${lim}`).all(
+                filter.merchant,
+              )
+            : this.stmt(`SELECT * FROM relay_deliveries ORDER BY id DESC ${lim}`).all();
     return (rows as Row[]).map(fromRow);
   }
 }

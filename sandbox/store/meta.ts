@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { TableSchema } from './statements.ts';
 
-/** The store's own settings: `schema_version`, `orders_id_floor`, `card_hash_secret`. */
+/** The store's own settings: `schema_version`, `orders_id_floor` (the card hash's key is in the key file). */
 export const META_TABLE: TableSchema = {
   name: 'meta',
   ddl: 'CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);',

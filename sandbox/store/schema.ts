@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { ADDED_MERCHANTS_TABLE } from './added-merchants.ts';
 import { CALLBACKS_TABLE } from './callbacks.ts';
@@ -51,8 +50,8 @@ const ID_SEEDS = TABLES.flatMap((t) => (t.idSeed === undefined ? [] : [[t.name, 
 
 /**
  * Brings a file's schema up to date (creates it, rebuilds older tables, adds columns, drops old
- * indexes, records the version), seeds the AUTOINCREMENT tables' first ids and the card-hash
- * secret. Throws, leaving the file as it was, when the file is of a newer sandbox.
+ * indexes, records the version) and seeds the AUTOINCREMENT tables' first ids (the card hash's
+ * key lives in the key file: store/secrets-at-rest.ts). Throws, leaving the file as it was, when the file is of a newer sandbox.
  */
 export function migrate(db: Database.Database, tx: <T>(fn: () => T) => T, meta: Meta, dbPath: string): void {
   // Off while the schema is brought up to date: a rebuilt table is dropped while others refer to it.
@@ -83,8 +82,6 @@ export function migrate(db: Database.Database, tx: <T>(fn: () => T) => T, meta: 
   );
   tx(() => {
     for (const [table, start] of ID_SEEDS) seed.run(table, start, table);
-    if (meta.get('card_hash_secret') === undefined)
-      meta.set('card_hash_secret', randomBytes(32).toString('hex'));
   });
 }
 

@@ -156,8 +156,14 @@ export async function runHandlerChecks(
     results.push({ ...def, ...r, durationMs: ports.now() - started });
   };
 
+  /** Set when the genuine callback got no answer at all: the checks that read an answer cannot pass. */
+  let unanswered: string | undefined;
+  const noHandler = () =>
+    `The handler did not answer the genuine callback (${unanswered}): nothing can be checked until it answers. Start it, or check the address.`;
+
   await run('answers-in-time', async () => {
     const a = await send(fresh());
+    if (a.status === null) unanswered = said(a);
     if (!is2xx(a.status))
       return {
         outcome: 'failed',
@@ -172,6 +178,7 @@ export async function runHandlerChecks(
   });
 
   await run('idempotent-duplicate', async () => {
+    if (unanswered) return { outcome: 'failed', detail: noHandler() };
     const cb = fresh();
     const first = await send(cb);
     const second = await send(cb);
@@ -188,6 +195,8 @@ export async function runHandlerChecks(
   });
 
   await run('refuses-bad-control', async () => {
+    // Silence is no refusal: with no handler answering, a forged callback also gets nothing back.
+    if (unanswered) return { outcome: 'failed', detail: noHandler() };
     const cb = fresh();
     const a = await send(cb, true);
     if (is2xx(a.status))
@@ -208,6 +217,7 @@ export async function runHandlerChecks(
         detail:
           "Needs the handler's view of an order: give --state-url http://…/orders/{orderid} (answering its status).",
       };
+    if (unanswered) return { outcome: 'failed', detail: noHandler() };
     const cb = fresh();
     const latest = await send(cb);
     if (!is2xx(latest.status))

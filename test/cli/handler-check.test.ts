@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -64,6 +65,23 @@ describe('paysign handler-check', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(new RegExp(`FAIL  ${id}:`));
     expect(r.cases.find((c) => c.name.startsWith(`${id}:`))!.failed).toBe(true);
+  });
+
+  it('passes nothing that needs an answer when the handler is not listening', async () => {
+    // A port that was just free: nothing listens there.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise((r) => probe.close(r));
+    const junit = join(mkdtempSync(join(tmpdir(), 'hc-')), 'out.xml');
+    const r = await paysign(
+      ['handler-check', `http://127.0.0.1:${port}/callback`, '--junit', junit, '--timeout-ms', '300'],
+      { env: { PAYSIGN_CONTROL_KEY: KEY } },
+    );
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toContain('PASS');
+    expect(r.stdout).toMatch(/FAIL {2}refuses-bad-control: .*\n.*did not answer/);
+    expect(junitCases(junit).every((c) => c.failed || c.skipped)).toBe(true);
   });
 
   it('refuses bad input with one line and exit 2', async () => {

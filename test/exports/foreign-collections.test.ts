@@ -131,4 +131,26 @@ describe('files that cannot be imported, nothing of them', () => {
   ])('%s', (_what, text, message) => {
     expect(() => importForeignCollection(text)).toThrow(message);
   });
+
+  it('folders nested 1,000 deep: a clear message with the depth limit, not a stack overflow', () => {
+    const nest = (depth: number) => {
+      let item: unknown = {
+        name: 'Sale',
+        request: { method: 'POST', url: 'https://gate.example/paynet/api/v2/sale/1' },
+      };
+      for (let i = 0; i < depth; i++) item = { name: `f${i}`, item: [item] };
+      return JSON.stringify({
+        info: {
+          name: 'Deep',
+          schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
+        },
+        item: [item],
+      });
+    };
+    expect(() => importForeignCollection(nest(1_000))).toThrow(
+      /nests folders more than 100 deep, more than this import reads/,
+    );
+    // 99 folders under the collection: still read.
+    expect(importForeignCollection(nest(99)).requests).toHaveLength(1);
+  });
 });

@@ -310,6 +310,18 @@ describe('scenario lab', () => {
     expect(badBody.status).toBe(400);
   });
 
+  it("relay: login filters the deliveries whatever else is asked (another merchant's order gives none)", async () => {
+    const s = await sale();
+    await advance(1000);
+    const acme = sb.merchants.acme.login;
+    const other = sb.merchants.other.login;
+    const own = await admin(sb.app, 'GET', `/relay/deliveries?login=${acme}&orderid=${s.id}`);
+    expect((own.body.deliveries as Loose[]).length).toBeGreaterThan(0);
+    const foreign = await admin(sb.app, 'GET', `/relay/deliveries?login=${other}&orderid=${s.id}`);
+    expect(foreign.status).toBe(200);
+    expect(foreign.body.deliveries).toEqual([]);
+  });
+
   it('relay: never reaches a host that is not allowed (clear JSON error)', async () => {
     const r = await admin(sb.app, 'POST', '/relay/handler-check', { url: 'http://203.0.113.9/cb' });
     expect(r.status).toBe(403);

@@ -16,6 +16,31 @@ import {
 /** Largest file read (characters), as for the console's own collections file. */
 export const MAX_FOREIGN_COLLECTION = 5_000_000;
 
+/** Requests identified between two progress reports. */
+export const PROGRESS_EVERY = 1_000;
+
+/**
+ * Deepest folder nesting of a Postman collection read (Postman's own tree is rarely ten deep): the
+ * schema and the reader recurse per level, and a file nested a thousand deep overflowed the stack.
+ */
+export const MAX_POSTMAN_FOLDER_DEPTH = 100;
+
+/** How deep `item` arrays nest, counted without recursion; stops past `limit`. */
+function folderDepth(json: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[json, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    const items = (node as { item?: unknown } | null)?.item;
+    if (!Array.isArray(items)) continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    if (deepest > limit) return deepest;
+    for (const child of items)
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 export interface ForeignCollection {
   format: 'postman' | 'insomnia';
   /** The collection's (or workspace's) own name. */
@@ -62,7 +87,14 @@ export function foreignCollectionFormat(json: unknown): 'postman' | 'insomnia' |
  * @throws ExportError IMPORT_UNREADABLE for a file that is not JSON or neither format, or has no
  *   request of this API.
  */
-export function importForeignCollection(text: string, options: { place?: Place } = {}): ForeignCollection {
+export function importForeignCollection(
+  text: string,
+  options: {
+    place?: Place;
+    /** Told every {@link PROGRESS_EVERY} requests identified (the import runs off the page's thread). */
+    onProgress?: (done: number, total: number) => void;
+  } = {},
+): ForeignCollection {
   if (text.length > MAX_FOREIGN_COLLECTION)
     throw unreadable(
       `This file is larger than ${MAX_FOREIGN_COLLECTION / 1_000_000} MB: split the collection.`,
@@ -83,7 +115,9 @@ export function importForeignCollection(text: string, options: { place?: Place }
     );
   const read = format === 'postman' ? readPostman(json) : readInsomnia(json);
   const result: ForeignCollection = { format, name: read.name, requests: [], skipped: [] };
-  for (const r of read.requests) {
+  const total = read.requests.length;
+  for (const [i, r] of read.requests.entries()) {
+    if (i % PROGRESS_EVERY === 0) options.onProgress?.(i, total);
     const outcome = identify(r, options.place);
     if ('draft' in outcome)
       result.requests.push({ name: r.name, draft: outcome.draft, notes: outcome.notes });
@@ -200,6 +234,11 @@ function oauthOf(entries: Array<{ name: string; value: string }>): Array<{ name:
 }
 
 function readPostman(json: unknown): { name: string; requests: ForeignRequest[] } {
+  // The collection itself is level 1, its top folders level 2.
+  if (folderDepth(json, MAX_POSTMAN_FOLDER_DEPTH + 1) > MAX_POSTMAN_FOLDER_DEPTH + 1)
+    throw unreadable(
+      `This Postman collection nests folders more than ${MAX_POSTMAN_FOLDER_DEPTH} deep, more than this import reads: move its requests into shallower folders and export it again.`,
+    );
   const parsed = PostmanCollectionSchema.safeParse(json);
   if (!parsed.success) throw schemaProblem('Postman collection', parsed.error);
   const c = parsed.data;

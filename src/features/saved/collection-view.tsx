@@ -70,6 +70,9 @@ function endpointText(draft: RequestDraft): string {
   return draft.endpoint.kind === 'group' ? `group ${draft.endpoint.id}` : draft.endpoint.id;
 }
 
+/** Rows shown at first, and added by "Show more": an imported collection may hold 100,000. */
+const PAGE_ROWS = 200;
+
 /** One collection: its name (renamed in place) and its saved requests with their actions. */
 export function CollectionView({
   collection: c,
@@ -93,6 +96,7 @@ export function CollectionView({
   onDelete: () => void;
 }) {
   const titleId = useId();
+  const [shown, setShown] = useState(PAGE_ROWS);
   const button = (label: string, aria: string, onClick: () => void, extra = ''): ReactNode => (
     <button type="button" className={`ui-btn ui-btn-small ${extra}`} aria-label={aria} onClick={onClick}>
       {label}
@@ -143,7 +147,7 @@ export function CollectionView({
             </tr>
           </thead>
           <tbody>
-            {requests.map((r) => (
+            {requests.slice(0, shown).map((r) => (
               <tr key={r.id}>
                 <td>
                   {renaming === r.id ? (
@@ -184,6 +188,12 @@ export function CollectionView({
           </tbody>
         </table>
       )}
+      {requests.length > shown ? (
+        <p className="sv-note">
+          Showing {shown.toLocaleString('en-US')} of {requests.length.toLocaleString('en-US')} requests.{' '}
+          {button('Show more', `Show more requests of ${c.name}`, () => setShown((n) => n + PAGE_ROWS * 5))}
+        </p>
+      ) : null}
     </section>
   );
 }

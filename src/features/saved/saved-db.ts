@@ -50,28 +50,106 @@ export interface SavedState {
   unreadable: number;
 }
 
+/** Records read (and parsed) per task: 100,000 saved requests read at once held the page for seconds. */
+const READ_BATCH = 1_000;
+/** Records written per task by a large import (each `put` copies its record on the page's thread). */
+const WRITE_BATCH = 1_000;
+
+/** Every record of a store, a batch per task, each parsed as it comes. */
+async function readAll<T>(
+  d: IDBDatabase,
+  store: string,
+  parse: (raw: unknown) => T | undefined,
+): Promise<{ rows: T[]; unreadable: number }> {
+  const rows: T[] = [];
+  let unreadable = 0;
+  let after: IDBValidKey | undefined;
+  for (;;) {
+    const range = after === undefined ? undefined : IDBKeyRange.lowerBound(after, true);
+    const batch = await withStore(
+      d,
+      store,
+      'readonly',
+      (s) => s.getAll(range, READ_BATCH) as IDBRequest<unknown[]>,
+    );
+    for (const raw of batch) {
+      const row = parse(raw);
+      if (row === undefined) unreadable++;
+      else rows.push(row);
+    }
+    if (batch.length < READ_BATCH) return { rows, unreadable };
+    after = (batch[batch.length - 1] as { id: IDBValidKey }).id;
+  }
+}
+
+const collator = new Intl.Collator();
+const byName = (a: { name: string }, b: { name: string }) => collator.compare(a.name, b.name);
+
 /** Collections by name, requests by name; records that do not parse are counted, not shown. */
 export async function listSaved(): Promise<SavedState> {
   const d = await db();
-  const [rawCollections, rawRequests] = await Promise.all([
-    withStore(d, COLLECTIONS, 'readonly', (s) => s.getAll() as IDBRequest<unknown[]>),
-    withStore(d, REQUESTS, 'readonly', (s) => s.getAll() as IDBRequest<unknown[]>),
+  const [collections, requests] = await Promise.all([
+    readAll(d, COLLECTIONS, (raw) => {
+      const c = CollectionSchema.safeParse(raw);
+      return c.success ? c.data : undefined;
+    }),
+    readAll(d, REQUESTS, (raw) => {
+      const r = SavedRequestSchema.safeParse(raw);
+      return r.success ? r.data : undefined;
+    }),
   ]);
-  let unreadable = 0;
-  const collections: Collection[] = [];
-  for (const raw of rawCollections) {
+  return {
+    collections: collections.rows.sort(byName),
+    requests: requests.rows.sort(byName),
+    unreadable: collections.unreadable + requests.unreadable,
+  };
+}
+
+/**
+ * Saves an imported collection and its requests (already checked and masked, by the import
+ * worker) in one transaction, {@link WRITE_BATCH} requests per task; `signal` aborts it with
+ * nothing kept. Returns the collection's name (made free) and how many requests were saved.
+ */
+export async function importPrepared(
+  name: string,
+  collectionId: string,
+  requests: readonly SavedRequest[],
+  onProgress: (done: number) => void,
+  signal: AbortSignal,
+): Promise<{ name: string; requests: number }> {
+  const d = await db();
+  const existing = await readAll(d, COLLECTIONS, (raw) => {
     const c = CollectionSchema.safeParse(raw);
-    if (c.success) collections.push(c.data);
-    else unreadable++;
-  }
-  const requests: SavedRequest[] = [];
-  for (const raw of rawRequests) {
-    const r = SavedRequestSchema.safeParse(raw);
-    if (r.success) requests.push(r.data);
-    else unreadable++;
-  }
-  const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
-  return { collections: collections.sort(byName), requests: requests.sort(byName), unreadable };
+    return c.success ? c.data.name : undefined;
+  });
+  const c = CollectionSchema.parse({
+    version: 1,
+    id: collectionId,
+    name: freeName(name, new Set(existing.rows)),
+    createdAt: now(),
+  });
+  if (signal.aborted) throw new DOMException('The import was cancelled.', 'AbortError');
+  const tx = d.transaction([COLLECTIONS, REQUESTS], 'readwrite');
+  const done = new Promise<void>((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
+    tx.onabort = () => reject(tx.error ?? new DOMException('The import was cancelled.', 'AbortError'));
+  });
+  tx.objectStore(COLLECTIONS).put(c);
+  const store = tx.objectStore(REQUESTS);
+  let i = 0;
+  // The next batch is put from the last one's success: the transaction stays open between tasks.
+  const next = () => {
+    if (signal.aborted) return tx.abort();
+    let last: IDBRequest | undefined;
+    for (const end = Math.min(i + WRITE_BATCH, requests.length); i < end; i++) last = store.put(requests[i]);
+    onProgress(i);
+    if (last && i < requests.length) last.onsuccess = next;
+  };
+  next();
+  await done;
+  changed();
+  return { name: c.name, requests: requests.length };
 }
 
 export async function createCollection(name: string): Promise<Collection> {

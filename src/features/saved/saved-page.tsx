@@ -1,9 +1,11 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useRef, useState, useSyncExternalStore } from 'react';
 import type { RequestDraft } from '../../model/index.ts';
 import { downloadText } from '../../browser/download.ts';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { CollectionView } from './collection-view.tsx';
-import { createCollection, deleteCollection, importCollections } from './saved-db.ts';
+import { ForeignImportSession, type ImportWorkerPort } from './foreign-import-session.ts';
+import type { ImportMessage } from './foreign-import-protocol.ts';
+import { createCollection, deleteCollection, importCollections, importPrepared } from './saved-db.ts';
 import { buildCollectionsFile, readCollectionsFile } from './saved-file.ts';
 import { checkName, type Collection } from './saved-schema.ts';
 import { useSaved } from './use-saved.ts';
@@ -21,11 +23,41 @@ export interface SavedPageProps {
 
 const text = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-/** A saved name: at most 200 characters, never empty. */
-const clip = (name: string, fallback: string) => name.trim().slice(0, 200).trim() || fallback;
+/** Above this size a file is told by its first characters, not parsed whole on the page's thread. */
+const SNIFF_ABOVE = 1_000_000;
+
+/** The import worker (foreign-import-worker.ts) as the session's port. */
+function spawnImportWorker(): ImportWorkerPort {
+  const w = new Worker(new URL('./foreign-import-worker.ts', import.meta.url), { type: 'module' });
+  return {
+    post: (job) => w.postMessage(job),
+    onMessage: (listener) => {
+      w.onmessage = (e: MessageEvent<ImportMessage>) => listener(e.data);
+      w.onerror = (e) => {
+        e.preventDefault();
+        listener({ type: 'failed', message: `The import stopped: ${e.message || 'its worker failed'}.` });
+      };
+    },
+    terminate: () => w.terminate(),
+  };
+}
+
+function newImportSession(): ForeignImportSession {
+  return new ForeignImportSession({
+    spawn: spawnImportWorker,
+    save: (name, collectionId, requests, onProgress, signal) =>
+      importPrepared(name, collectionId, requests, onProgress, signal),
+    newId: () => globalThis.crypto.randomUUID(),
+    now: () => new Date().toISOString(),
+  });
+}
 
 /** A Postman collection or an Insomnia export, told from the console's own file by its head. */
 function isForeignCollection(content: string): boolean {
+  if (content.length > SNIFF_ABOVE) {
+    const head = content.slice(0, 65_536);
+    return /"_type"\s*:\s*"export"/.test(head) || /getpostman|postman\.com/.test(head);
+  }
   try {
     const head = JSON.parse(content) as Record<string, unknown> | null;
     if (!head || typeof head !== 'object') return false;
@@ -49,9 +81,15 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
   const [newCollection, setNewCollection] = useState('');
   const [deleting, setDeleting] = useState<Collection | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
-  const [skipped, setSkipped] = useState<Array<{ name: string; reason: string }>>([]);
+  const [importer] = useState(newImportSession);
+  const imported = useSyncExternalStore(importer.subscribe, importer.getSnapshot);
+  /** Whether the page shows the foreign import's outcome (until the next action). */
+  const [showImport, setShowImport] = useState(false);
+  const importing = imported.phase === 'reading' || imported.phase === 'saving';
+  const skipped = showImport && imported.phase === 'done' ? imported.skipped : [];
 
   const act = (what: Promise<unknown>, done?: string) => {
+    setShowImport(false);
     setError(null);
     what.then(
       () => setStatus(done ?? null),
@@ -71,7 +109,7 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
   const importFile = async (file: File) => {
     setError(null);
     setStatus(null);
-    setSkipped([]);
+    setShowImport(false);
     try {
       const content = await file.text();
       if (!isForeignCollection(content)) {
@@ -82,23 +120,9 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
         );
         return;
       }
-      // The Postman and Insomnia reader loads only for such a file.
-      const { importForeignCollection } =
-        await import('../../exports/foreign-collections/import-foreign-collection.ts');
-      const c = importForeignCollection(content);
-      const n = await importCollections([
-        {
-          name: clip(c.name, 'Imported requests'),
-          requests: c.requests.map((r) => ({ name: clip(r.name, 'Unnamed request'), draft: r.draft })),
-        },
-      ]);
-      const what = c.format === 'postman' ? 'Postman collection' : 'Insomnia export';
-      setStatus(
-        `Imported ${n.requests} request${n.requests === 1 ? '' : 's'} of the ${what} “${c.name}” from ${file.name} into a new collection${
-          c.skipped.length > 0 ? `; skipped ${c.skipped.length} of other APIs (listed below)` : ''
-        }.`,
-      );
-      setSkipped(c.skipped);
+      // The Postman and Insomnia reader runs in a worker (it loads only for such a file).
+      setShowImport(true);
+      importer.start(file.name, content);
     } catch (e) {
       setError(`${file.name} was not imported. ${text(e)}`);
     }
@@ -160,8 +184,25 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
           />
         </div>
         <p role="status" className="sv-note">
-          {state ? (status ?? '') : 'Loading…'}
+          {!state
+            ? 'Loading…'
+            : showImport && imported.phase !== 'failed'
+              ? imported.message
+              : (status ?? '')}
         </p>
+        {showImport && importing ? (
+          <div className="sv-inline">
+            <progress
+              aria-label="Import progress"
+              max={imported.total || 1}
+              value={imported.done}
+              className="sv-progress"
+            />
+            <button type="button" className="ui-btn ui-btn-small" onClick={() => importer.cancel()}>
+              Cancel import
+            </button>
+          </div>
+        ) : null}
         {skipped.length > 0 ? (
           <ul className="sv-note" aria-label="Skipped requests">
             {skipped.map((r, i) => (
@@ -171,9 +212,9 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
             ))}
           </ul>
         ) : null}
-        {error || loadError ? (
+        {error || loadError || (showImport && imported.phase === 'failed') ? (
           <p role="alert" className="sv-error">
-            {error ??
+            {(showImport && imported.phase === 'failed' ? imported.message : error) ??
               `Saved requests cannot be read: ${loadError}. Reload the page; the browser may block IndexedDB.`}
           </p>
         ) : null}

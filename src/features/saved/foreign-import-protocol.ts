@@ -1,0 +1,25 @@
+import type { SavedRequest } from './saved-schema.ts';
+
+/** Saved requests per message from the import worker (a message is one task of the page's thread). */
+export const IMPORT_CHUNK = 1_000;
+
+/** What the page asks of the import worker: read this file into saved requests of `collectionId`. */
+export interface ImportJob {
+  text: string;
+  collectionId: string;
+  /** The import's time, as `savedAt` and `updatedAt`. */
+  at: string;
+}
+
+/** What the import worker tells the page, in this order: progress and chunks, then done or failed. */
+export type ImportMessage =
+  | { type: 'progress'; done: number; total: number }
+  | { type: 'chunk'; requests: SavedRequest[] }
+  | {
+      type: 'done';
+      format: 'postman' | 'insomnia';
+      name: string;
+      total: number;
+      skipped: Array<{ name: string; reason: string }>;
+    }
+  | { type: 'failed'; message: string };
