@@ -11,6 +11,7 @@ import { operationOf } from './draft-params.ts';
 import { missingValues, type MissingValue } from './missing-values.ts';
 import { readAnswer, type AnswerReading } from './read-answer.ts';
 import type { RequestDraft } from './request-draft.ts';
+import { sendCertainty, type SendCertainty } from './send-certainty.ts';
 
 /** What came back over the wire. */
 export interface WireAnswer {
@@ -66,6 +67,8 @@ export interface ExchangeRecord {
   };
   response?: { status: number; elapsedMs: number; headers: Record<string, string>; body: string };
   error?: string;
+  /** Not answered (or answered 5xx): never sent, or an unknown outcome (`send-certainty.ts`). */
+  certainty?: Exclude<SendCertainty, 'answered'>;
 }
 
 export type ExchangeOutcome =
@@ -156,6 +159,10 @@ export function recordExchange(
   party: ExchangeParty,
   outcome: ExchangeOutcome,
 ): ExchangeRecord {
+  const certainty = sendCertainty(
+    draft.operation,
+    outcome.ok ? { ok: true, status: outcome.wire.status } : { ok: false, error: outcome.error },
+  );
   return {
     operationPath: draft.operation,
     draft,
@@ -178,6 +185,7 @@ export function recordExchange(
           },
         }
       : { error: errorText(outcome.error) }),
+    ...(certainty !== 'answered' ? { certainty } : {}),
   };
 }
 
