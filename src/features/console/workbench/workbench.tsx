@@ -375,6 +375,7 @@ function OperationWorkbench({
                 controlKey={context?.credentials.controlKey}
                 crypto={runtime.crypto}
                 login={context?.credentials.login}
+                answer={outcome?.interpreted.json}
               />
             </Suspense>
           ) : null}
