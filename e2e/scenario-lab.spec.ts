@@ -89,6 +89,14 @@ test.describe('the scenario lab', () => {
       await expect(page.getByRole('status').filter({ hasText: 'Advanced +31 days' })).toBeVisible({
         timeout: 30_000,
       });
+      // The total ahead reads in days, not "8035200 s".
+      await expect(page.getByRole('status').filter({ hasText: 'Advanced +31 days' })).toHaveText(
+        /^Advanced \+31 days: \d+ step\(s\); \d+ days?( \d+ h)? ahead in all\.$/,
+      );
+      // The relay's record names where each delivery went.
+      await expect(
+        page.getByRole('table', { name: 'Relay deliveries' }).getByRole('columnheader', { name: 'Sent to' }),
+      ).toBeVisible();
       await expect(ours().locator('td').nth(4)).toHaveText('1');
       await expect(ours().locator('td').nth(5)).toContainText('approved');
       await expectAccessible(page, 'the scenario lab with a recurring schedule');

@@ -10,7 +10,7 @@ import {
   type RecurringSchedule,
 } from '../../browser/sandbox-lab.ts';
 import { RelayDeliveries } from '../../ui/relay-deliveries.tsx';
-
+import { aheadText } from './clock-text.ts';
 const STEPS: ReadonlyArray<{ label: string; ms: number }> = [
   { label: '+1 s', ms: 1000 },
   { label: '+1 min', ms: 60_000 },
@@ -150,9 +150,7 @@ function TestClock({ login }: { login: string }) {
     advanceClock(login, ms)
       .then(
         (r) =>
-          setNote(
-            `Advanced ${label}: ${r.steps} step(s); ${Math.round(r.totalAdvancedMs / 1000)} s ahead in all.`,
-          ),
+          setNote(`Advanced ${label}: ${r.steps} step(s); ${aheadText(r.totalAdvancedMs)} ahead in all.`),
         (e: unknown) => setNote((e as Error).message),
       )
       .finally(() => {
