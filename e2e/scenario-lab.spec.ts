@@ -54,6 +54,18 @@ test.describe('the scenario lab', () => {
     });
   });
 
+  for (const theme of ['light', 'dark'] as const)
+    test(`scenario descriptions show names as code, not backticks (${theme})`, async ({ page }) => {
+      await page.addInitScript((t) => localStorage.setItem('pay-console.theme', t), theme);
+      await page.goto('/scenarios');
+      const item = page.locator('.sc-item').filter({ hasText: 'Processed but timed out' });
+      await item.getByText('What it does, what a correct merchant does').click();
+      const details = item.locator('details');
+      await expect(details.locator('code', { hasText: 'client_orderid' }).first()).toBeVisible();
+      await expect(details).not.toContainText('`');
+      await expectAccessible(page, `scenario descriptions (${theme})`);
+    });
+
   test('a recurring payment is charged on its schedule when the test clock moves a month', async ({
     page,
   }) => {
