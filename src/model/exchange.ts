@@ -11,7 +11,13 @@ import { operationOf } from './draft-params.ts';
 import { missingValues, type MissingValue } from './missing-values.ts';
 import { readAnswer, type AnswerReading } from './read-answer.ts';
 import type { RequestDraft } from './request-draft.ts';
-import { sendCertainty, type SendCertainty } from './send-certainty.ts';
+import {
+  endOf,
+  sendCertainty,
+  unknownOutcome,
+  type SendCertainty,
+  type UnknownOutcome,
+} from './send-certainty.ts';
 
 /** What came back over the wire. */
 export interface WireAnswer {
@@ -82,6 +88,8 @@ export interface PreparedExchange {
   send(transport: Transport, signal?: AbortSignal): Promise<ExchangeOutcome>;
   /** The record of a send, for history (a failed one carries its error's message). */
   record(party: ExchangeParty, outcome: ExchangeOutcome): ExchangeRecord;
+  /** The model's decision (`send-certainty.ts`): the order this send may have made, or null. */
+  unknown(outcome: ExchangeOutcome): UnknownOutcome | null;
 }
 
 export interface PrepareOptions extends BuildDraftOptions {
@@ -149,6 +157,13 @@ export async function prepareExchange(
       }
     },
     record: (party, outcome) => recordExchange(draft, built, party, outcome),
+    unknown: (outcome) =>
+      unknownOutcome(
+        draft.operation,
+        built.body,
+        endOf(outcome),
+        outcome.ok ? outcome.answer.json : undefined,
+      ),
   };
 }
 

@@ -150,3 +150,16 @@ export function endOf(
 ): SendEnd {
   return outcome.ok ? { ok: true, status: outcome.wire.status } : { ok: false, error: outcome.error };
 }
+
+/** The error a screen without buttons shows: the failure, and what to do when the order may exist. */
+export function failureError(
+  operationPath: string,
+  sent: ReadonlyArray<{ name: string; value: string }>,
+  error: unknown,
+): unknown {
+  const unknown = unknownOutcome(operationPath, sent, { ok: false, error });
+  if (!unknown) return error;
+  return new Error(
+    `${error instanceof Error ? error.message : String(error)} ${unknownOutcomeSentence(unknown)}`,
+  );
+}

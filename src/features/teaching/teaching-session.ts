@@ -9,7 +9,7 @@ import {
 import type { Operation } from '../../catalog/index.ts';
 import { schemeOf, type Place, type RequestDraft, type SigningRuntime } from '../../model/index.ts';
 import { prepareExchange, type Transport } from '../../model/exchange.ts';
-import { endOf, unknownOutcome, unknownOutcomeSentence } from '../../model/send-certainty.ts';
+import { failureError } from '../../model/send-certainty.ts';
 import type { AnswerReading } from '../../model/read-answer.ts';
 import { signingEnvFor, type SigningContext } from '../../model/signing-context.ts';
 import { type ProxyTarget } from '../../model/proxy-contract.ts';
@@ -252,19 +252,8 @@ export class TeachingSession {
       built: wire,
     });
     const outcome = await prepared.send(this.ports.transport(context.target));
-    // The model decides whether the order may exist: then the message says so, never "retry".
-    const unknown = unknownOutcome(
-      op.path,
-      wire.body,
-      endOf(outcome),
-      outcome.ok ? outcome.answer.json : undefined,
-    );
-    if (!outcome.ok) {
-      if (!unknown) throw outcome.error;
-      throw new Error(
-        `${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)} ${unknownOutcomeSentence(unknown)}`,
-      );
-    }
+    // An order that may exist is said so (the model's decision), never "retry".
+    if (!outcome.ok) throw failureError(op.path, wire.body, outcome.error);
     const answer = outcome.answer;
     const idField = orderIdField(op);
     const newOrderId = answer.accepted && idField !== undefined;

@@ -9,7 +9,7 @@ import type {
   WireAnswer,
 } from '../../../model/exchange.ts';
 import type { AnswerReading } from '../../../model/read-answer.ts';
-import { unknownOutcome, type UnknownOutcome } from '../../../model/send-certainty.ts';
+import type { UnknownOutcome } from '../../../model/send-certainty.ts';
 import type { AbortKind } from './send-lifecycle.ts';
 
 /** The answer on screen and the request it belongs to. */
@@ -144,7 +144,7 @@ export class SendSession {
       if (!outcome.ok) {
         const error = life.explain(outcome.error, prepared.built.body);
         this.report(prepared.record(job.party, { ...outcome, error }));
-        this.failedUnknown = unknownOutcome(job.draft.operation, prepared.built.body, { ok: false, error });
+        this.failedUnknown = prepared.unknown({ ...outcome, error });
         throw error;
       }
       this.report(prepared.record(job.party, outcome));
@@ -155,12 +155,7 @@ export class SendSession {
         interpreted: outcome.answer,
         sentAt: outcome.sentAt,
         sentKey: job.key,
-        unknown: unknownOutcome(
-          job.draft.operation,
-          prepared.built.body,
-          { ok: true, status: outcome.wire.status },
-          outcome.answer.json,
-        ),
+        unknown: prepared.unknown(outcome),
       };
     } finally {
       life.settle();
