@@ -21,7 +21,8 @@ test.describe('the scenario lab', () => {
     });
 
     const received = page.getByRole('table', { name: 'Callbacks received' });
-    const relay = page.getByRole('table', { name: 'Relay deliveries' });
+    // The panel lists the deliveries of the order just sent, wherever they went.
+    const relay = page.getByRole('table', { name: /^Deliveries of order \d+$/ });
     // The relay lists every delivery of the demo merchant (the sandbox is shared by the specs):
     // this test looks only at its own sale's, by its orderid.
     let orderId = '';
@@ -52,6 +53,18 @@ test.describe('the scenario lab', () => {
       await expect(ours().filter({ hasText: /replay \(bad-control\)/ })).toHaveCount(1);
     });
   });
+
+  for (const theme of ['light', 'dark'] as const)
+    test(`scenario descriptions show names as code, not backticks (${theme})`, async ({ page }) => {
+      await page.addInitScript((t) => localStorage.setItem('pay-console.theme', t), theme);
+      await page.goto('/scenarios');
+      const item = page.locator('.sc-item').filter({ hasText: 'Processed but timed out' });
+      await item.getByText('What it does, what a correct merchant does').click();
+      const details = item.locator('details');
+      await expect(details.locator('code', { hasText: 'client_orderid' }).first()).toBeVisible();
+      await expect(details).not.toContainText('`');
+      await expectAccessible(page, `scenario descriptions (${theme})`);
+    });
 
   test('a recurring payment is charged on its schedule when the test clock moves a month', async ({
     page,
@@ -88,6 +101,14 @@ test.describe('the scenario lab', () => {
       await expect(page.getByRole('status').filter({ hasText: 'Advanced +31 days' })).toBeVisible({
         timeout: 30_000,
       });
+      // The total ahead reads in days, not "8035200 s".
+      await expect(page.getByRole('status').filter({ hasText: 'Advanced +31 days' })).toHaveText(
+        /^Advanced \+31 days: \d+ step\(s\); \d+ days?( \d+ h)? ahead in all\.$/,
+      );
+      // The relay's record names where each delivery went.
+      await expect(
+        page.getByRole('table', { name: 'Relay deliveries' }).getByRole('columnheader', { name: 'Sent to' }),
+      ).toBeVisible();
       await expect(ours().locator('td').nth(4)).toHaveText('1');
       await expect(ours().locator('td').nth(5)).toContainText('approved');
       await expectAccessible(page, 'the scenario lab with a recurring schedule');

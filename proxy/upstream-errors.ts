@@ -98,7 +98,7 @@ export function classifyUpstreamError(err: unknown, ctx: UpstreamContext): Proxy
     return new ProxyError(
       504,
       'UPSTREAM_TIMEOUT',
-      `${host} did not answer within ${timeoutMs} ms. Check that the gateway is reachable, or raise PROXY_TIMEOUT_MS.`,
+      `${host} did not answer within ${timeoutMs} ms. The request may have reached the gateway: check with status before sending it again; raise PROXY_TIMEOUT_MS if the gateway is slow.`,
     );
   }
   const chain = errorChain(err);
@@ -132,7 +132,7 @@ export function classifyUpstreamError(err: unknown, ctx: UpstreamContext): Proxy
     return new ProxyError(
       502,
       'UPSTREAM_RESET',
-      `${host} closed the connection before answering (${code}). Retry; if it persists, check the base URL's scheme (http/https) and any firewall in between.`,
+      `${host} closed the connection before answering (${code}). The request may have reached the gateway: check with status before sending it again (never with a new client_orderid); if it happens on every request, check the base URL's scheme (http/https) and any firewall in between.`,
     );
   }
   if (code && TLS_CODES.test(code)) {
@@ -158,7 +158,7 @@ export function classifyUpstreamError(err: unknown, ctx: UpstreamContext): Proxy
     return new ProxyError(
       504,
       'UPSTREAM_TIMEOUT',
-      `${host} stopped answering (${code}). Retry later, or check the gateway.`,
+      `${host} stopped answering (${code}). The request may have reached the gateway: check with status before sending it again.`,
     );
   }
   if (message === 'bad port') {

@@ -30,6 +30,13 @@ export interface DeliveryRecord {
   bodyExcerpt: string | null;
 }
 
+/** A record as the relay's list answers it: its attempt number and the callback's next retry. */
+export interface ListedDelivery extends DeliveryRecord {
+  attempt: number | null;
+  /** When the callback's next attempt is due (the sandbox's clock), while it is pending. */
+  nextAttemptAt: number | null;
+}
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS relay_deliveries (
   id INTEGER PRIMARY KEY, callback_id INTEGER, order_id INTEGER NOT NULL, merchant TEXT NOT NULL,
@@ -162,25 +169,32 @@ export class DeliveryLog {
   }
 
   /**
-   * The newest records first, of a merchant, of one order, or of one order of that merchant: each
-   * filter given narrows the list (an order of another merchant gives none).
+   * The newest records first, of a merchant, of one order, or of one order of that merchant (each
+   * filter given narrows the list: an order of another merchant gives none), each with its attempt
+   * number (an attempt on the schedule: `delivery` or `dropped`) and, while its callback waits for a
+   * retry, when that is due (the sandbox's clock; the merchant's time adds its test clock's advance).
    */
-  list(filter: { merchant?: string; orderId?: number }, limit: number): DeliveryRecord[] {
+  list(filter: { merchant?: string; orderId?: number }, limit: number): ListedDelivery[] {
     const lim = limitClause(limit);
-    const rows =
-      filter.orderId !== undefined && filter.merchant !== undefined
-        ? this.stmt(
-            `SELECT * FROM relay_deliveries WHERE order_id = ? AND merchant = ? ORDER BY id DESC ${lim}`,
-          ).all(filter.orderId, filter.merchant)
-        : filter.orderId !== undefined
-          ? this.stmt(`SELECT * FROM relay_deliveries WHERE order_id = ? ORDER BY id DESC ${lim}`).all(
-              filter.orderId,
-            )
-          : filter.merchant !== undefined
-            ? this.stmt(`SELECT * FROM relay_deliveries WHERE merchant = ? ORDER BY id DESC ${lim}`).all(
-                filter.merchant,
-              )
-            : this.stmt(`SELECT * FROM relay_deliveries ORDER BY id DESC ${lim}`).all();
-    return (rows as Row[]).map(fromRow);
+    const conditions: string[] = [];
+    const args: Array<string | number> = [];
+    if (filter.orderId !== undefined) {
+      conditions.push('r.order_id = ?');
+      args.push(filter.orderId);
+    }
+    if (filter.merchant !== undefined) {
+      conditions.push('r.merchant = ?');
+      args.push(filter.merchant);
+    }
+    const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+    const rows = this.stmt(
+      `SELECT r.*,
+         CASE WHEN r.kind IN ('delivery', 'dropped') AND r.callback_id IS NOT NULL THEN
+           (SELECT COUNT(*) FROM relay_deliveries a WHERE a.callback_id = r.callback_id
+              AND a.kind IN ('delivery', 'dropped') AND a.id <= r.id) END AS attempt,
+         (SELECT c.next_at FROM callbacks c WHERE c.id = r.callback_id AND c.state = 'pending') AS next_at
+       FROM relay_deliveries r ${where} ORDER BY r.id DESC ${lim}`,
+    ).all(...args) as Array<Row & { attempt: number | null; next_at: number | null }>;
+    return rows.map((r) => ({ ...fromRow(r), attempt: r.attempt, nextAttemptAt: r.next_at }));
   }
 }

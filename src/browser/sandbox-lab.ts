@@ -27,6 +27,10 @@ export const DeliverySchema = z.object({
   result: z.string(),
   durationMs: z.nullable(z.number()),
   bodyExcerpt: z.nullable(z.string()),
+  /** The attempt on the retry schedule (deliveries and drops), null for extra sends and replays. */
+  attempt: z._default(z.nullable(z.number()), null),
+  /** When the callback's next attempt is due (the sandbox's clock), while it waits for one. */
+  nextAttemptAt: z._default(z.nullable(z.number()), null),
 });
 export type Delivery = z.infer<typeof DeliverySchema>;
 
@@ -131,9 +135,9 @@ export const advanceClock = (login: string, ms: number) =>
 
 export const clockState = (login: string) => call(`/sandbox/clock/${enc(login)}`, ClockState);
 
-export const listDeliveries = (login: string | undefined) =>
+export const listDeliveries = (login: string | undefined, orderId?: string) =>
   call(
-    `/sandbox/relay/deliveries?limit=50${login ? `&login=${enc(login)}` : ''}`,
+    `/sandbox/relay/deliveries?limit=50${login ? `&login=${enc(login)}` : ''}${orderId ? `&orderid=${enc(orderId)}` : ''}`,
     z.object({ deliveries: z.array(DeliverySchema) }),
   ).then((r) => r.deliveries);
 

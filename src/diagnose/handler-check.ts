@@ -172,9 +172,9 @@ export async function runHandlerChecks(
     if (a.took > timeoutMs)
       return {
         outcome: 'failed',
-        detail: `The answer took ${a.took} ms, more than the ${timeoutMs} ms the gateway waits.`,
+        detail: `The answer took ${Math.round(a.took)} ms, more than the ${timeoutMs} ms the gateway waits.`,
       };
-    return { outcome: 'passed', detail: `${said(a)} in ${a.took} ms.` };
+    return { outcome: 'passed', detail: `${said(a)} in ${Math.round(a.took)} ms.` };
   });
 
   await run('idempotent-duplicate', async () => {

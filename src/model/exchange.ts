@@ -11,6 +11,13 @@ import { operationOf } from './draft-params.ts';
 import { missingValues, type MissingValue } from './missing-values.ts';
 import { readAnswer, type AnswerReading } from './read-answer.ts';
 import type { RequestDraft } from './request-draft.ts';
+import {
+  endOf,
+  sendCertainty,
+  unknownOutcome,
+  type SendCertainty,
+  type UnknownOutcome,
+} from './send-certainty.ts';
 
 /** What came back over the wire. */
 export interface WireAnswer {
@@ -66,6 +73,8 @@ export interface ExchangeRecord {
   };
   response?: { status: number; elapsedMs: number; headers: Record<string, string>; body: string };
   error?: string;
+  /** Not answered (or answered 5xx): never sent, or an unknown outcome (`send-certainty.ts`). */
+  certainty?: Exclude<SendCertainty, 'answered'>;
 }
 
 export type ExchangeOutcome =
@@ -79,6 +88,8 @@ export interface PreparedExchange {
   send(transport: Transport, signal?: AbortSignal): Promise<ExchangeOutcome>;
   /** The record of a send, for history (a failed one carries its error's message). */
   record(party: ExchangeParty, outcome: ExchangeOutcome): ExchangeRecord;
+  /** The model's decision (`send-certainty.ts`): the order this send may have made, or null. */
+  unknown(outcome: ExchangeOutcome): UnknownOutcome | null;
 }
 
 export interface PrepareOptions extends BuildDraftOptions {
@@ -146,6 +157,13 @@ export async function prepareExchange(
       }
     },
     record: (party, outcome) => recordExchange(draft, built, party, outcome),
+    unknown: (outcome) =>
+      unknownOutcome(
+        draft.operation,
+        built.body,
+        endOf(outcome),
+        outcome.ok ? outcome.answer.json : undefined,
+      ),
   };
 }
 
@@ -156,6 +174,10 @@ export function recordExchange(
   party: ExchangeParty,
   outcome: ExchangeOutcome,
 ): ExchangeRecord {
+  const certainty = sendCertainty(
+    draft.operation,
+    outcome.ok ? { ok: true, status: outcome.wire.status } : { ok: false, error: outcome.error },
+  );
   return {
     operationPath: draft.operation,
     draft,
@@ -178,6 +200,7 @@ export function recordExchange(
           },
         }
       : { error: errorText(outcome.error) }),
+    ...(certainty !== 'answered' ? { certainty } : {}),
   };
 }
 

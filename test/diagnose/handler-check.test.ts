@@ -18,7 +18,8 @@ function fakeHandler(behaviour: Behaviour) {
       const status = q.get('status')!;
       const id = q.get('orderid')!;
       const ok = q.get('control') === sha1(`${status}${id}${q.get('merchant_order')}${KEY}`);
-      clock.now += behaviour === 'slow' ? timeoutMs + 1 : 3;
+      // A monotonic clock reads fractions of a millisecond (performance.now()).
+      clock.now += behaviour === 'slow' ? timeoutMs + 1.4567 : 17.8912;
       if (behaviour === 'slow') return { status: null, error: 'timeout' };
       if (behaviour === 'down') return { status: 503 };
       if (!ok && behaviour !== 'accepts-bad-control') return { status: 403 };
@@ -72,6 +73,11 @@ describe('handler check (pure)', () => {
     expect(outcomes(report)[check]).toBe('failed');
     if (behaviour !== 'slow')
       expect(report.results.filter((r) => r.outcome === 'failed').map((r) => r.id)).toEqual([check]);
+  });
+
+  it('says how long an answer took in whole milliseconds ("18 ms"), as the page and the CLI show it', async () => {
+    const report = await fakeHandler('correct').run();
+    expect(report.results.find((r) => r.id === 'answers-in-time')?.detail).toMatch(/ in 18 ms\.$/);
   });
 
   it('skips the rollback check without a state view, and keeps the handler query', async () => {

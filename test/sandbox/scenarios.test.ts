@@ -231,9 +231,16 @@ describe('scenario lab', () => {
     const s = await sale({}, { 'x-sandbox-scenario': 'callback-drop-retry' });
     await advance(1000);
     expect(hitsOf(s.id)).toHaveLength(0);
+    // The relay's list numbers the attempts and says when the pending retry is due.
+    const waiting = await deliveries(s.id);
+    expect(waiting.map((x) => x.attempt)).toEqual([1]);
+    expect(waiting[0]!.nextAttemptAt).toEqual(expect.any(Number));
     await advance(3000); // retries after 1 s and 2 s
     expect(hitsOf(s.id)).toHaveLength(1);
-    expect((await deliveries(s.id)).map((x) => x.kind)).toEqual(['dropped', 'dropped', 'delivery']);
+    const done = await deliveries(s.id);
+    expect(done.map((x) => x.kind)).toEqual(['dropped', 'dropped', 'delivery']);
+    expect(done.map((x) => x.attempt)).toEqual([1, 2, 3]);
+    expect(done.map((x) => x.nextAttemptAt)).toEqual([null, null, null]);
   });
 
   it('callback-bad-control: a forged approved first (refused by the handler), then the genuine one', async () => {

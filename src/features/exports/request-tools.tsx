@@ -5,12 +5,16 @@ import './exports.css';
 
 const SnippetPanel = lazy(() => import('./snippet-panel.tsx').then((m) => ({ default: m.SnippetPanel })));
 const SharePanel = lazy(() => import('./share-panel.tsx').then((m) => ({ default: m.SharePanel })));
+const CallbackVerifierPanel = lazy(() =>
+  import('./callback-verifier-panel.tsx').then((m) => ({ default: m.CallbackVerifierPanel })),
+);
 const ImportPanel = lazy(() => import('./import-panel.tsx').then((m) => ({ default: m.ImportPanel })));
 
-type Panel = 'code' | 'share' | 'import';
+type Panel = 'code' | 'verify' | 'share' | 'import';
 
 const TITLES: Record<Panel, string> = {
   code: 'Export code',
+  verify: 'Verify a callback',
   share: 'Share link',
   import: 'Import',
 };
@@ -63,6 +67,7 @@ export function RequestTools({ current, context, place, onOpen, children }: Requ
           </div>
           <Suspense fallback={<p role="status">Loading…</p>}>
             {open === 'code' ? <SnippetPanel draft={current} context={context} place={place} /> : null}
+            {open === 'verify' ? <CallbackVerifierPanel /> : null}
             {open === 'share' ? <SharePanel draft={current} /> : null}
             {open === 'import' ? (
               <ImportPanel context={context} place={place} current={current} onOpen={onOpen} />

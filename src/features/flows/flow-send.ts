@@ -7,6 +7,7 @@ import {
   type ExchangeRecord,
   type PreparedExchange,
 } from '../../model/exchange.ts';
+import { endOf, unknownOutcome, unknownOutcomeSentence } from '../../model/send-certainty.ts';
 import { signingEnvFor, type SigningContext } from '../../model/signing-context.ts';
 import { readFlowAnswer } from './flow-answer.ts';
 import { FlowStepError, type FlowDeps, type StepHost } from './flow-run-types.ts';
@@ -110,13 +111,27 @@ export async function sendStep(
     deps,
     prepared.record({ profileName: context.profileName, targetName: context.target.name }, outcome),
   );
+  // The model decides whether the order may exist: then the step says so, never "retry".
+  const unknown = unknownOutcome(
+    op.path,
+    prepared.built.body,
+    endOf(outcome),
+    outcome.ok ? outcome.answer.json : undefined,
+  );
   if (!outcome.ok) {
-    const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+    const failed = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+    const message = unknown ? `${failed} ${unknownOutcomeSentence(unknown)}` : failed;
     if (!signal.aborted) host.update(key, { summary: message, ok: false });
     throw new FlowStepError(message);
   }
   const read = readFlowAnswer(outcome.answer, outcome.wire.elapsedMs);
-  host.update(key, read.entry);
-  if (!read.ok) throw new FlowStepError(read.message);
+  host.update(
+    key,
+    unknown
+      ? { ...read.entry, summary: `${read.entry.summary} ${unknownOutcomeSentence(unknown)}` }
+      : read.entry,
+  );
+  if (!read.ok)
+    throw new FlowStepError(unknown ? `${read.message} ${unknownOutcomeSentence(unknown)}` : read.message);
   return { json: read.json, httpStatus: outcome.answer.httpStatus, key };
 }

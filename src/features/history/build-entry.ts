@@ -5,11 +5,14 @@ import { withhold } from '../../model/mask-draft.ts';
 import { emptyDraft, type RequestDraft } from '../../model/index.ts';
 import { readAnswer } from '../../model/read-answer.ts';
 import type { Exchange } from '../../model/exchange.ts';
+import { NOT_SENT_LABEL, UNKNOWN_LABEL } from '../../model/send-certainty.ts';
 import type { HistoryEntry } from './history-schema.ts';
 import { isCvvName, isPanName, maskExchange } from './mask-exchange.ts';
 
 function describeOutcome(ex: Exchange): { outcome: string | null; orderId: string | null } {
-  if (!ex.response) return { outcome: ex.error ? 'not sent' : null, orderId: null };
+  // The model decided (send-certainty.ts): a failure after the body left is an open question.
+  if (ex.certainty === 'unknown') return { outcome: UNKNOWN_LABEL, orderId: null };
+  if (!ex.response) return { outcome: ex.error ? NOT_SENT_LABEL : null, orderId: null };
   const op = findOperation(ex.operationPath);
   const answer = readAnswer(op ?? { response: 'AsyncResponse' }, ex.response.status, ex.response.body);
   const body = answer.json && typeof answer.json === 'object' ? (answer.json as Record<string, unknown>) : {};

@@ -202,8 +202,16 @@ export function HistoryPage({
 function StatusBadge({ entry }: { entry: HistoryEntry }) {
   const http = entry.response?.status;
   const label = entry.outcome ?? (http !== undefined ? `HTTP ${http}` : 'no answer');
+  // An unknown outcome is an open question, not a failure; once resolved, the gateway's answer counts.
+  const failed =
+    entry.error !== undefined && entry.resolvedAt === undefined && entry.outcome !== 'outcome unknown';
   const tone =
-    entry.error || (http !== undefined && http >= 400) || /declin|error|forbidden|filtered/.test(label)
+    failed ||
+    (http !== undefined &&
+      http >= 400 &&
+      entry.resolvedAt === undefined &&
+      entry.outcome !== 'outcome unknown') ||
+    /declin|error|forbidden|filtered/.test(label)
       ? 'bad'
       : /approved/.test(label)
         ? 'good'
@@ -212,6 +220,9 @@ function StatusBadge({ entry }: { entry: HistoryEntry }) {
     <span className={`hy-badge hy-badge--${tone}`}>
       {label}
       {http !== undefined && entry.outcome ? <span className="hy-badge__http"> · {http}</span> : null}
+      {entry.resolvedAt !== undefined ? (
+        <span className="hy-badge__http"> · after an unknown outcome</span>
+      ) : null}
     </span>
   );
 }

@@ -16,6 +16,8 @@ export const HistoryEntrySchema = z.object({
   clientOrderId: z.nullable(z.string()),
   orderId: z.nullable(z.string()),
   outcome: z.nullable(z.string()),
+  /** When a status answer resolved an unknown outcome (the outcome is then the gateway's). */
+  resolvedAt: z.optional(z.string()),
   request: z.object({
     method: z.string(),
     url: z.string(),

@@ -71,6 +71,7 @@ export function maskExchange(ex: Exchange): MaskedExchange {
         }
       : {}),
     ...(ex.error !== undefined ? { error: scrubText(ex.error) } : {}),
+    ...(ex.certainty !== undefined ? { certainty: ex.certainty } : {}),
   };
   assertNothingSecret(exchange);
   return { exchange, masked: [...masked] };

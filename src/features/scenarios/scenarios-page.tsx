@@ -9,8 +9,9 @@ import {
   type CheckReport,
   type RecurringSchedule,
 } from '../../browser/sandbox-lab.ts';
+import { InlineCode } from '../../ui/inline-code.tsx';
 import { RelayDeliveries } from '../../ui/relay-deliveries.tsx';
-
+import { aheadText } from './clock-text.ts';
 const STEPS: ReadonlyArray<{ label: string; ms: number }> = [
   { label: '+1 s', ms: 1000 },
   { label: '+1 min', ms: 60_000 },
@@ -110,10 +111,14 @@ function ScenarioPicker({ login }: { login: string }) {
             </label>
             <details>
               <summary>What it does, what a correct merchant does</summary>
-              <p>{s.gateway}</p>
-              <p>{s.merchant}</p>
+              <p>
+                <InlineCode text={s.gateway} />
+              </p>
+              <p>
+                <InlineCode text={s.merchant} />
+              </p>
               <blockquote>
-                {s.rule.quote}{' '}
+                <InlineCode text={s.rule.quote} />{' '}
                 <cite>
                   ({s.rule.source}, {s.rule.section})
                 </cite>
@@ -150,9 +155,7 @@ function TestClock({ login }: { login: string }) {
     advanceClock(login, ms)
       .then(
         (r) =>
-          setNote(
-            `Advanced ${label}: ${r.steps} step(s); ${Math.round(r.totalAdvancedMs / 1000)} s ahead in all.`,
-          ),
+          setNote(`Advanced ${label}: ${r.steps} step(s); ${aheadText(r.totalAdvancedMs)} ahead in all.`),
         (e: unknown) => setNote((e as Error).message),
       )
       .finally(() => {
@@ -250,7 +253,7 @@ function HandlerCheck({ login }: { login: string }) {
                 </td>
                 <td>{r.detail}</td>
                 <td>
-                  {r.rule.quote} <cite>({r.rule.source})</cite>
+                  <InlineCode text={r.rule.quote} /> <cite>({r.rule.source})</cite>
                 </td>
               </tr>
             ))}

@@ -9,6 +9,7 @@ import {
 import type { Operation } from '../../catalog/index.ts';
 import { schemeOf, type Place, type RequestDraft, type SigningRuntime } from '../../model/index.ts';
 import { prepareExchange, type Transport } from '../../model/exchange.ts';
+import { failureError } from '../../model/send-certainty.ts';
 import type { AnswerReading } from '../../model/read-answer.ts';
 import { signingEnvFor, type SigningContext } from '../../model/signing-context.ts';
 import { type ProxyTarget } from '../../model/proxy-contract.ts';
@@ -251,7 +252,8 @@ export class TeachingSession {
       built: wire,
     });
     const outcome = await prepared.send(this.ports.transport(context.target));
-    if (!outcome.ok) throw outcome.error;
+    // An order that may exist is said so (the model's decision), never "retry".
+    if (!outcome.ok) throw failureError(op.path, wire.body, outcome.error);
     const answer = outcome.answer;
     const idField = orderIdField(op);
     const newOrderId = answer.accepted && idField !== undefined;

@@ -112,7 +112,8 @@ export function StatusPoller({
         <strong>Status of {ids.orderId ? `order ${ids.orderId}` : ids.clientOrderId}</strong>
         {answer ? <StatusBadge kind={answer.badge.kind} label={answer.badge.label} /> : null}
         {polling ? (
-          <button type="button" className="ui-btn ui-btn-small" onClick={onStop}>
+          // Stopping keeps what is known (the last answer, its 3-D Secure stage and follow-ups).
+          <button type="button" className="ui-btn ui-btn-small" onClick={() => poll.stop()}>
             Stop polling
           </button>
         ) : (

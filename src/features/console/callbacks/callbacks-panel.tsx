@@ -46,15 +46,26 @@ const CHECK_TEXT: Record<Check, string> = {
   'no-key': 'enter the control key to check',
 };
 
+/** The order id of the answer on screen (v4 answers it as a number). */
+function orderIdOf(answer: unknown): string | undefined {
+  const id =
+    answer && typeof answer === 'object' ? (answer as Record<string, unknown>)['paynet-order-id'] : undefined;
+  return typeof id === 'string' && /^\d+$/.test(id) ? id : typeof id === 'number' ? String(id) : undefined;
+}
+
 export function CallbacksPanel({
   controlKey,
   crypto,
   login,
+  answer,
 }: {
   controlKey: string | undefined;
   crypto: CryptoPort;
   login?: string | undefined;
+  /** The body of the answer on screen: its order's deliveries are listed wherever they went. */
+  answer?: unknown;
 }) {
+  const orderId = orderIdOf(answer);
   const snap = useSyncExternalStore(subscribeCallbacks, callbacksSnapshot);
   const checks = useControlChecks(snap.events, controlKey, crypto);
   return (
@@ -76,7 +87,10 @@ export function CallbacksPanel({
         Inbox: <code>{callbackUrl()}</code> (the test data puts it in <code>server_callback_url</code>).
       </p>
       {snap.events.length === 0 ? (
-        <p className="wb-empty">No callback yet.</p>
+        <p className="wb-empty">
+          No callback in this session&apos;s inbox yet
+          {orderId ? `; the deliveries of order ${orderId}, wherever they went, are below` : ''}.
+        </p>
       ) : (
         <table className="wb-table" aria-label="Callbacks received">
           <thead>
@@ -107,9 +121,9 @@ export function CallbacksPanel({
         </table>
       )}
       {/* The relay's record is the sandbox admin's: a classroom closes it to trainees (403). */}
-      {snap.events.length > 0 && consoleMode() !== 'classroom' ? (
+      {(orderId !== undefined || snap.events.length > 0) && consoleMode() !== 'classroom' ? (
         <Suspense fallback={null}>
-          <RelayDeliveries login={login} />
+          <RelayDeliveries login={login} orderId={orderId} />
         </Suspense>
       ) : null}
     </section>

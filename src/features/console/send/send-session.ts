@@ -9,6 +9,7 @@ import type {
   WireAnswer,
 } from '../../../model/exchange.ts';
 import type { AnswerReading } from '../../../model/read-answer.ts';
+import type { UnknownOutcome } from '../../../model/send-certainty.ts';
 import type { AbortKind } from './send-lifecycle.ts';
 
 /** The answer on screen and the request it belongs to. */
@@ -20,6 +21,8 @@ export interface SendOutcome {
   sentAt: string;
   /** The draft key of what was sent: the form differs from it once edited. */
   sentKey: string;
+  /** A 5xx may come after the order was committed: the model's unknown outcome, else null. */
+  unknown: UnknownOutcome | null;
 }
 
 /** One Send: the form's draft, how to sign it, where it goes and for how long. */
@@ -59,9 +62,11 @@ export interface SendSnapshot {
   pending: boolean;
   outcome: SendOutcome | null;
   error: Error | null;
+  /** The failed send may have reached the gateway (the model's decision), else null. */
+  unknown: UnknownOutcome | null;
 }
 
-const IDLE: SendSnapshot = { pending: false, outcome: null, error: null };
+const IDLE: SendSnapshot = { pending: false, outcome: null, error: null, unknown: null };
 
 function asError(e: unknown): Error {
   return e instanceof Error ? e : new Error(String(e));
@@ -77,6 +82,8 @@ export class SendSession {
   private life: Lifecycle | null = null;
   // A Cancel pressed before the send's lifecycle exists still cancels it.
   private cancelPending = false;
+  private last: SendJob | null = null;
+  private failedUnknown: UnknownOutcome | null = null;
 
   constructor(private readonly ports: SendSessionPorts) {}
 
@@ -101,17 +108,29 @@ export class SendSession {
   async send(job: () => Promise<SendJob> | SendJob): Promise<void> {
     if (this.snap.pending) return;
     this.cancelPending = false;
-    this.set({ pending: true, error: null });
+    this.failedUnknown = null;
+    this.set({ pending: true, error: null, unknown: null });
     try {
       const outcome = await this.run(await job());
       this.set({ pending: false, outcome, error: null });
       this.ports.onAnswer?.(outcome);
     } catch (e) {
-      this.set({ pending: false, error: asError(e) });
+      this.set({ pending: false, error: asError(e), unknown: this.failedUnknown });
     }
   }
 
+  /**
+   * Sends the last request again, identical: the same draft (same `client_orderid` and
+   * parameters), the same bytes when they were pinned. For an unknown outcome the gateway answers
+   * with the original acknowledgement.
+   */
+  async resend(): Promise<void> {
+    const job = this.last;
+    if (job) await this.send(() => job);
+  }
+
   private async run(job: SendJob): Promise<SendOutcome> {
+    this.last = job;
     const prepared = await this.ports.prepare(job.draft, job.env, job.built ? { built: job.built } : {});
     if (!job.built) this.ports.onBuilt?.(job.key, prepared.built);
     const life = await this.ports.lifecycle(job.timeoutSeconds);
@@ -125,6 +144,7 @@ export class SendSession {
       if (!outcome.ok) {
         const error = life.explain(outcome.error, prepared.built.body);
         this.report(prepared.record(job.party, { ...outcome, error }));
+        this.failedUnknown = prepared.unknown({ ...outcome, error });
         throw error;
       }
       this.report(prepared.record(job.party, outcome));
@@ -135,6 +155,7 @@ export class SendSession {
         interpreted: outcome.answer,
         sentAt: outcome.sentAt,
         sentKey: job.key,
+        unknown: prepared.unknown(outcome),
       };
     } finally {
       life.settle();

@@ -89,7 +89,11 @@ export function SendBar({
             {timeout.message}
           </p>
         )}
-        {isSendAborted(sending.error) ? (
+        {sending.error && sending.unknown ? (
+          <p className="wb-error" role="status">
+            {sending.error.message} Outcome unknown: see the answer area.
+          </p>
+        ) : isSendAborted(sending.error) ? (
           <Suspense fallback={<p className="wb-error">{sending.error.message}</p>}>
             <SendStopped error={sending.error} onNavigate={onNavigate} />
           </Suspense>

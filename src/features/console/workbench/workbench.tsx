@@ -28,6 +28,7 @@ import { OperationForm } from '../form/operation-form.tsx';
 import { loadTimeoutSeconds, saveTimeoutSeconds } from '../send/send-timeout.ts';
 import { OperationHeader } from './operation-header.tsx';
 import { SendBar } from './send-bar.tsx';
+import { UnknownOutcomeSlot } from './unknown-outcome-slot.tsx';
 import { useTestDataFill } from './use-test-data-fill.ts';
 import { browserSendSession, workbenchSendJob } from './workbench-send.ts';
 import { WorkbenchSession } from './workbench-session.ts';
@@ -340,7 +341,8 @@ function OperationWorkbench({
           />
         </form>
         <div className="wb-col-panes">
-          {outcome ? (
+          <UnknownOutcomeSlot {...{ session, context, place, runtime, onNavigate }} onExchange={report} />
+          {outcome && !(sending.error && sending.unknown) ? (
             <Suspense fallback={<p role="status">Loading the answer…</p>}>
               <AnswerView
                 op={op}
@@ -373,6 +375,7 @@ function OperationWorkbench({
                 controlKey={context?.credentials.controlKey}
                 crypto={runtime.crypto}
                 login={context?.credentials.login}
+                answer={outcome?.interpreted.json}
               />
             </Suspense>
           ) : null}
