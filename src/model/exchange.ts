@@ -11,6 +11,7 @@ import { operationOf } from './draft-params.ts';
 import { missingValues, type MissingValue } from './missing-values.ts';
 import { readAnswer, type AnswerReading } from './read-answer.ts';
 import type { RequestDraft } from './request-draft.ts';
+import { unresolvedText, variablesIn } from './variables.ts';
 
 /** What came back over the wire. */
 export interface WireAnswer {
@@ -24,7 +25,8 @@ export interface WireAnswer {
 /** Sends exactly the built request (its URL, headers and body text) and returns what came back. */
 export type Transport = (request: BuiltRequest, signal?: AbortSignal) => Promise<WireAnswer>;
 
-export type ExchangeRefusalCode = 'SEND_MISSING_VALUES' | 'SEND_ENDPOINT' | 'SEND_UNSIGNED' | 'SEND_BUILD';
+export type ExchangeRefusalCode =
+  'SEND_MISSING_VALUES' | 'SEND_UNRESOLVED_VARIABLES' | 'SEND_ENDPOINT' | 'SEND_UNSIGNED' | 'SEND_BUILD';
 
 /** A send refused before anything went out; `missing` names the values to fill in first. */
 export class ExchangeRefused extends CodedError<ExchangeRefusalCode> {
@@ -114,6 +116,10 @@ export async function prepareExchange(
 ): Promise<PreparedExchange> {
   const missing = missingValues(draft);
   if (missing.length > 0) throw missingValuesRefusal(missing);
+  // Variables are resolved before this (applyVariables); one left would go out as `{{name}}`.
+  const unresolved = variablesIn(draft);
+  if (unresolved.length > 0)
+    throw new ExchangeRefused('SEND_UNRESOLVED_VARIABLES', `Not sent: ${unresolvedText(unresolved)}`);
   const op = operationOf(draft);
   const { built: given, ...buildOptions } = options;
   let built: BuiltRequest;

@@ -3,6 +3,8 @@ import { buildAuthorizationHeader, encodeFormBody } from '../../core/index.ts';
 import type { CapturedRequest } from '../../capture/parse-raw-http.ts';
 import { isDraftError, type Place, type RequestDraft } from '../../model/index.ts';
 import { draftFromCapture } from '../../model/import-draft.ts';
+import { VARIABLE_NAME, variablesIn } from '../../model/variables.ts';
+import { containsPrivateKey, isSecretName } from '../../catalog/index.ts';
 import { ExportError } from '../errors.ts';
 import {
   InsomniaExportSchema,
@@ -24,6 +26,12 @@ export interface ForeignCollection {
   requests: Array<{ name: string; draft: RequestDraft; notes: string[] }>;
   /** Requests left out, with why (another API, a URL that cannot be read). */
   skipped: Array<{ name: string; reason: string }>;
+  /**
+   * The file's own variables (Postman's collection variables, Insomnia's base environment), which
+   * the requests keep as `{{name}}`: the defaults of the imported collection. A secret-looking one
+   * (a key, a password, a token) is never read.
+   */
+  variables: Record<string, string>;
 }
 
 /** One request of the file, read into the shape of a capture. */
@@ -82,7 +90,13 @@ export function importForeignCollection(text: string, options: { place?: Place }
       'This JSON file is neither a Postman collection (v2.1) nor an Insomnia export: export it again as one of those.',
     );
   const read = format === 'postman' ? readPostman(json) : readInsomnia(json);
-  const result: ForeignCollection = { format, name: read.name, requests: [], skipped: [] };
+  const result: ForeignCollection = {
+    format,
+    name: read.name,
+    requests: [],
+    skipped: [],
+    variables: Object.fromEntries([...read.vars].filter(([name, value]) => keepVariable(name, value))),
+  };
   for (const r of read.requests) {
     const outcome = identify(r, options.place);
     if ('draft' in outcome)
@@ -98,6 +112,16 @@ export function importForeignCollection(text: string, options: { place?: Place }
     );
   }
   return result;
+}
+
+/** A variable worth keeping: a plain name, not a secret by name or by content. */
+function keepVariable(name: string, value: string): boolean {
+  return (
+    VARIABLE_NAME.test(name) &&
+    !isSecretName(name) &&
+    !/secret|password|private|token|control[_-]?key/i.test(name) &&
+    !containsPrivateKey(value)
+  );
 }
 
 function unreadable(message: string, cause?: unknown): ExportError {
@@ -161,11 +185,11 @@ function identify(
       draft = rest;
       notes.push('The endpoint id is a variable in the file: the profile’s endpoint is used.');
     }
-    const unresolved = [
-      ...new Set([...r.body.matchAll(/%7B%7B(.*?)%7D%7D/gi)].map((m) => decodeURIComponent(m[1]!))),
-    ];
-    if (unresolved.length > 0)
-      notes.push(`Kept as written, not resolved: ${unresolved.map((v) => `{{${v}}}`).join(', ')}.`);
+    const kept = variablesIn(draft);
+    if (kept.length > 0)
+      notes.push(
+        `Variables kept, resolved at each send from the environment: ${kept.map((v) => `{{${v}}}`).join(', ')}.`,
+      );
     return { draft, notes: [...imported.notes, ...notes] };
   } catch (e) {
     if (!isDraftError(e)) throw e;
@@ -199,11 +223,15 @@ function oauthOf(entries: Array<{ name: string; value: string }>): Array<{ name:
   return out;
 }
 
-function readPostman(json: unknown): { name: string; requests: ForeignRequest[] } {
+function readPostman(json: unknown): { name: string; requests: ForeignRequest[]; vars: Map<string, string> } {
   const parsed = PostmanCollectionSchema.safeParse(json);
   if (!parsed.success) throw schemaProblem('Postman collection', parsed.error);
   const c = parsed.data;
-  const vars = new Map(pairs(c.variable).map((p) => [p.name, p.value]));
+  const vars = new Map(
+    (c.variable ?? [])
+      .filter((p) => !p.disabled && (p as { type?: unknown }).type !== 'secret')
+      .map((p) => [p.key, text(p.value)]),
+  );
   const requests: ForeignRequest[] = [];
   const walk = (items: readonly PostmanItem[], folder: string, inherited: PostmanAuth | null | undefined) => {
     for (const it of items) {
@@ -225,11 +253,7 @@ function readPostman(json: unknown): { name: string; requests: ForeignRequest[] 
           : pairs(req.header);
       const body = req.body ?? undefined;
       const bodyText =
-        body?.mode === 'urlencoded'
-          ? encodeFormBody(
-              pairs(body.urlencoded).map((p) => ({ name: p.name, value: substitute(p.value, vars) })),
-            )
-          : substitute(body?.raw ?? '', vars);
+        body?.mode === 'urlencoded' ? encodeFormBody(pairs(body.urlencoded)) : (body?.raw ?? '');
       requests.push({
         name,
         method: req.method ?? 'GET',
@@ -244,7 +268,7 @@ function readPostman(json: unknown): { name: string; requests: ForeignRequest[] 
     }
   };
   walk(c.item, '', c.auth);
-  return { name: c.info.name, requests };
+  return { name: c.info.name, requests, vars };
 }
 
 function postmanUrl(url: unknown): string {
@@ -265,7 +289,11 @@ function postmanUrl(url: unknown): string {
 
 /* Insomnia v4 */
 
-function readInsomnia(json: unknown): { name: string; requests: ForeignRequest[] } {
+function readInsomnia(json: unknown): {
+  name: string;
+  requests: ForeignRequest[];
+  vars: Map<string, string>;
+} {
   const parsed = InsomniaExportSchema.safeParse(json);
   if (!parsed.success) throw schemaProblem('Insomnia export', parsed.error);
   const resources = parsed.data.resources;
@@ -290,7 +318,7 @@ function readInsomnia(json: unknown): { name: string; requests: ForeignRequest[]
     .map((r): ForeignRequest => {
       const params = (r.body?.params ?? [])
         .filter((p) => !p.disabled)
-        .map((p) => ({ name: p.name, value: substitute(text(p.value), vars) }));
+        .map((p) => ({ name: p.name, value: text(p.value) }));
       const auth = r.authentication ?? {};
       const setting = (k: string) => substitute(text(auth[k]), vars);
       return {
@@ -300,7 +328,7 @@ function readInsomnia(json: unknown): { name: string; requests: ForeignRequest[]
         headers: (r.headers ?? [])
           .filter((h) => !h.disabled)
           .map((h) => ({ name: h.name, value: substitute(text(h.value), vars) })),
-        body: params.length > 0 ? encodeFormBody(params) : substitute(r.body?.text ?? '', vars),
+        body: params.length > 0 ? encodeFormBody(params) : (r.body?.text ?? ''),
         oauth:
           auth.type === 'oauth1' && auth.disabled !== true
             ? oauthOf(
@@ -312,5 +340,5 @@ function readInsomnia(json: unknown): { name: string; requests: ForeignRequest[]
             : [],
       };
     });
-  return { name: workspace?.name ?? 'Insomnia', requests };
+  return { name: workspace?.name ?? 'Insomnia', requests, vars };
 }
