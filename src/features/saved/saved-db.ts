@@ -173,7 +173,13 @@ export async function importCollections(
   for (const ic of imported) {
     const name = freeName(ic.name, taken);
     taken.add(name);
-    const c = CollectionSchema.parse({ version: 1, id: newId(), name, createdAt: at });
+    const c = CollectionSchema.parse({
+      version: 1,
+      id: newId(),
+      name,
+      createdAt: at,
+      ...(ic.variables ? { variables: ic.variables } : {}),
+    });
     collections.push(c);
     for (const ir of ic.requests) {
       requests.push(
@@ -183,6 +189,7 @@ export async function importCollections(
           collectionId: c.id,
           name: ir.name,
           draft: maskDraft(ir.draft),
+          ...(ir.checks ? { checks: ir.checks } : {}),
           savedAt: at,
           updatedAt: at,
         }),

@@ -89,6 +89,7 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
       const n = await importCollections([
         {
           name: clip(c.name, 'Imported requests'),
+          variables: c.variables,
           requests: c.requests.map((r) => ({ name: clip(r.name, 'Unnamed request'), draft: r.draft })),
         },
       ]);
