@@ -45,7 +45,11 @@ export function readRunCollection(
     return RunCollectionSchema.parse({
       name: c.name,
       variables: c.variables,
-      steps: c.requests.map((r) => ({ name: r.name.slice(0, 200), draft: r.draft })),
+      steps: c.requests.map((r) => ({
+        name: r.name.slice(0, 200),
+        draft: r.draft,
+        ...(r.set ? { checks: { set: r.set } } : {}),
+      })),
     });
   }
   const head = json && typeof json === 'object' ? (json as Record<string, unknown>) : {};

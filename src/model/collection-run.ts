@@ -90,6 +90,8 @@ export interface RunSnapshot {
   steps: StepResult[];
   /** Values saved from answers so far. */
   saved: Record<string, string>;
+  /** `{{run_id}}`: drawn afresh for each whole run, for order ids no earlier run used. */
+  runId: string;
   passed: number;
   failed: number;
 }
@@ -115,18 +117,16 @@ function text(e: unknown): string {
 
 /** The draft as sent, without what is never kept: what a step's view, JSON and JUnit show. */
 function shownParams(draft: RequestDraft, env: SigningEnv): Array<{ name: string; value: string }> {
-  const masked = resolveDraft(maskDraft(draft), env.place);
+  const masked = maskDraft(draft);
+  const resolved = resolveDraft(masked, env.place);
   const withheld = new Set(
-    [
-      ...Object.entries(maskDraft(draft).values),
-      ...maskDraft(draft).extras.map((e) => [e.name, e.value] as const),
-    ]
+    [...Object.entries(masked.values), ...masked.extras.map((e) => [e.name, e.value] as const)]
       .filter(([, v]) => typeof v === 'object' && 'withheld' in v)
       .map(([n]) => n),
   );
   return [
-    ...Object.entries(masked.values).filter(([, v]) => v !== ''),
-    ...masked.extras.map((e) => [e.name, e.value] as const),
+    ...Object.entries(resolved.values).filter(([n, v]) => v !== '' || withheld.has(n)),
+    ...resolved.extras.map((e) => [e.name, e.value] as const),
   ].map(([name, value]) => ({ name, value: withheld.has(name) ? '[withheld]' : value }));
 }
 
@@ -144,9 +144,17 @@ export class CollectionRun {
       running: false,
       steps: collection.steps.map(fresh),
       saved: {},
+      runId: this.newRunId(),
       passed: 0,
       failed: 0,
     };
+  }
+
+  private newRunId(): string {
+    const { clock, nonce } = this.ports.env.runtime;
+    return `${clock().toString(36)}${nonce()
+      .replace(/[^A-Za-z0-9]/g, '')
+      .slice(0, 6)}`;
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -189,7 +197,7 @@ export class CollectionRun {
     this.controller = controller;
     const steps = this.snap.steps.slice();
     for (const i of indexes) if (steps[i]) steps[i] = fresh(this.collection.steps[i]!, i);
-    this.set({ running: true, steps, ...(selection ? {} : { saved: {} }) });
+    this.set({ running: true, steps, ...(selection ? {} : { saved: {}, runId: this.newRunId() }) });
     for (const i of indexes) {
       if (!this.collection.steps[i]) continue;
       if (controller.signal.aborted) {
@@ -215,6 +223,7 @@ export class CollectionRun {
     this.patch(index, { state: 'running' });
     const sources: VariableSource[] = [
       { kind: 'answer', name: 'saved from answers', values: this.snap.saved },
+      { kind: 'run', name: 'this run', values: { run_id: this.snap.runId } },
       ...(this.ports.environment ? [this.ports.environment] : []),
       { kind: 'collection', name: this.collection.name, values: this.collection.variables },
     ];

@@ -62,7 +62,16 @@ function codeMatches(expected: string, label: string | undefined): boolean {
 /** Every declared assertion, checked. */
 export function checkStep(checks: StepChecks | undefined, facts: StepFacts): AssertionResult[] {
   const expect = checks?.expect;
-  if (!expect) return [];
+  // Nothing declared: the step passes when the gateway answered with the operation's own answer.
+  if (!expect)
+    return [
+      {
+        name: 'answer',
+        ok: facts.answer.accepted,
+        expected: 'the operation’s answer (HTTP 200)',
+        actual: facts.answer.accepted ? 'the operation’s answer (HTTP 200)' : facts.answer.badge.label,
+      },
+    ];
   const out: AssertionResult[] = [];
   const { answer } = facts;
   if (expect.http !== undefined)

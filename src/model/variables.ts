@@ -13,7 +13,7 @@ const VARIABLE = /\{\{\s*(?:_\.)?([A-Za-z0-9_.$-]+)\s*\}\}/g;
 /** A variable name as an environment or a collection declares it. */
 export const VARIABLE_NAME = /^[A-Za-z_$][A-Za-z0-9_.$-]{0,99}$/;
 
-export type VariableSourceKind = 'answer' | 'environment' | 'collection' | 'secret';
+export type VariableSourceKind = 'answer' | 'run' | 'environment' | 'collection' | 'secret';
 
 /** One place variables come from; `name` says which (the environment's name, the step that saved it). */
 export interface VariableSource {

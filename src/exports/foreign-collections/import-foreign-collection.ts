@@ -11,6 +11,7 @@ import {
   PostmanCollectionSchema,
   type InsomniaResource,
   type PostmanAuth,
+  type PostmanEvent,
   type PostmanItem,
   type PostmanPair,
 } from './foreign-collection-schemas.ts';
@@ -22,8 +23,12 @@ export interface ForeignCollection {
   format: 'postman' | 'insomnia';
   /** The collection's (or workspace's) own name. */
   name: string;
-  /** Every request of this API, identified into a draft, in the file's order. */
-  requests: Array<{ name: string; draft: RequestDraft; notes: string[] }>;
+  /**
+   * Every request of this API, identified into a draft, in the file's order; `set`: the variables
+   * its test script sets from the answer (`pm.collectionVariables.set("orderid",
+   * pm.response.json()["paynet-order-id"])`), as a collection step declares them.
+   */
+  requests: Array<{ name: string; draft: RequestDraft; notes: string[]; set?: Record<string, string> }>;
   /** Requests left out, with why (another API, a URL that cannot be read). */
   skipped: Array<{ name: string; reason: string }>;
   /**
@@ -43,6 +48,8 @@ interface ForeignRequest {
   body: string;
   /** OAuth 1.0 parameters from the tool's own auth settings (never its secrets). */
   oauth: Array<{ name: string; value: string }>;
+  /** Variables set from the answer by the request's test script. */
+  set?: Record<string, string>;
 }
 
 /** Whether the parsed JSON looks like a Postman collection or an Insomnia export. */
@@ -100,7 +107,12 @@ export function importForeignCollection(text: string, options: { place?: Place }
   for (const r of read.requests) {
     const outcome = identify(r, options.place);
     if ('draft' in outcome)
-      result.requests.push({ name: r.name, draft: outcome.draft, notes: outcome.notes });
+      result.requests.push({
+        name: r.name,
+        draft: outcome.draft,
+        notes: outcome.notes,
+        ...(r.set && Object.keys(r.set).length > 0 ? { set: r.set } : {}),
+      });
     else result.skipped.push({ name: r.name, reason: outcome.reason });
   }
   if (result.requests.length === 0) {
@@ -254,7 +266,9 @@ function readPostman(json: unknown): { name: string; requests: ForeignRequest[];
       const body = req.body ?? undefined;
       const bodyText =
         body?.mode === 'urlencoded' ? encodeFormBody(pairs(body.urlencoded)) : (body?.raw ?? '');
+      const set = variablesSetBy(it.event);
       requests.push({
+        ...(set ? { set } : {}),
         name,
         method: req.method ?? 'GET',
         url: substitute(postmanUrl(req.url), vars),
@@ -269,6 +283,23 @@ function readPostman(json: unknown): { name: string; requests: ForeignRequest[];
   };
   walk(c.item, '', c.auth);
   return { name: c.info.name, requests, vars };
+}
+
+// `pm.collectionVariables.set("orderid", pm.response.json()["paynet-order-id"])`, and the same with
+// `pm.environment` / `pm.variables` / `pm.globals`, `.field` or a `jsonData` / `json` variable.
+const SET_FROM_ANSWER =
+  /pm\.(?:collectionVariables|environment|variables|globals)\.set\(\s*["']([A-Za-z0-9_.$-]+)["']\s*,\s*(?:pm\.response\.json\(\)|[A-Za-z_$][\w$]*)(?:\.([A-Za-z_$][\w$]*)|\[\s*["']([^"'\]]+)["']\s*\])\s*\)/g;
+
+/** The variables a test script sets from the JSON answer: no script runs, the common line is read. */
+function variablesSetBy(events: readonly PostmanEvent[] | undefined): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const e of events ?? []) {
+    if (e.listen !== 'test') continue;
+    const exec = e.script?.exec;
+    const code = Array.isArray(exec) ? exec.join('\n') : (exec ?? '');
+    for (const m of code.matchAll(SET_FROM_ANSWER)) out[m[1]!] = m[2] ?? m[3]!;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 function postmanUrl(url: unknown): string {
