@@ -221,7 +221,7 @@ describe('paysign run against a gateway of an --env-file', () => {
   it('without the control key the steps are not signed: exit 1, said per step, nothing secret', async () => {
     const r = await paysign(['run', PCR, '--env', 'ci', '--env-file', envFile]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/ERR  1\. Preauth/);
+    expect(r.stdout).toMatch(/ERR {2}1\. Preauth/);
     noSecret(r);
   });
 
