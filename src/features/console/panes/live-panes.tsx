@@ -18,6 +18,9 @@ import { CodeView, CopyButton } from '../../../ui/index.ts';
 import { tryBuild, type BuildResult } from './build.ts';
 import type { FieldValues, MetaValues } from '../form/meta.ts';
 import { SigningInputView } from './signing-input-view.tsx';
+import { variablesStore } from '../../../browser/variables-store.ts';
+import { resolveWorkbenchVariables } from '../variables/workbench-variables.ts';
+import { VariableUses } from '../variables/variables-panel.tsx';
 
 export interface PreviewRef {
   current: { nonce: string; timestamp: string } | null;
@@ -184,7 +187,12 @@ export function LivePanes({
   panesRef: RefObject<PanesHandle | null>;
 }) {
   const meta = useWatch({ control: metaControl }) as MetaValues;
-  const draftOf = useCallback(() => toDraft(getFields(), meta), [toDraft, getFields, meta]);
+  // `{{name}}` resolved from the profile's variables before signing (issue 33).
+  const stored = useSyncExternalStore(variablesStore.subscribe, variablesStore.getSnapshot);
+  const draftOf = useCallback(
+    () => resolveWorkbenchVariables(toDraft(getFields(), meta), context, stored).draft,
+    [toDraft, getFields, meta, context, stored],
+  );
   const result = useLiveBuild(draftOf, watchFields, context, place, runtime, draftNonce, panesRef);
   // The signature line renders with the result; the heavier panes in a render of their own after it.
   const deferred = useDeferredValue(result);
@@ -233,6 +241,7 @@ export function LivePanes({
           Signing input <span className="wb-scheme">{SCHEME_TITLES[s.scheme]}</span>
         </h2>
         <Problems built={later} />
+        <VariableUses applied={resolveWorkbenchVariables(toDraft(getFields(), meta), context, stored)} />
         <MemoSigningInputView built={later} controlKey={context.credentials.controlKey} />
       </section>
       <section className="wb-pane" aria-labelledby="pane-sig">

@@ -30,6 +30,9 @@ import { OperationHeader } from './operation-header.tsx';
 import { SendBar } from './send-bar.tsx';
 import { useTestDataFill } from './use-test-data-fill.ts';
 import { browserSendSession, workbenchSendJob } from './workbench-send.ts';
+import { variablesStore } from '../../../browser/variables-store.ts';
+import { resolveWorkbenchVariables } from '../variables/workbench-variables.ts';
+import { SaveFromAnswer, VariablesPanel } from '../variables/variables-panel.tsx';
 import { WorkbenchSession } from './workbench-session.ts';
 import '../console.css';
 
@@ -234,7 +237,7 @@ function OperationWorkbench({
       workbenchSendJob(
         op,
         contextRef.current,
-        currentDraft(),
+        resolveWorkbenchVariables(currentDraft(), contextRef.current, variablesStore.getSnapshot()).draft,
         panesRef.current?.shown(),
         placeRef.current,
         runtime,
@@ -352,6 +355,7 @@ function OperationWorkbench({
                 onNavigate={onNavigate}
                 stale={wb.stale}
               />
+              <SaveFromAnswer outcome={outcome} context={context} />
             </Suspense>
           ) : null}
           <LivePanes
@@ -367,6 +371,7 @@ function OperationWorkbench({
             previewRef={previewRef}
             panesRef={panesRef}
           />
+          <VariablesPanel context={context} />
           {afterFirstForm ? (
             <Suspense fallback={null}>
               <CallbacksPanel
