@@ -30,9 +30,7 @@ export function VariablesPanel({ context }: { context: SigningContext | null }) 
           <tr>
             <th scope="col">Variable</th>
             <th scope="col">Value</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
+            <th scope="col">Source</th>
           </tr>
         </thead>
         <tbody>
