@@ -20,7 +20,7 @@ import type { FieldValues, MetaValues } from '../form/meta.ts';
 import { SigningInputView } from './signing-input-view.tsx';
 import { variablesStore } from '../../../browser/variables-store.ts';
 import { resolveWorkbenchVariables } from '../variables/workbench-variables.ts';
-import { VariableUses } from '../variables/variables-panel.tsx';
+import { LiveVariableUses } from '../variables/variables-panel.tsx';
 
 export interface PreviewRef {
   current: { nonce: string; timestamp: string } | null;
@@ -189,10 +189,11 @@ export function LivePanes({
   const meta = useWatch({ control: metaControl }) as MetaValues;
   // `{{name}}` resolved from the profile's variables before signing (issue 33).
   const stored = useSyncExternalStore(variablesStore.subscribe, variablesStore.getSnapshot);
-  const draftOf = useCallback(
-    () => resolveWorkbenchVariables(toDraft(getFields(), meta), context, stored).draft,
+  const appliedOf = useCallback(
+    () => resolveWorkbenchVariables(toDraft(getFields(), meta), context, stored),
     [toDraft, getFields, meta, context, stored],
   );
+  const draftOf = useCallback(() => appliedOf().draft, [appliedOf]);
   const result = useLiveBuild(draftOf, watchFields, context, place, runtime, draftNonce, panesRef);
   // The signature line renders with the result; the heavier panes in a render of their own after it.
   const deferred = useDeferredValue(result);
@@ -241,7 +242,7 @@ export function LivePanes({
           Signing input <span className="wb-scheme">{SCHEME_TITLES[s.scheme]}</span>
         </h2>
         <Problems built={later} />
-        <VariableUses applied={resolveWorkbenchVariables(toDraft(getFields(), meta), context, stored)} />
+        <LiveVariableUses watchFields={watchFields} compute={appliedOf} />
         <MemoSigningInputView built={later} controlKey={context.credentials.controlKey} />
       </section>
       <section className="wb-pane" aria-labelledby="pane-sig">

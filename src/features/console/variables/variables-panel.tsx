@@ -1,4 +1,4 @@
-import { useId, useState, useSyncExternalStore } from 'react';
+import { useEffect, useId, useState, useSyncExternalStore } from 'react';
 import { variablesStore } from '../../../browser/variables-store.ts';
 import type { SigningContext } from '../../../model/signing-context.ts';
 import type { AppliedVariables } from '../../../model/variables.ts';
@@ -159,4 +159,28 @@ export function VariableUses({ applied }: { applied: AppliedVariables }) {
       ) : null}
     </div>
   );
+}
+
+/** {@link VariableUses} kept up to date with the form: re-rendered only when what it lists changes. */
+export function LiveVariableUses({
+  watchFields,
+  compute,
+}: {
+  watchFields: (onChange: () => void) => () => void;
+  compute: () => AppliedVariables;
+}) {
+  const [applied, setApplied] = useState(compute);
+  useEffect(() => {
+    const update = () => {
+      const next = compute();
+      setApplied((prev) =>
+        JSON.stringify([prev.uses, prev.unresolved]) === JSON.stringify([next.uses, next.unresolved])
+          ? prev
+          : next,
+      );
+    };
+    update();
+    return watchFields(update);
+  }, [watchFields, compute]);
+  return <VariableUses applied={applied} />;
 }
