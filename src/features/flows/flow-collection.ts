@@ -5,6 +5,7 @@
  * step's `set`. What a collection cannot hold (the 3DS Method frame, the customer's issuer page) is
  * left out and named, so the file runs as far as a server alone can.
  */
+import { TEST_CARD } from '../../catalog/test-cards.ts';
 import type { DraftValue, RequestDraft } from '../../model/index.ts';
 import type { StepChecks } from '../../model/step-checks.ts';
 import type { CollectionsFile } from '../../exports/collections-file.ts';
@@ -18,7 +19,7 @@ type FileCollection = CollectionsFile['collections'][number];
 function valueOf(name: string, raw: string, fresh: ReadonlySet<string>): DraftValue {
   if (raw === '{env.callbackUrl}') return { place: 'callback-url' };
   if (raw === '{env.returnUrl}') return { place: 'return-url' };
-  if (name === 'credit_card_number' && /^\d{12,19}$/.test(raw)) return '{{card_number}}';
+  if (raw === TEST_CARD.number) return '{{card_number}}';
   if ((name === 'cvv2' || name === 'cvv') && /^\d{3,4}$/.test(raw))
     return raw === '123' ? '{{cvv}}' : `{{cvv_${raw}}}`;
   return raw.replace(PLACEHOLDER, (_m, key: string) => {
