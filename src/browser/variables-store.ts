@@ -15,10 +15,8 @@ export type StoredVariables = Readonly<Record<string, Readonly<Record<string, st
 
 /** Why a variable cannot be kept, in words; undefined when it can. */
 export function variableRefusal(name: string): string | undefined {
-  if (!VARIABLE_NAME.test(name))
-    return 'A variable name is letters, digits, _ . $ -, starting with a letter, _ or $.';
-  if (isSecretName(name) || /secret|password|private|token|control[_-]?key/i.test(name))
-    return 'Secrets are not variables: the control key and private key are the profile’s (profile bar), kept in memory or in the vault.';
+  if (!VARIABLE_NAME.test(name)) return 'A name is letters, digits, _ . $ -.';
+  if (isSecretName(name) || /token/i.test(name)) return 'Secrets are not variables: they stay the profile’s.';
   return undefined;
 }
 
@@ -57,7 +55,7 @@ class VariablesStore {
     try {
       localStorage.setItem(VARIABLES_KEY, JSON.stringify(next));
     } catch {
-      // Storage full or refused: the value still holds for this page.
+      // Full or refused: it holds for this page.
     }
     for (const l of this.listeners) l();
   }

@@ -17,13 +17,8 @@ import { isFinalStatus, POLL_POLICY, type PollPolicy } from './poll-policy.ts';
 import type { AnswerReading } from './read-answer.ts';
 import { RequestDraftSchema, type RequestDraft } from './request-draft.ts';
 import { checkStep, StepChecksSchema, variablesFromAnswer, type AssertionResult } from './step-checks.ts';
-import {
-  applyVariables,
-  unresolvedText,
-  VARIABLE_NAME,
-  type VariableSource,
-  type VariableUse,
-} from './variables.ts';
+import { applyVariables, VARIABLE_NAME, type VariableSource, type VariableUse } from './variables.ts';
+import { unresolvedText } from './variable-words.ts';
 
 const NAME = z.string().check(z.minLength(1), z.maxLength(200));
 

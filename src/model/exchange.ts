@@ -11,7 +11,8 @@ import { operationOf } from './draft-params.ts';
 import { missingValues, type MissingValue } from './missing-values.ts';
 import { readAnswer, type AnswerReading } from './read-answer.ts';
 import type { RequestDraft } from './request-draft.ts';
-import { unresolvedText, variablesIn } from './variables.ts';
+import { variablesIn } from './variables.ts';
+import { unresolvedText } from './variable-words.ts';
 
 /** What came back over the wire. */
 export interface WireAnswer {

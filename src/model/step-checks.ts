@@ -6,7 +6,8 @@
 import { z } from 'zod/mini';
 import type { CallbackVerdict } from '../core/index.ts';
 import type { AnswerReading } from './read-answer.ts';
-import { answerField, VARIABLE_NAME } from './variables.ts';
+import { VARIABLE_NAME } from './variables.ts';
+import { answerField } from './variable-words.ts';
 
 const TEXT = z.string().check(z.maxLength(2_000));
 const FIELD = z.string().check(z.minLength(1), z.maxLength(200));

@@ -9,7 +9,8 @@ import { buildDraft, emptyDraft, type RequestDraft } from '../../src/model/index
 import { isExchangeRefused, prepareExchange } from '../../src/model/exchange.ts';
 import { maskDraft } from '../../src/model/mask-draft.ts';
 import { encodeShareLink, decodeShareLink } from '../../src/model/share-link.ts';
-import { answerField, applyVariables, variablesIn, type VariableSource } from '../../src/model/variables.ts';
+import { applyVariables, variablesIn, type VariableSource } from '../../src/model/variables.ts';
+import { answerField } from '../../src/model/variable-words.ts';
 import { CONTROL_KEY, signingEnv } from './signing-env.ts';
 
 const sale: RequestDraft = {

@@ -1,6 +1,8 @@
 import { SCHEME_TITLES } from '../../../catalog/index.ts';
 import {
+  lazy,
   memo,
+  Suspense,
   useCallback,
   useDeferredValue,
   useEffect,
@@ -20,7 +22,11 @@ import type { FieldValues, MetaValues } from '../form/meta.ts';
 import { SigningInputView } from './signing-input-view.tsx';
 import { variablesStore } from '../../../browser/variables-store.ts';
 import { resolveWorkbenchVariables } from '../variables/workbench-variables.ts';
-import { LiveVariableUses } from '../variables/variables-panel.tsx';
+
+// Loads after the first signature: only a form holding `{{…}}` has anything to list.
+const LiveVariableUses = lazy(() =>
+  import('../variables/variables-panel.tsx').then((m) => ({ default: m.LiveVariableUses })),
+);
 
 export interface PreviewRef {
   current: { nonce: string; timestamp: string } | null;
@@ -242,7 +248,9 @@ export function LivePanes({
           Signing input <span className="wb-scheme">{SCHEME_TITLES[s.scheme]}</span>
         </h2>
         <Problems built={later} />
-        <LiveVariableUses watchFields={watchFields} compute={appliedOf} />
+        <Suspense fallback={null}>
+          <LiveVariableUses watchFields={watchFields} compute={appliedOf} />
+        </Suspense>
         <MemoSigningInputView built={later} controlKey={context.credentials.controlKey} />
       </section>
       <section className="wb-pane" aria-labelledby="pane-sig">

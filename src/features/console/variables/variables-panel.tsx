@@ -2,7 +2,7 @@ import { useEffect, useId, useState, useSyncExternalStore } from 'react';
 import { variablesStore } from '../../../browser/variables-store.ts';
 import type { SigningContext } from '../../../model/signing-context.ts';
 import type { AppliedVariables } from '../../../model/variables.ts';
-import { answerField, suggestedVariable, variableList } from '../../../model/variables.ts';
+import { answerField, suggestedVariable, variableList } from '../../../model/variable-words.ts';
 import type { SendOutcome } from '../send/send-session.ts';
 import { profileSource } from './workbench-variables.ts';
 

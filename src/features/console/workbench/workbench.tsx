@@ -32,11 +32,17 @@ import { useTestDataFill } from './use-test-data-fill.ts';
 import { browserSendSession, workbenchSendJob } from './workbench-send.ts';
 import { variablesStore } from '../../../browser/variables-store.ts';
 import { resolveWorkbenchVariables } from '../variables/workbench-variables.ts';
-import { SaveFromAnswer, VariablesPanel } from '../variables/variables-panel.tsx';
 import { WorkbenchSession } from './workbench-session.ts';
 import '../console.css';
 
 // What only matters after a send (the answer, polling, follow-ups, callbacks) loads after the form.
+// The variables' views load after the first form (the first page's budget).
+const VariablesPanel = lazy(() =>
+  import('../variables/variables-panel.tsx').then((m) => ({ default: m.VariablesPanel })),
+);
+const SaveFromAnswer = lazy(() =>
+  import('../variables/variables-panel.tsx').then((m) => ({ default: m.SaveFromAnswer })),
+);
 const AnswerView = lazy(() => import('../answer/answer-view.tsx').then((m) => ({ default: m.AnswerView })));
 // Only a request opened without some of its values (masked when kept) names them above the form.
 const WithheldValues = lazy(() =>
@@ -371,9 +377,9 @@ function OperationWorkbench({
             previewRef={previewRef}
             panesRef={panesRef}
           />
-          <VariablesPanel context={context} />
           {afterFirstForm ? (
             <Suspense fallback={null}>
+              <VariablesPanel context={context} />
               <CallbacksPanel
                 controlKey={context?.credentials.controlKey}
                 crypto={runtime.crypto}
