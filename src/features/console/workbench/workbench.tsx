@@ -32,17 +32,11 @@ import { useTestDataFill } from './use-test-data-fill.ts';
 import { browserSendSession, workbenchSendJob } from './workbench-send.ts';
 import { variablesStore } from '../../../browser/variables-store.ts';
 import { resolveWorkbenchVariables } from '../variables/workbench-variables.ts';
+import { SaveFromAnswer, VariablesPanel } from '../variables/lazy-views.ts';
 import { WorkbenchSession } from './workbench-session.ts';
 import '../console.css';
 
 // What only matters after a send (the answer, polling, follow-ups, callbacks) loads after the form.
-// The variables' views load after the first form (the first page's budget).
-const VariablesPanel = lazy(() =>
-  import('../variables/variables-panel.tsx').then((m) => ({ default: m.VariablesPanel })),
-);
-const SaveFromAnswer = lazy(() =>
-  import('../variables/variables-panel.tsx').then((m) => ({ default: m.SaveFromAnswer })),
-);
 const AnswerView = lazy(() => import('../answer/answer-view.tsx').then((m) => ({ default: m.AnswerView })));
 // Only a request opened without some of its values (masked when kept) names them above the form.
 const WithheldValues = lazy(() =>
