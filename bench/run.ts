@@ -17,6 +17,7 @@ const SECTIONS: ReadonlyArray<readonly [file: string, load: () => Promise<BenchS
   ['classroom.bench.ts', () => import('./classroom.bench.ts')],
   ['scenarios.bench.ts', () => import('./scenarios.bench.ts')],
   ['held.bench.ts', () => import('./held.bench.ts')],
+  ['collection-run.bench.ts', () => import('./collection-run.bench.ts')],
 ];
 
 const filters = process.argv.slice(2).map((f) => f.toLowerCase());

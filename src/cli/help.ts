@@ -16,6 +16,7 @@ Usage:
   paysign verify [FILE] [options]
   paysign keys generate|inspect|convert ...
   paysign handler-check <url> [options]
+  paysign run <collection.json> --env <name> [--junit out.xml] [--json]
   paysign codes [N|NAME ...]
   paysign <command> --help
 
@@ -27,6 +28,8 @@ Commands:
   handler-check
             Check a merchant's callback handler: 2xx in time, idempotent, refuses a bad control,
             keeps the latest state (JUnit XML with --junit).
+  run       Run a collection (the console's export, Postman or Insomnia) step by step, signed afresh,
+            waiting for final statuses and checking each step's assertions (JUnit XML with --junit).
   codes     The refusal codes as answers carry them, "1 · VALIDATION": number, name, and whether the
             number is the gateway's (known from its public code) or this sandbox's.
 
@@ -205,3 +208,34 @@ Options:
   --json                print the report as JSON
 
 Exit codes: 0 every check passed (or was skipped), 1 a check failed, 2 bad input.`;
+
+export const RUN_HELP = `Usage: paysign run <collection.json> --env <name> [options]
+
+Runs a collection in order: each step's {{variables}} resolved (values saved from earlier answers,
+then the environment, then the collection's defaults), signed with a fresh nonce and timestamp,
+sent, its final status awaited on the polling policy, its assertions checked. The file is a
+collections file exported by the console, a Postman collection (v2.1) or an Insomnia export.
+
+Environments:
+  --env local           The local sandbox, started in this process on a loopback port with its demo
+                        merchant; its variables include a test card ({{card_number}}, {{cvv}},
+                        {{expire_month}}, {{expire_year}}).
+  --env NAME --env-file FILE
+                        An environment of FILE: {"environments": [{"name", "kind": "vendor-sandbox" |
+                        "production" | "custom", "baseUrl", "login", "endpointId" | "groupId",
+                        "variables": {...}}]}. Never a secret in it.
+
+Options:
+  --collection NAME     The collection of a console file to run (the first by default).
+  --only LIST           Run these steps only, e.g. --only 1,3-4.
+  --var name=value      A variable for this run (not a secret: those never go on the command line).
+  --secret-file control_key=FILE | private_key=FILE
+                        Read the merchant control key or the RSA private key (PEM) from FILE.
+  --junit FILE          Write the run as JUnit XML (one testcase per step).
+  --json                Print the run as JSON instead of text.
+  --confirm-production  Needed to run against an environment of kind "production".
+
+Secrets: the control key from --secret-file or $PAYSIGN_CONTROL_KEY, the private key from
+--secret-file or the file named by $PAYSIGN_PRIVATE_KEY_FILE. They are never printed nor written.
+
+Exit codes: 0 every step passed, 1 an assertion failed or a step could not be sent, 2 bad input.`;

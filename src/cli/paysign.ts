@@ -8,8 +8,9 @@ import { runHandlerCheck } from './commands/handler-check.ts';
 import { runCodes } from './commands/codes.ts';
 import { runKeys } from './commands/keys.ts';
 import { runSign } from './commands/sign.ts';
+import { runRun } from './commands/run.ts';
 import { runVerify } from './commands/verify.ts';
-import { HANDLER_CHECK_HELP, KEYS_HELP, MAIN_HELP, signHelp, VERIFY_HELP } from './help.ts';
+import { HANDLER_CHECK_HELP, KEYS_HELP, MAIN_HELP, RUN_HELP, signHelp, VERIFY_HELP } from './help.ts';
 import { processIo, type Io } from './output.ts';
 
 async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -25,6 +26,8 @@ async function main(argv: readonly string[], io: Io): Promise<number> {
       return runHandlerCheck(rest, io);
     case 'codes':
       return runCodes(rest, io);
+    case 'run':
+      return runRun(rest, io);
     case 'help': {
       const topic = rest[0];
       const text =
@@ -36,7 +39,9 @@ async function main(argv: readonly string[], io: Io): Promise<number> {
               ? KEYS_HELP
               : topic === 'handler-check'
                 ? HANDLER_CHECK_HELP
-                : MAIN_HELP;
+                : topic === 'run'
+                  ? RUN_HELP
+                  : MAIN_HELP;
       io.out(`${text}\n`);
       return 0;
     }

@@ -18,6 +18,8 @@ import {
   type SendCertainty,
   type UnknownOutcome,
 } from './send-certainty.ts';
+import { variablesIn } from './variables.ts';
+import { unresolvedText } from './variable-words.ts';
 
 /** What came back over the wire. */
 export interface WireAnswer {
@@ -31,7 +33,8 @@ export interface WireAnswer {
 /** Sends exactly the built request (its URL, headers and body text) and returns what came back. */
 export type Transport = (request: BuiltRequest, signal?: AbortSignal) => Promise<WireAnswer>;
 
-export type ExchangeRefusalCode = 'SEND_MISSING_VALUES' | 'SEND_ENDPOINT' | 'SEND_UNSIGNED' | 'SEND_BUILD';
+export type ExchangeRefusalCode =
+  'SEND_MISSING_VALUES' | 'SEND_UNRESOLVED_VARIABLES' | 'SEND_ENDPOINT' | 'SEND_UNSIGNED' | 'SEND_BUILD';
 
 /** A send refused before anything went out; `missing` names the values to fill in first. */
 export class ExchangeRefused extends CodedError<ExchangeRefusalCode> {
@@ -125,6 +128,10 @@ export async function prepareExchange(
 ): Promise<PreparedExchange> {
   const missing = missingValues(draft);
   if (missing.length > 0) throw missingValuesRefusal(missing);
+  // Variables are resolved before this (applyVariables); one left would go out as `{{name}}`.
+  const unresolved = variablesIn(draft);
+  if (unresolved.length > 0)
+    throw new ExchangeRefused('SEND_UNRESOLVED_VARIABLES', `Not sent: ${unresolvedText(unresolved)}`);
   const op = operationOf(draft);
   const { built: given, ...buildOptions } = options;
   let built: BuiltRequest;

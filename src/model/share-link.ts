@@ -10,6 +10,7 @@ import {
 } from '../catalog/index.ts';
 import { fromBase64Url, toBase64Url } from './base64url.ts';
 import { DraftError } from './errors.ts';
+import { isVariableOnly } from './variables.ts';
 import { DRAFT_VERSION, RequestDraftSchema, type DraftValue, type RequestDraft } from './request-draft.ts';
 
 /** The fragment key: `#share=…` never reaches a server, so the values stay out of access logs. */
@@ -29,6 +30,8 @@ function dropReason(name: string, value: DraftValue, operation: string): DropRea
   if (name === 'control' || name === 'oauth_signature') return 'signature';
   // A placeholder, a value already withheld or an empty one holds nothing to take out.
   if (typeof value !== 'string' || value === '') return undefined;
+  // `{{card_number}}` names a variable, it holds no card number: a saved request keeps it.
+  if (isVariableOnly(value)) return undefined;
   if (isCvvName(name) || dropCvvFromText(value) !== value) return 'cvv';
   if (isSecretName(name) || containsPrivateKey(value)) return 'secret';
   if (isPanName(name, operation) || containsCardNumber(value)) return 'card-number';

@@ -71,6 +71,31 @@ describe('a Postman v2.1 collection', () => {
     expect(status.notes.join(' ')).toMatch(/endpoint id is a variable/);
   });
 
+  it('issue 33: a variable in a value stays a variable; the collection’s variables come along', () => {
+    const status = c.requests[2]!;
+    // Before issue 33 the import resolved it to "shop-48213" and the variable was lost.
+    expect(status.draft.values.login).toBe('{{login}}');
+    expect(status.notes.join(' ')).toMatch(/Variables kept.*\{\{login\}\}/);
+    expect(c.variables).toEqual({
+      base_url: 'https://sandbox.gateway.example/paynet',
+      endpoint_id: '1111',
+      login: 'shop-48213',
+    });
+    // Saved (masked), the variable is still there, and no value is withheld because of it.
+    expect(maskDraft(status.draft).values.login).toBe('{{login}}');
+  });
+
+  it('a secret variable of the file is never read', () => {
+    const json = JSON.parse(text) as { variable: Array<Record<string, string>> };
+    json.variable.push(
+      { key: 'control_key', value: 'DO-NOT-KEEP-CK', type: 'string' },
+      { key: 'api_token', value: 'DO-NOT-KEEP-TOKEN', type: 'secret' },
+    );
+    const read = importForeignCollection(JSON.stringify(json), { place: PLACE });
+    expect(Object.keys(read.variables)).toEqual(['base_url', 'endpoint_id', 'login']);
+    expect(JSON.stringify(read)).not.toMatch(/DO-NOT-KEEP/);
+  });
+
   it('the console’s own Postman export is read back, every operation', () => {
     const own = JSON.stringify(buildPostmanCollection({ endpointId: '1111', login: 'demo-merchant' }));
     const back = importForeignCollection(own);
@@ -101,10 +126,13 @@ describe('an Insomnia v4 export', () => {
     expect(JSON.stringify(check)).not.toContain('skip me');
   });
 
-  it('an unresolved variable is kept as written, and noted', () => {
+  it('variables are kept as written (defined or not), and noted; the base environment comes along', () => {
     const capture = c.requests[1]!;
     expect(capture.draft.values.orderid).toBe('{{ orderid }}');
-    expect(capture.notes.join(' ')).toMatch(/not resolved: \{\{ orderid \}\}/);
+    // Before issue 33 the base environment's login was put in and the variable lost.
+    expect(capture.draft.values.login).toBe('{{ _.login }}');
+    expect(capture.notes.join(' ')).toMatch(/Variables kept.*\{\{login\}\}, \{\{orderid\}\}/);
+    expect(c.variables).toMatchObject({ login: 'shop-48213', endpoint_id: '1111' });
   });
 });
 

@@ -19,6 +19,7 @@ function fakes() {
   const saves: Array<{
     name: string;
     requests: readonly SavedRequest[];
+    variables: Readonly<Record<string, string>>;
     signal: AbortSignal;
     finish: () => void;
   }> = [];
@@ -28,11 +29,17 @@ function fakes() {
       onMessage: (l) => (worker.listener = l),
       terminate: () => (worker.terminated = true),
     }),
-    save: (name, _id, requests, onProgress, signal) =>
+    save: (name, _id, requests, variables, onProgress, signal) =>
       new Promise((resolve, reject) => {
         onProgress(requests.length);
         signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
-        saves.push({ name, requests, signal, finish: () => resolve({ requests: requests.length }) });
+        saves.push({
+          name,
+          requests,
+          variables,
+          signal,
+          finish: () => resolve({ requests: requests.length }),
+        });
       }),
     newId: () => 'c1',
     now: () => '2026-12-06T00:00:00.000Z',
@@ -54,10 +61,19 @@ describe('ForeignImportSession', () => {
     worker.listener!({ type: 'chunk', requests: [request(1), request(2)] });
     worker.listener!({ type: 'chunk', requests: [request(3)] });
     expect(saves).toHaveLength(0);
-    worker.listener!({ type: 'done', format: 'postman', name: 'Big', total: 3, skipped: [] });
+    worker.listener!({
+      type: 'done',
+      format: 'postman',
+      name: 'Big',
+      total: 3,
+      skipped: [],
+      variables: { base_url: 'http://127.0.0.1:8080' },
+    });
     expect(worker.terminated).toBe(true);
     expect(s.getSnapshot().phase).toBe('saving');
     expect(saves[0]!.requests.map((r) => r.id)).toEqual(['r1', 'r2', 'r3']);
+    // The file's variables become the collection's defaults (issue 33) on the worker's road too.
+    expect(saves[0]!.variables).toEqual({ base_url: 'http://127.0.0.1:8080' });
     saves[0]!.finish();
     await Promise.resolve();
     await Promise.resolve();
@@ -78,7 +94,7 @@ describe('ForeignImportSession', () => {
       phase: 'cancelled',
       message: 'Import of big.json cancelled: nothing was imported.',
     });
-    worker.listener!({ type: 'done', format: 'postman', name: 'Big', total: 1, skipped: [] });
+    worker.listener!({ type: 'done', format: 'postman', name: 'Big', total: 1, skipped: [], variables: {} });
     expect(saves).toHaveLength(0);
     expect(s.getSnapshot().phase).toBe('cancelled');
   });
@@ -88,7 +104,7 @@ describe('ForeignImportSession', () => {
     const s = new ForeignImportSession(ports);
     s.start('big.json', '{…}');
     worker.listener!({ type: 'chunk', requests: [request(1)] });
-    worker.listener!({ type: 'done', format: 'postman', name: 'Big', total: 1, skipped: [] });
+    worker.listener!({ type: 'done', format: 'postman', name: 'Big', total: 1, skipped: [], variables: {} });
     s.cancel();
     expect(saves[0]!.signal.aborted).toBe(true);
     await Promise.resolve();

@@ -53,8 +53,16 @@ const PostmanRequest = z.union([
 ]);
 export type PostmanRequest = z.infer<typeof PostmanRequest>;
 
+/** A script of an item (`test`, `prerequest`): read only for the variables it sets from the answer. */
+const PostmanEventSchema = z.looseObject({
+  listen: z.optional(TEXT),
+  script: z.optional(z.looseObject({ exec: z.optional(z.union([z.array(TEXT), TEXT])) })),
+});
+export type PostmanEvent = z.infer<typeof PostmanEventSchema>;
+
 export interface PostmanItem {
   name?: string | undefined;
+  event?: PostmanEvent[] | undefined;
   request?: PostmanRequest | undefined;
   item?: PostmanItem[] | undefined;
   auth?: PostmanAuth | null | undefined;
@@ -63,6 +71,7 @@ export interface PostmanItem {
 const PostmanItemSchema: z.ZodMiniType<PostmanItem> = z.lazy(() =>
   z.looseObject({
     name: z.optional(TEXT),
+    event: z.optional(z.array(PostmanEventSchema).check(z.maxLength(100))),
     request: z.optional(PostmanRequest),
     item: z.optional(z.array(PostmanItemSchema).check(z.maxLength(10_000))),
     auth: z.optional(z.nullable(PostmanAuthSchema)),

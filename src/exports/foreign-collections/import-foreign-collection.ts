@@ -3,12 +3,15 @@ import { buildAuthorizationHeader, encodeFormBody } from '../../core/index.ts';
 import type { CapturedRequest } from '../../capture/parse-raw-http.ts';
 import { isDraftError, type Place, type RequestDraft } from '../../model/index.ts';
 import { draftFromCapture } from '../../model/import-draft.ts';
+import { VARIABLE_NAME, variablesIn } from '../../model/variables.ts';
+import { containsPrivateKey, isSecretName } from '../../catalog/index.ts';
 import { ExportError } from '../errors.ts';
 import {
   InsomniaExportSchema,
   PostmanCollectionSchema,
   type InsomniaResource,
   type PostmanAuth,
+  type PostmanEvent,
   type PostmanItem,
   type PostmanPair,
 } from './foreign-collection-schemas.ts';
@@ -45,10 +48,20 @@ export interface ForeignCollection {
   format: 'postman' | 'insomnia';
   /** The collection's (or workspace's) own name. */
   name: string;
-  /** Every request of this API, identified into a draft, in the file's order. */
-  requests: Array<{ name: string; draft: RequestDraft; notes: string[] }>;
+  /**
+   * Every request of this API, identified into a draft, in the file's order; `set`: the variables
+   * its test script sets from the answer (`pm.collectionVariables.set("orderid",
+   * pm.response.json()["paynet-order-id"])`), as a collection step declares them.
+   */
+  requests: Array<{ name: string; draft: RequestDraft; notes: string[]; set?: Record<string, string> }>;
   /** Requests left out, with why (another API, a URL that cannot be read). */
   skipped: Array<{ name: string; reason: string }>;
+  /**
+   * The file's own variables (Postman's collection variables, Insomnia's base environment), which
+   * the requests keep as `{{name}}`: the defaults of the imported collection. A secret-looking one
+   * (a key, a password, a token) is never read.
+   */
+  variables: Record<string, string>;
 }
 
 /** One request of the file, read into the shape of a capture. */
@@ -60,6 +73,8 @@ interface ForeignRequest {
   body: string;
   /** OAuth 1.0 parameters from the tool's own auth settings (never its secrets). */
   oauth: Array<{ name: string; value: string }>;
+  /** Variables set from the answer by the request's test script. */
+  set?: Record<string, string>;
 }
 
 /** Whether the parsed JSON looks like a Postman collection or an Insomnia export. */
@@ -114,13 +129,24 @@ export function importForeignCollection(
       'This JSON file is neither a Postman collection (v2.1) nor an Insomnia export: export it again as one of those.',
     );
   const read = format === 'postman' ? readPostman(json) : readInsomnia(json);
-  const result: ForeignCollection = { format, name: read.name, requests: [], skipped: [] };
+  const result: ForeignCollection = {
+    format,
+    name: read.name,
+    requests: [],
+    skipped: [],
+    variables: Object.fromEntries([...read.vars].filter(([name, value]) => keepVariable(name, value))),
+  };
   const total = read.requests.length;
   for (const [i, r] of read.requests.entries()) {
     if (i % PROGRESS_EVERY === 0) options.onProgress?.(i, total);
     const outcome = identify(r, options.place);
     if ('draft' in outcome)
-      result.requests.push({ name: r.name, draft: outcome.draft, notes: outcome.notes });
+      result.requests.push({
+        name: r.name,
+        draft: outcome.draft,
+        notes: outcome.notes,
+        ...(r.set && Object.keys(r.set).length > 0 ? { set: r.set } : {}),
+      });
     else result.skipped.push({ name: r.name, reason: outcome.reason });
   }
   if (result.requests.length === 0) {
@@ -132,6 +158,16 @@ export function importForeignCollection(
     );
   }
   return result;
+}
+
+/** A variable worth keeping: a plain name, not a secret by name or by content. */
+function keepVariable(name: string, value: string): boolean {
+  return (
+    VARIABLE_NAME.test(name) &&
+    !isSecretName(name) &&
+    !/secret|password|private|token|control[_-]?key/i.test(name) &&
+    !containsPrivateKey(value)
+  );
 }
 
 function unreadable(message: string, cause?: unknown): ExportError {
@@ -195,11 +231,11 @@ function identify(
       draft = rest;
       notes.push('The endpoint id is a variable in the file: the profile’s endpoint is used.');
     }
-    const unresolved = [
-      ...new Set([...r.body.matchAll(/%7B%7B(.*?)%7D%7D/gi)].map((m) => decodeURIComponent(m[1]!))),
-    ];
-    if (unresolved.length > 0)
-      notes.push(`Kept as written, not resolved: ${unresolved.map((v) => `{{${v}}}`).join(', ')}.`);
+    const kept = variablesIn(draft);
+    if (kept.length > 0)
+      notes.push(
+        `Variables kept, resolved at each send from the environment: ${kept.map((v) => `{{${v}}}`).join(', ')}.`,
+      );
     return { draft, notes: [...imported.notes, ...notes] };
   } catch (e) {
     if (!isDraftError(e)) throw e;
@@ -233,7 +269,7 @@ function oauthOf(entries: Array<{ name: string; value: string }>): Array<{ name:
   return out;
 }
 
-function readPostman(json: unknown): { name: string; requests: ForeignRequest[] } {
+function readPostman(json: unknown): { name: string; requests: ForeignRequest[]; vars: Map<string, string> } {
   // The collection itself is level 1, its top folders level 2.
   if (folderDepth(json, MAX_POSTMAN_FOLDER_DEPTH + 1) > MAX_POSTMAN_FOLDER_DEPTH + 1)
     throw unreadable(
@@ -242,7 +278,11 @@ function readPostman(json: unknown): { name: string; requests: ForeignRequest[] 
   const parsed = PostmanCollectionSchema.safeParse(json);
   if (!parsed.success) throw schemaProblem('Postman collection', parsed.error);
   const c = parsed.data;
-  const vars = new Map(pairs(c.variable).map((p) => [p.name, p.value]));
+  const vars = new Map(
+    (c.variable ?? [])
+      .filter((p) => !p.disabled && (p as { type?: unknown }).type !== 'secret')
+      .map((p) => [p.key, text(p.value)]),
+  );
   const requests: ForeignRequest[] = [];
   const walk = (items: readonly PostmanItem[], folder: string, inherited: PostmanAuth | null | undefined) => {
     for (const it of items) {
@@ -264,12 +304,10 @@ function readPostman(json: unknown): { name: string; requests: ForeignRequest[] 
           : pairs(req.header);
       const body = req.body ?? undefined;
       const bodyText =
-        body?.mode === 'urlencoded'
-          ? encodeFormBody(
-              pairs(body.urlencoded).map((p) => ({ name: p.name, value: substitute(p.value, vars) })),
-            )
-          : substitute(body?.raw ?? '', vars);
+        body?.mode === 'urlencoded' ? encodeFormBody(pairs(body.urlencoded)) : (body?.raw ?? '');
+      const set = variablesSetBy(it.event);
       requests.push({
+        ...(set ? { set } : {}),
         name,
         method: req.method ?? 'GET',
         url: substitute(postmanUrl(req.url), vars),
@@ -283,7 +321,24 @@ function readPostman(json: unknown): { name: string; requests: ForeignRequest[] 
     }
   };
   walk(c.item, '', c.auth);
-  return { name: c.info.name, requests };
+  return { name: c.info.name, requests, vars };
+}
+
+// `pm.collectionVariables.set("orderid", pm.response.json()["paynet-order-id"])`, and the same with
+// `pm.environment` / `pm.variables` / `pm.globals`, `.field` or a `jsonData` / `json` variable.
+const SET_FROM_ANSWER =
+  /pm\.(?:collectionVariables|environment|variables|globals)\.set\(\s*["']([A-Za-z0-9_.$-]+)["']\s*,\s*(?:pm\.response\.json\(\)|[A-Za-z_$][\w$]*)(?:\.([A-Za-z_$][\w$]*)|\[\s*["']([^"'\]]+)["']\s*\])\s*\)/g;
+
+/** The variables a test script sets from the JSON answer: no script runs, the common line is read. */
+function variablesSetBy(events: readonly PostmanEvent[] | undefined): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const e of events ?? []) {
+    if (e.listen !== 'test') continue;
+    const exec = e.script?.exec;
+    const code = Array.isArray(exec) ? exec.join('\n') : (exec ?? '');
+    for (const m of code.matchAll(SET_FROM_ANSWER)) out[m[1]!] = m[2] ?? m[3]!;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 function postmanUrl(url: unknown): string {
@@ -304,7 +359,11 @@ function postmanUrl(url: unknown): string {
 
 /* Insomnia v4 */
 
-function readInsomnia(json: unknown): { name: string; requests: ForeignRequest[] } {
+function readInsomnia(json: unknown): {
+  name: string;
+  requests: ForeignRequest[];
+  vars: Map<string, string>;
+} {
   const parsed = InsomniaExportSchema.safeParse(json);
   if (!parsed.success) throw schemaProblem('Insomnia export', parsed.error);
   const resources = parsed.data.resources;
@@ -329,7 +388,7 @@ function readInsomnia(json: unknown): { name: string; requests: ForeignRequest[]
     .map((r): ForeignRequest => {
       const params = (r.body?.params ?? [])
         .filter((p) => !p.disabled)
-        .map((p) => ({ name: p.name, value: substitute(text(p.value), vars) }));
+        .map((p) => ({ name: p.name, value: text(p.value) }));
       const auth = r.authentication ?? {};
       const setting = (k: string) => substitute(text(auth[k]), vars);
       return {
@@ -339,7 +398,7 @@ function readInsomnia(json: unknown): { name: string; requests: ForeignRequest[]
         headers: (r.headers ?? [])
           .filter((h) => !h.disabled)
           .map((h) => ({ name: h.name, value: substitute(text(h.value), vars) })),
-        body: params.length > 0 ? encodeFormBody(params) : substitute(r.body?.text ?? '', vars),
+        body: params.length > 0 ? encodeFormBody(params) : (r.body?.text ?? ''),
         oauth:
           auth.type === 'oauth1' && auth.disabled !== true
             ? oauthOf(
@@ -351,5 +410,5 @@ function readInsomnia(json: unknown): { name: string; requests: ForeignRequest[]
             : [],
       };
     });
-  return { name: workspace?.name ?? 'Insomnia', requests };
+  return { name: workspace?.name ?? 'Insomnia', requests, vars };
 }

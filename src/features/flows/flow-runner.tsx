@@ -4,6 +4,8 @@ import type { RequestDraft, SigningRuntime } from '../../model/index.ts';
 import type { Exchange } from '../../model/exchange.ts';
 import type { SigningContext } from '../../model/signing-context.ts';
 import { browserDeps } from './browser-deps.ts';
+import { downloadText } from '../../browser/download.ts';
+import { flowCollectionsFile } from './flow-collection.ts';
 import { FlowRun } from './flow-engine.ts';
 import type { ControlCheck, StepState, TimelineEntry } from './flow-run-types.ts';
 import type { FlowDefinition } from './flow-types.ts';
@@ -230,6 +232,20 @@ export function FlowRunner({
         </button>
         <button type="button" className="ui-btn" disabled={busy || !started} onClick={() => run.reset()}>
           Start over
+        </button>
+        <button
+          type="button"
+          className="ui-btn"
+          onClick={() =>
+            // An editable copy: import it on Saved requests, or run it with `paysign run`.
+            downloadText(
+              `${flow.id}.collections.json`,
+              `${JSON.stringify(flowCollectionsFile(flow, new Date().toISOString()), null, 2)}\n`,
+              'application/json',
+            )
+          }
+        >
+          Export as a collection
         </button>
         <span className={`flow-inbox flow-inbox-${inboxState}`}>{INBOX_TEXT[inboxState]}</span>
       </div>

@@ -21,5 +21,7 @@ export type ImportMessage =
       name: string;
       total: number;
       skipped: Array<{ name: string; reason: string }>;
+      /** The file's own variables, the collection's defaults (never a secret). */
+      variables: Record<string, string>;
     }
   | { type: 'failed'; message: string };

@@ -15,6 +15,7 @@ export interface ForeignImportPorts {
     name: string,
     collectionId: string,
     requests: readonly SavedRequest[],
+    variables: Readonly<Record<string, string>>,
     onProgress: (done: number) => void,
     signal: AbortSignal,
   ): Promise<{ requests: number }>;
@@ -138,6 +139,7 @@ export class ForeignImportSession {
         read.name,
         collectionId,
         requests,
+        read.variables,
         (done) => {
           if (run === this.run)
             this.set({

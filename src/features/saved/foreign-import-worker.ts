@@ -29,6 +29,7 @@ self.addEventListener('message', (event: MessageEvent<ImportJob>) => {
           collectionId,
           name: clip(r.name, 'Unnamed request'),
           draft: maskDraft(r.draft),
+          ...(r.set ? { checks: { set: r.set } } : {}),
           savedAt: at,
           updatedAt: at,
         }),
@@ -44,6 +45,7 @@ self.addEventListener('message', (event: MessageEvent<ImportJob>) => {
       name: clip(c.name, 'Imported requests'),
       total,
       skipped: c.skipped,
+      variables: c.variables,
     });
   } catch (e) {
     post({ type: 'failed', message: e instanceof Error ? e.message : String(e) });

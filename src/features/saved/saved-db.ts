@@ -114,6 +114,7 @@ export async function importPrepared(
   name: string,
   collectionId: string,
   requests: readonly SavedRequest[],
+  variables: Readonly<Record<string, string>>,
   onProgress: (done: number) => void,
   signal: AbortSignal,
 ): Promise<{ name: string; requests: number }> {
@@ -127,6 +128,7 @@ export async function importPrepared(
     id: collectionId,
     name: freeName(name, new Set(existing.rows)),
     createdAt: now(),
+    ...(Object.keys(variables).length > 0 ? { variables } : {}),
   });
   if (signal.aborted) throw new DOMException('The import was cancelled.', 'AbortError');
   const tx = d.transaction([COLLECTIONS, REQUESTS], 'readwrite');
@@ -251,7 +253,13 @@ export async function importCollections(
   for (const ic of imported) {
     const name = freeName(ic.name, taken);
     taken.add(name);
-    const c = CollectionSchema.parse({ version: 1, id: newId(), name, createdAt: at });
+    const c = CollectionSchema.parse({
+      version: 1,
+      id: newId(),
+      name,
+      createdAt: at,
+      ...(ic.variables ? { variables: ic.variables } : {}),
+    });
     collections.push(c);
     for (const ir of ic.requests) {
       requests.push(
@@ -261,6 +269,7 @@ export async function importCollections(
           collectionId: c.id,
           name: ir.name,
           draft: maskDraft(ir.draft),
+          ...(ir.checks ? { checks: ir.checks } : {}),
           savedAt: at,
           updatedAt: at,
         }),

@@ -1,15 +1,17 @@
-import { z } from 'zod/mini';
-import '../../catalog/zod-english.ts';
 import { CodedError } from '../../core/errors.ts';
 import type { RequestDraft } from '../../model/index.ts';
 import { maskDraft } from '../../model/mask-draft.ts';
 import { readDraftData, type DraftDataProblem } from '../../model/share-link.ts';
+import {
+  COLLECTIONS_FORMAT,
+  COLLECTIONS_VERSION,
+  CollectionsFileSchema,
+  type CollectionsFile,
+} from '../../exports/collections-file.ts';
+import type { StepChecks } from '../../model/step-checks.ts';
 import type { Collection, SavedRequest } from './saved-schema.ts';
 
-/** The `format` field of an exported collections file. */
-export const COLLECTIONS_FORMAT = 'pay-console-collections';
-/** The file format this console writes; files of older formats are read, newer ones refused. */
-export const COLLECTIONS_VERSION = 1;
+export { COLLECTIONS_FORMAT, COLLECTIONS_VERSION };
 /** Largest file accepted on import (characters). */
 export const MAX_COLLECTIONS_FILE = 5_000_000;
 
@@ -26,26 +28,10 @@ export class CollectionsFileError extends CodedError<CollectionsFileErrorCode> {
 
 export interface FileCollection {
   name: string;
-  requests: Array<{ name: string; draft: RequestDraft }>;
+  /** The defaults of the collection's variables (issue 33). */
+  variables?: Record<string, string>;
+  requests: Array<{ name: string; draft: RequestDraft; checks?: StepChecks }>;
 }
-
-const NAME = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
-
-/** Version 1 of the file: collections by name, each request a name and a request draft. */
-const FileSchemaV1 = z.object({
-  format: z.literal(COLLECTIONS_FORMAT),
-  version: z.literal(1),
-  exportedAt: z.optional(z.string().check(z.maxLength(64))),
-  collections: z
-    .array(
-      z.object({
-        name: NAME,
-        // Drafts are read by the model's one draft reader (versions, migration, masking).
-        requests: z.array(z.object({ name: NAME, draft: z.unknown() })).check(z.maxLength(10_000)),
-      }),
-    )
-    .check(z.maxLength(1_000)),
-});
 
 /**
  * The exported file: every collection with its requests by name, each draft masked again (no card
@@ -55,16 +41,17 @@ export function buildCollectionsFile(
   collections: readonly Collection[],
   requests: readonly SavedRequest[],
   exportedAt: string,
-): z.infer<typeof FileSchemaV1> {
+): CollectionsFile {
   return {
     format: COLLECTIONS_FORMAT,
     version: COLLECTIONS_VERSION,
     exportedAt,
     collections: collections.map((c) => ({
       name: c.name,
+      ...(c.variables ? { variables: c.variables } : {}),
       requests: requests
         .filter((r) => r.collectionId === c.id)
-        .map((r) => ({ name: r.name, draft: maskDraft(r.draft) })),
+        .map((r) => ({ name: r.name, draft: maskDraft(r.draft), ...(r.checks ? { checks: r.checks } : {}) })),
     })),
   };
 }
@@ -110,7 +97,7 @@ export function readCollectionsFile(text: string): FileCollection[] {
       `This collections file was made by a newer console (format version ${head.version}; this console reads ${COLLECTIONS_VERSION}): update the console to import it.`,
     );
   }
-  const parsed = FileSchemaV1.safeParse(json);
+  const parsed = CollectionsFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new CollectionsFileError(
@@ -120,6 +107,7 @@ export function readCollectionsFile(text: string): FileCollection[] {
   }
   return parsed.data.collections.map((c) => ({
     name: c.name,
+    ...(c.variables ? { variables: c.variables } : {}),
     requests: c.requests.map((r) => {
       const read = readDraftData(r.draft);
       if ('problem' in read) {
@@ -128,7 +116,7 @@ export function readCollectionsFile(text: string): FileCollection[] {
           `The request "${r.name.slice(0, 80)}" in the collection "${c.name.slice(0, 80)}" cannot be imported: ${problemText(read.problem)}. Nothing was imported; fix or remove that request, or export again.`,
         );
       }
-      return { name: r.name, draft: maskDraft(read.draft) };
+      return { name: r.name, draft: maskDraft(read.draft), ...(r.checks ? { checks: r.checks } : {}) };
     }),
   }));
 }

@@ -45,8 +45,8 @@ function spawnImportWorker(): ImportWorkerPort {
 function newImportSession(): ForeignImportSession {
   return new ForeignImportSession({
     spawn: spawnImportWorker,
-    save: (name, collectionId, requests, onProgress, signal) =>
-      importPrepared(name, collectionId, requests, onProgress, signal),
+    save: (name, collectionId, requests, variables, onProgress, signal) =>
+      importPrepared(name, collectionId, requests, variables, onProgress, signal),
     newId: () => globalThis.crypto.randomUUID(),
     now: () => new Date().toISOString(),
   });

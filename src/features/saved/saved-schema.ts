@@ -1,6 +1,8 @@
 import { z } from 'zod/mini';
 import '../../catalog/zod-english.ts';
 import { RequestDraftSchema } from '../../model/index.ts';
+import { CollectionVariablesSchema } from '../../exports/collections-file.ts';
+import { StepChecksSchema } from '../../model/step-checks.ts';
 
 const NAME = z
   .string()
@@ -12,6 +14,8 @@ export const CollectionSchema = z.object({
   id: z.string().check(z.minLength(1)),
   name: NAME,
   createdAt: z.string(),
+  /** The defaults of the collection's variables (issue 33); never a secret. */
+  variables: z.optional(CollectionVariablesSchema),
 });
 export type Collection = z.infer<typeof CollectionSchema>;
 
@@ -22,6 +26,8 @@ export const SavedRequestSchema = z.object({
   collectionId: z.string().check(z.minLength(1)),
   name: NAME,
   draft: RequestDraftSchema,
+  /** Assertions and variables set from the answer, for a collection run (issue 33). */
+  checks: z.optional(StepChecksSchema),
   savedAt: z.string(),
   updatedAt: z.string(),
 });

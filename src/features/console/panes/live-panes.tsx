@@ -1,6 +1,8 @@
 import { SCHEME_TITLES } from '../../../catalog/index.ts';
 import {
+  lazy,
   memo,
+  Suspense,
   useCallback,
   useDeferredValue,
   useEffect,
@@ -18,6 +20,13 @@ import { CodeView, CopyButton } from '../../../ui/index.ts';
 import { tryBuild, type BuildResult } from './build.ts';
 import type { FieldValues, MetaValues } from '../form/meta.ts';
 import { SigningInputView } from './signing-input-view.tsx';
+import { variablesStore } from '../../../browser/variables-store.ts';
+import { resolveWorkbenchVariables } from '../variables/workbench-variables.ts';
+
+// Loads after the first signature: only a form holding `{{…}}` has anything to list.
+const LiveVariableUses = lazy(() =>
+  import('../variables/variables-panel.tsx').then((m) => ({ default: m.LiveVariableUses })),
+);
 
 export interface PreviewRef {
   current: { nonce: string; timestamp: string } | null;
@@ -184,7 +193,13 @@ export function LivePanes({
   panesRef: RefObject<PanesHandle | null>;
 }) {
   const meta = useWatch({ control: metaControl }) as MetaValues;
-  const draftOf = useCallback(() => toDraft(getFields(), meta), [toDraft, getFields, meta]);
+  // `{{name}}` resolved from the profile's variables before signing (issue 33).
+  const stored = useSyncExternalStore(variablesStore.subscribe, variablesStore.getSnapshot);
+  const appliedOf = useCallback(
+    () => resolveWorkbenchVariables(toDraft(getFields(), meta), context, stored),
+    [toDraft, getFields, meta, context, stored],
+  );
+  const draftOf = useCallback(() => appliedOf().draft, [appliedOf]);
   const result = useLiveBuild(draftOf, watchFields, context, place, runtime, draftNonce, panesRef);
   // The signature line renders with the result; the heavier panes in a render of their own after it.
   const deferred = useDeferredValue(result);
@@ -233,6 +248,9 @@ export function LivePanes({
           Signing input <span className="wb-scheme">{SCHEME_TITLES[s.scheme]}</span>
         </h2>
         <Problems built={later} />
+        <Suspense fallback={null}>
+          <LiveVariableUses watchFields={watchFields} compute={appliedOf} />
+        </Suspense>
         <MemoSigningInputView built={later} controlKey={context.credentials.controlKey} />
       </section>
       <section className="wb-pane" aria-labelledby="pane-sig">

@@ -31,6 +31,9 @@ import { SendBar } from './send-bar.tsx';
 import { UnknownOutcomeSlot } from './unknown-outcome-slot.tsx';
 import { useTestDataFill } from './use-test-data-fill.ts';
 import { browserSendSession, workbenchSendJob } from './workbench-send.ts';
+import { variablesStore } from '../../../browser/variables-store.ts';
+import { resolveWorkbenchVariables } from '../variables/workbench-variables.ts';
+import { SaveFromAnswer, VariablesPanel } from '../variables/lazy-views.ts';
 import { WorkbenchSession } from './workbench-session.ts';
 import '../console.css';
 
@@ -235,7 +238,7 @@ function OperationWorkbench({
       workbenchSendJob(
         op,
         contextRef.current,
-        currentDraft(),
+        resolveWorkbenchVariables(currentDraft(), contextRef.current, variablesStore.getSnapshot()).draft,
         panesRef.current?.shown(),
         placeRef.current,
         runtime,
@@ -354,6 +357,7 @@ function OperationWorkbench({
                 onNavigate={onNavigate}
                 stale={wb.stale}
               />
+              <SaveFromAnswer outcome={outcome} context={context} />
             </Suspense>
           ) : null}
           <LivePanes
@@ -371,6 +375,7 @@ function OperationWorkbench({
           />
           {afterFirstForm ? (
             <Suspense fallback={null}>
+              <VariablesPanel context={context} />
               <CallbacksPanel
                 controlKey={context?.credentials.controlKey}
                 crypto={runtime.crypto}
