@@ -1,4 +1,9 @@
 import type { CryptoPort } from '../../src/core/index.ts';
+import {
+  isLaterTransaction,
+  wireTransactionType,
+  type CallbackUrlField,
+} from '../../src/catalog/callback-routes.ts';
 import { delayOf, type ScenarioChoice } from '../../src/catalog/scenarios.ts';
 import type { ResolvedSandboxOptions } from '../options.ts';
 import type { MerchantRegistry } from '../merchants.ts';
@@ -21,6 +26,16 @@ export interface RelayDeps {
   stop: AbortSignal;
   /** How far the test clock has moved a merchant's deadlines in all (see Scheduler.noteShift). */
   shiftedMs?: (merchant: string) => number;
+}
+
+/**
+ * Which of the order's URLs a callback row goes to: a later transaction's only ever to
+ * `notify_url`; an initial one's to `server_callback_url`, or to `notify_url` when the row's URL is
+ * not the order's `server_callback_url` (engine/notify-url.ts sends it to both when they differ).
+ */
+function urlFieldOf(store: SandboxStore, cb: CallbackRow, kind: string, orderId: number): CallbackUrlField {
+  if (isLaterTransaction(wireTransactionType(kind))) return 'notify_url';
+  return store.callbackUrlOf(orderId) === cb.url ? 'server_callback_url' : 'notify_url';
 }
 
 /** The drop-retry scenario's dropped attempts (the gateway's retry then delivers). */
@@ -58,6 +73,7 @@ export async function deliverCallback(
   // (one COMMIT for every delivery that ends in the same turn): a crash before it leaves the
   // callback pending, to be sent again (at least once).
   const records: Array<Omit<DeliveryRecord, 'id'>> = [];
+  const urlField = urlFieldOf(store, cb, request.kind, order.id);
   const finish = (patch: CallbackPatch) =>
     store.batched(() => {
       for (const r of records) d.log.record(r);
@@ -76,6 +92,7 @@ export async function deliverCallback(
       result: a.result,
       durationMs: a.durationMs ?? null,
       bodyExcerpt: a.bodyExcerpt ?? null,
+      urlField,
     });
 
   // Held once, before the first attempt: delayed callbacks, and the first transaction's under reorder.

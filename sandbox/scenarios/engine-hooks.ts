@@ -46,11 +46,12 @@ export function afterOperation(
 ): ApiReply {
   if (reply.code !== 200) return reply;
   const given = c.scenario;
-  if ((given === undefined || given.length === 0) && !lab.ordersHaveChoices) return reply;
+  if (given === undefined && !lab.ordersHaveChoices) return reply;
   const raw = reply.body['paynet-order-id'];
   const orderId = typeof raw === 'string' || typeof raw === 'number' ? Number(raw) : Number.NaN;
   if (!Number.isSafeInteger(orderId) || orderId <= 0) return reply;
-  if (given && given.length > 0) lab.setOrderChoice(orderId, given, false);
+  // An empty header's "none" is recorded too: the order's callbacks must not follow the merchant's choice.
+  if (given !== undefined) lab.setOrderChoice(orderId, given, false);
   const choice = lab.orderChoice(orderId) ?? [];
   applyOutcome(x.store, orderId, choice);
   if (

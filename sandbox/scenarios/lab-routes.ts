@@ -286,6 +286,7 @@ export function registerLab(app: FastifyInstance, deps: LabDeps): void {
       result: answer.result,
       durationMs: answer.durationMs,
       bodyExcerpt: answer.bodyExcerpt,
+      urlField: sent.urlField,
     });
     return json(200, { delivery: recorded });
   });

@@ -27,6 +27,9 @@ export const DeliverySchema = z.object({
   result: z.string(),
   durationMs: z.nullable(z.number()),
   bodyExcerpt: z.nullable(z.string()),
+  /** Which of the order's URLs heard it (`server_callback_url`, `notify_url`) and why (issue 28). */
+  urlField: z.optional(z.nullable(z.string())),
+  urlWhy: z.optional(z.nullable(z.string())),
 });
 export type Delivery = z.infer<typeof DeliverySchema>;
 

@@ -77,18 +77,29 @@ export interface OperationSpec {
    * `requestAccepted`; the fields themselves are then optional.
    */
   destinations?: readonly Destination[];
+  /** Where the operation itself comes from when not from the description ({@link OperationSource}); shown in the form's header and the docs. */
+  source?: OperationSource;
   /**
-   * Where the operation itself comes from when not from the description: `gateway-examples` for
-   * the ones the vendor's current public examples call (gateway-notes.md, "The gateway's default
-   * dialect"). Shown in the form's header and the docs.
+   * The operation may be sent with no body at all (only the OAuth header), as the vendor's examples
+   * send v4/tokenize/create-ephemeral-ticket (gateway-notes.md, "What the vendor's live clients also
+   * rely on"); its fields are then all optional.
    */
-  source?: 'gateway-examples';
+  emptyBody?: boolean;
 }
 
 /** How each {@link OperationSpec.source} reads in the console and the docs. */
 export const OPERATION_SOURCE_LABEL = {
   'gateway-examples': "From the gateway's public examples, not the description",
+  'vendor-clients': "From the vendor's own client code (its SDK, plugin or node client), not the description",
 } as const;
+
+/**
+ * Where an operation comes from when not from the description: `gateway-examples` for the ones the
+ * vendor's current public examples call (gateway-notes.md, "The gateway's default dialect");
+ * `vendor-clients` for those the vendor's SDK, plugin or node client call (gateway-notes.md, "What
+ * the vendor's live clients also rely on").
+ */
+export type OperationSource = keyof typeof OPERATION_SOURCE_LABEL;
 
 /** One alternative of {@link OperationSpec.destinations}: its fields are all required together. */
 export interface Destination {
@@ -342,6 +353,7 @@ const OPERATION_LIST = [
       opt(F.cvv2),
       F.comment,
       F.server_callback_url,
+      F.notify_url,
     ],
     requestSchemaName: 'RebillRequest',
     response: 'AsyncResponse',
@@ -561,9 +573,10 @@ const OPERATION_LIST = [
     group: 'payments',
     source: 'gateway-examples',
     summary:
-      "A short-lived ticket the payment page's card tokenizer needs; its fields and answer are unpublished.",
+      "A short-lived ticket the payment page's card tokenizer needs. The vendor's examples send no body (only the OAuth header) and read the answer's ephemeralTicket.",
     scheme: 'oauth-rsa-sha256',
     schemeSource: 'unsure',
+    emptyBody: true,
     fields: [{ ...opt(F.login), provenance: 'assumed' }],
     requestSchemaName: null,
     response: 'EphemeralTicketResponse',

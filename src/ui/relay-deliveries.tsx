@@ -17,9 +17,9 @@ const KIND_TEXT: Record<string, string> = {
   replay: 'replay',
 };
 
-function statusOf(url: string): string {
+function queryOf(url: string, name: string): string {
   try {
-    return new URL(url).searchParams.get('status') ?? '';
+    return new URL(url).searchParams.get(name) ?? '';
   } catch {
     return '';
   }
@@ -81,7 +81,9 @@ export function RelayDeliveries({ login }: { login: string | undefined }) {
               <th scope="col">Time</th>
               <th scope="col">orderid</th>
               <th scope="col">Sent</th>
+              <th scope="col">type</th>
               <th scope="col">status</th>
+              <th scope="col">Went to</th>
               <th scope="col">Handler's answer</th>
               <th scope="col">Took</th>
               <th scope="col">
@@ -95,7 +97,12 @@ export function RelayDeliveries({ login }: { login: string | undefined }) {
                 <td>{new Date(d.at).toLocaleTimeString()}</td>
                 <td>{d.orderId}</td>
                 <td>{d.mutation ? `replay (${d.mutation})` : (KIND_TEXT[d.kind] ?? d.kind)}</td>
-                <td>{statusOf(d.url)}</td>
+                <td>{queryOf(d.url, 'type')}</td>
+                <td>{queryOf(d.url, 'status')}</td>
+                <td>
+                  {d.urlField ? <code>{d.urlField}</code> : null}
+                  {d.urlWhy ? <span className="wb-hint"> {d.urlWhy}</span> : null}
+                </td>
                 <td title={d.bodyExcerpt ?? undefined}>
                   {d.result}
                   {d.bodyExcerpt ? ` · ${d.bodyExcerpt.slice(0, 40)}` : ''}

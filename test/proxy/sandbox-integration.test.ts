@@ -166,7 +166,7 @@ async function runFlow(via: Via): Promise<Map<string, Answer>> {
   const tokenized = await call(via, {
     path: 'hosted-fields/tokenize',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams([['ticket', str(ticket['ephemeral-ticket'])], ...card]).toString(),
+    body: new URLSearchParams([['ticket', str(ticket.ephemeralTicket)], ...card]).toString(),
   } as unknown as SignedRequest);
   expect(tokenized.status, JSON.stringify(tokenized.body)).toBe(200);
   const token = str(tokenized.body.hosted_fields_token);

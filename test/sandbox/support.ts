@@ -422,13 +422,13 @@ export async function hostedFieldsToken(
   card: Record<string, string> = { ...CARD, cvv2: '123' },
 ): Promise<string> {
   const ticket = await client.call('v4/tokenize/create-ephemeral-ticket', { login: client.merchant.login });
-  if (ticket.status !== 200 || !ticket.body['ephemeral-ticket'])
+  if (ticket.status !== 200 || !ticket.body.ephemeralTicket)
     throw new Error(`ticket failed: ${ticket.raw}`);
   const res = await client.app.inject({
     method: 'POST',
     url: `${BASE_PATH}/hosted-fields/tokenize`,
     headers: { host: HOST, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: formBody({ ticket: String(ticket.body['ephemeral-ticket']), ...card }),
+    payload: formBody({ ticket: String(ticket.body.ephemeralTicket), ...card }),
   });
   if (res.statusCode !== 200) throw new Error(`tokenize failed: ${res.body}`);
   return String((JSON.parse(res.body) as Record<string, unknown>).hosted_fields_token);
