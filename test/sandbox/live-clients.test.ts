@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATION_SOURCE_LABEL, findOperation } from '../../src/catalog/index.ts';
 import { orderId, saleParams, startSandbox, type Sandbox, BASE_PATH, HOST, formBody } from './support.ts';
 import { startMerchantHandler, type MerchantHandler } from './merchant-handler.ts';
 
@@ -166,6 +167,212 @@ describe('what the vendor’s live clients rely on (issue 28)', () => {
       } finally {
         await choose([]);
       }
+    });
+  });
+
+  describe('§4 the operations the vendor’s clients call', () => {
+    const PATHS = [
+      'v2/make-rebill-sale',
+      'v2/make-rebill-preauth',
+      'v2/transfer-by-ref',
+      'v2/sync/account-verification',
+      'v2/bank-wire-transfer',
+    ];
+    it.each(PATHS)('%s is in the catalog with its source named', (path) => {
+      const op = findOperation(path);
+      expect(op?.source).toBe('vendor-clients');
+      expect(OPERATION_SOURCE_LABEL[op!.source!]).toMatch(/vendor's own client code/);
+      expect(op?.scheme).toBe('control');
+    });
+
+    /** An approved card reference of acme's, from an approved sale. */
+    const cardRef = async (): Promise<string> => {
+      const s = await sale();
+      await advance(1000);
+      const r = await sb.acme.call('v2/create-card-ref', {
+        login: 'acme',
+        client_orderid: s.co,
+        orderid: s.id,
+      });
+      expect(r.status, r.raw).toBe(200);
+      return String(r.body['card-ref-id']);
+    };
+    const rebillParams = (cardrefid: string) => ({
+      login: 'acme',
+      client_orderid: orderId('rb'),
+      order_desc: 'Renewal',
+      amount: '9.99',
+      currency: 'USD',
+      ipaddress: '203.0.113.7',
+      cardrefid,
+      recurrent_scenario: 'REGULAR',
+      recurrent_initiator: 'MERCHANT',
+      server_callback_url: `${handler.base}/cb`,
+      notify_url: `${handler.base}/notify`,
+    });
+    const idsOf = (body: Record<string, unknown>) => ({
+      id: String(body['paynet-order-id']),
+      co: String(body['merchant-order-id']),
+    });
+
+    it('make-rebill-sale: a sale on the stored card, refundable by return (a reversal)', async () => {
+      const ref = await cardRef();
+      const r = await sb.acme.call('v2/make-rebill-sale', rebillParams(ref));
+      expect(r.status, r.raw).toBe(200);
+      expect(r.body.type).toBe('async-response');
+      const o = idsOf(r.body);
+      await advance(1000);
+      expect(await sb.acme.status(o.id, o.co)).toMatchObject({
+        status: 'approved',
+        'transaction-type': 'sale',
+        'card-ref-id': ref,
+      });
+      await returnOf(o);
+      await advance(1000);
+      expect(await sb.acme.status(o.id, o.co)).toMatchObject({ 'transaction-type': 'reversal' });
+      expect(hitsOf(o.id).map((h) => [h.path, h.query.get('type')])).toEqual([
+        ['/cb', 'sale'],
+        ['/notify', 'sale'],
+        ['/notify', 'reversal'],
+      ]);
+    });
+
+    it('make-rebill-preauth: a preauth on the stored card, captured as any preauth; void refused after it', async () => {
+      const ref = await cardRef();
+      const r = await sb.acme.call('v2/make-rebill-preauth', rebillParams(ref));
+      expect(r.status, r.raw).toBe(200);
+      const o = idsOf(r.body);
+      await advance(1000);
+      expect(await sb.acme.status(o.id, o.co)).toMatchObject({
+        status: 'approved',
+        'transaction-type': 'preauth',
+      });
+      const cap = await sb.acme.call('v2/capture', { login: 'acme', client_orderid: o.co, orderid: o.id });
+      expect(cap.status, cap.raw).toBe(200);
+      await advance(1000);
+      expect(await sb.acme.status(o.id, o.co)).toMatchObject({
+        status: 'approved',
+        'transaction-type': 'capture',
+      });
+      const voided = await sb.acme.call('v2/void', { login: 'acme', client_orderid: o.co, orderid: o.id });
+      expect(voided.body['error-reason']).toBe('STATE');
+    });
+
+    it('a rebill-sale on a card reference that is not the merchant’s is refused', async () => {
+      const r = await sb.acme.call('v2/make-rebill-sale', rebillParams('999999999'));
+      expect(r.body['error-reason']).toBe('CARD_REF_NOT_FOUND');
+    });
+
+    it('transfer-by-ref: between two stored cards, approved after the delay', async () => {
+      const [from, to] = [await cardRef(), await cardRef()];
+      const r = await sb.acme.call('v2/transfer-by-ref', {
+        client_orderid: orderId('tr'),
+        amount: '15.00',
+        currency: 'USD',
+        ipaddress: '203.0.113.7',
+        'destination-card-ref-id': to,
+        'source-card-ref-id': from,
+        login: 'acme',
+        server_callback_url: `${handler.base}/cb`,
+      });
+      expect(r.status, r.raw).toBe(200);
+      const o = idsOf(r.body);
+      await advance(1000);
+      expect(await sb.acme.status(o.id, o.co)).toMatchObject({
+        status: 'approved',
+        'transaction-type': 'transfer',
+        amount: '15.00',
+      });
+      expect(hitsOf(o.id).map((h) => h.query.get('type'))).toEqual(['transfer']);
+    });
+
+    it('transfer-by-ref signed without the source it sends is refused (the source is a term)', async () => {
+      const [from, to] = [await cardRef(), await cardRef()];
+      const params = {
+        client_orderid: orderId('tr'),
+        amount: '15.00',
+        currency: 'USD',
+        ipaddress: '203.0.113.7',
+        'destination-card-ref-id': to,
+        login: 'acme',
+      };
+      const control = sb.acme.controlFor(
+        'v2/transfer-by-ref',
+        params,
+        sb.merchants.acme.endpointIds[0]!,
+        sb.merchants.acme,
+      );
+      const r = await sb.acme.call(
+        'v2/transfer-by-ref',
+        { ...params, 'source-card-ref-id': from },
+        { control },
+      );
+      expect(r.body['error-reason']).toBe('INVALID_CONTROL_CODE');
+    });
+
+    it('sync/account-verification: the answer is final, with a card reference make-rebill can charge', async () => {
+      const r = await sb.acme.call(
+        'v2/sync/account-verification',
+        saleParams({ client_orderid: orderId('sav'), server_callback_url: `${handler.base}/cb` }),
+      );
+      expect(r.status, r.raw).toBe(200);
+      expect(r.body).toMatchObject({
+        type: 'status-response',
+        status: 'approved',
+        'last-four-digits': '4448',
+      });
+      expect(r.body['card-ref-id']).toMatch(/^\d+$/);
+      const o = idsOf(r.body);
+      expect(await sb.acme.status(o.id, o.co)).toMatchObject({
+        status: 'approved',
+        'transaction-type': 'account-verification',
+      });
+      const rebill = await sb.acme.call('v2/make-rebill', {
+        login: 'acme',
+        client_orderid: orderId('rbv'),
+        order_desc: 'First charge',
+        amount: '1.00',
+        currency: 'USD',
+        ipaddress: '203.0.113.7',
+        cardrefid: String(r.body['card-ref-id']),
+      });
+      expect(rebill.status, rebill.raw).toBe(200);
+      await advance(1000);
+      expect(hitsOf(o.id).map((h) => h.query.get('type'))).toEqual(['account-verification']);
+      const declined = await sb.acme.call(
+        'v2/sync/account-verification',
+        saleParams({ client_orderid: orderId('sav'), cvv2: '116' }),
+      );
+      expect(declined.body).toMatchObject({ status: 'declined', 'error-code': expect.anything() });
+      expect(declined.body).not.toHaveProperty('card-ref-id');
+    });
+
+    it('bank-wire-transfer: a payout by wire, approved after the delay; a VAT above the amount is refused', async () => {
+      const params = {
+        client_orderid: orderId('bw'),
+        'payer-fullname': 'John Smith',
+        'recipient-name': 'Example Supplies Ltd',
+        'recipient-account-number': 'GB29NWBK60161331926819',
+        'recipient-bank-bic': 'NWBKGB2L',
+        amount: '120.00',
+        'vat-amount': '20.00',
+        currency: 'EUR',
+        server_callback_url: `${handler.base}/cb`,
+      };
+      const r = await sb.acme.call('v2/bank-wire-transfer', params);
+      expect(r.status, r.raw).toBe(200);
+      const o = idsOf(r.body);
+      await advance(1000);
+      expect(await sb.acme.status(o.id, o.co)).toMatchObject({
+        status: 'approved',
+        'transaction-type': 'payout',
+      });
+      const over = await sb.acme.call('v2/bank-wire-transfer', {
+        ...params,
+        client_orderid: orderId('bw'),
+        'vat-amount': '130.00',
+      });
+      expect(over.body['error-reason']).toBe('VALIDATION');
     });
   });
 });

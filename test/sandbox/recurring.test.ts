@@ -228,7 +228,7 @@ describe('recurring payments', () => {
     await advance(1000);
     expect(await sb.acme.status(approved.orderId, approved.clientOrderId)).toMatchObject({
       status: 'approved',
-      'transaction-type': 'return',
+      'transaction-type': 'reversal',
     });
   });
 

@@ -175,7 +175,7 @@ describe.skipIf(why !== undefined)(
       expect(ret.transactionStatus).toBe('processing');
       const returned = await sdk('status', withId);
       expect(returned.transactionStatus).toBe('approved');
-      expect(returned.response?.['transaction-type']).toBe('return');
+      expect(returned.response?.['transaction-type']).toBe('reversal');
     });
 
     // The SDK's capture sends client_orderid, orderid and login only, but signs login +
