@@ -79,7 +79,11 @@ export function finalizeOrderDue(x: EngineContext, orderId: number, now: number)
 }
 
 /** Applies a due request's outcome; its order's callback URL came with it (`DueRequest`). */
-function applyFinal(x: EngineContext, { request: r, callbackUrl, orderExtraJson }: DueRequest, now: number): void {
+function applyFinal(
+  x: EngineContext,
+  { request: r, callbackUrl, orderExtraJson }: DueRequest,
+  now: number,
+): void {
   const status = r.pending_status ?? 'approved';
   const approved = status === 'approved';
   x.store.updateRequest(r.id, {

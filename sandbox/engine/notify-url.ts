@@ -19,7 +19,11 @@ function extraOf(json: string | null | undefined): OrderExtra {
 }
 
 /** The order's fields with the request's `notify_url` (checked as `server_callback_url` is) added. */
-export function withNotifyUrl(x: EngineContext, c: OperationCall, fields: Partial<OrderRow>): Partial<OrderRow> {
+export function withNotifyUrl(
+  x: EngineContext,
+  c: OperationCall,
+  fields: Partial<OrderRow>,
+): Partial<OrderRow> {
   if (!c.params.has('notify_url')) return fields;
   const url = callbackUrl(x, c, 'notify_url');
   if (url === null) return fields;
@@ -35,7 +39,11 @@ export function notifyUrlOf(order: Pick<OrderRow, 'extra_json'> | undefined): st
  * `server_callback_url` and to `notify_url` (once when they are the same); a later one's to
  * `notify_url` only. Both come with the due request (`DueRequest`).
  */
-export function callbackUrlsOf(r: RequestRow, initialUrl: string | null, orderExtraJson: string | null): string[] {
+export function callbackUrlsOf(
+  r: RequestRow,
+  initialUrl: string | null,
+  orderExtraJson: string | null,
+): string[] {
   const notify = orderExtraJson === null ? undefined : extraOf(orderExtraJson).notifyUrl;
   if (isLaterTransaction(wireTransactionType(r.kind))) return notify ? [notify] : [];
   if (!notify || notify === initialUrl) return initialUrl ? [initialUrl] : [];

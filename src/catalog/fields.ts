@@ -191,7 +191,7 @@ export const F = {
   notify_url: f('notify_url', 'Notify URL (later transactions too)', 'url', {
     maxLength: 1024,
     sample: 'https://merchant.example.com/notify',
-    help: "Hears every transaction of the order, the later ones too (reversal, chargeback, capture, void); server_callback_url hears only the initial one.",
+    help: 'Hears every transaction of the order, the later ones too (reversal, chargeback, capture, void); server_callback_url hears only the initial one.',
   }),
   comment: f('comment', 'Comment', 'text', { maxLength: 50, sample: 'Refund for order #10001' }),
   cardrefid: f('cardrefid', 'Card reference id', 'digits', {

@@ -751,6 +751,7 @@ const OPERATION_LIST = [
         ...F.amount,
         name: 'vat-amount',
         title: 'VAT amount',
+        provenance: 'gateway-notes',
         example: '0.00',
         help: 'Signed in minor units, as amount.',
       },

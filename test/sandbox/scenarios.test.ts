@@ -200,7 +200,10 @@ describe('scenario lab', () => {
     await choose([{ name: 'callback-reorder' }]);
     // notify_url: the capture is a later transaction, which server_callback_url never hears.
     const cbUrl = `${handler.base}/cb`;
-    const pre = await sb.acme.call('v2/preauth', saleParams({ server_callback_url: cbUrl, notify_url: cbUrl }));
+    const pre = await sb.acme.call(
+      'v2/preauth',
+      saleParams({ server_callback_url: cbUrl, notify_url: cbUrl }),
+    );
     await choose([]);
     const id = String(pre.body['paynet-order-id']);
     const co = String(pre.body['merchant-order-id']);

@@ -445,8 +445,7 @@ export async function hostedFieldsToken(
   card: Record<string, string> = { ...CARD, cvv2: '123' },
 ): Promise<string> {
   const ticket = await client.call('v4/tokenize/create-ephemeral-ticket', { login: client.merchant.login });
-  if (ticket.status !== 200 || !ticket.body.ephemeralTicket)
-    throw new Error(`ticket failed: ${ticket.raw}`);
+  if (ticket.status !== 200 || !ticket.body.ephemeralTicket) throw new Error(`ticket failed: ${ticket.raw}`);
   const res = await client.app.inject({
     method: 'POST',
     url: `${BASE_PATH}/hosted-fields/tokenize`,
