@@ -14,6 +14,7 @@ import { pickOf, type ScenarioStore } from '../scenarios/scenario-store.ts';
 import { callbackHostAllowed, hostRefusal } from './allowed-hosts.ts';
 import type { DeliveryKind, DeliveryLog, DeliveryRecord } from './delivery-log.ts';
 import { forgedControl } from './mutations.ts';
+import { retryWaitMs } from './retry-schedule.ts';
 import { callbackUrlFor, sendCallback, type HandlerAnswer } from './send-callback.ts';
 
 export interface RelayDeps {
@@ -121,13 +122,15 @@ export async function deliverCallback(
   }
   const send = () => sendCallback(url, options.callbackTimeoutMs, d.stop);
   const attempts = cb.attempts + 1;
-  const { attempts: max, baseDelayMs } = options.callbackRetry;
-  const retryOrFail = (result: string) =>
-    finish(
-      attempts >= max
+  const retryOrFail = (result: string) => {
+    // The schedule's one table (relay/retry-schedule.ts), dated in the merchant's time.
+    const wait = retryWaitMs(options.callbackRetry, attempts);
+    return finish(
+      wait === undefined
         ? { state: 'failed', attempts, last_result: result }
-        : { attempts, last_result: result, next_at: later(baseDelayMs * 2 ** (attempts - 1)) },
+        : { attempts, last_result: result, next_at: later(wait) },
     );
+  };
 
   if (pickOf(choice, 'callback-drop-retry') && cb.attempts < DROPPED_ATTEMPTS) {
     record('dropped', url.href, { result: 'dropped (scenario callback-drop-retry): nothing was sent' });

@@ -14,6 +14,7 @@ import { sendCallback } from '../relay/send-callback.ts';
 import { registerHandlerCheckRoute } from '../relay/handler-check-route.ts';
 import { applyOutcome } from './engine-hooks.ts';
 import type { ScenarioStore } from './scenario-store.ts';
+import { pendingCallbacksOf } from './pending-callbacks.ts';
 import { MAX_ADVANCE_MS, TestClock } from './test-clock.ts';
 
 export interface LabDeps {
@@ -226,6 +227,8 @@ export function registerLab(app: FastifyInstance, deps: LabDeps): void {
       login: merchant.login,
       clockAdvancedMs: advanced,
       recurring: recurringView(engine, merchant.login, advanced),
+      callbacks: pendingCallbacksOf(store.db, merchant.login, advanced),
+      retrySchedule: engine.options.callbackRetry.schedule,
     });
   });
 

@@ -61,10 +61,25 @@ const RecurringSchedule = z.object({
 });
 export type RecurringSchedule = z.infer<typeof RecurringSchedule>;
 
+/** A callback the sandbox has yet to deliver, its next attempt in the merchant's time (issue 28). */
+const PendingCallback = z.object({
+  callbackId: z.number(),
+  orderId: z.string(),
+  clientOrderId: z.string(),
+  type: z.string(),
+  status: z.string(),
+  urlField: z.string(),
+  attempts: z.number(),
+  nextAttemptAt: z.number(),
+});
+export type PendingCallback = z.infer<typeof PendingCallback>;
+
 const ClockState = z.object({
   login: z.string(),
   clockAdvancedMs: z.number(),
   recurring: z.array(RecurringSchedule),
+  callbacks: z.optional(z.array(PendingCallback)),
+  retrySchedule: z.optional(z.string()),
 });
 
 const CheckReport = z.object({

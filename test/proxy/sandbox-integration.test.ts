@@ -42,6 +42,7 @@ const checks: Array<{ input: string; key: string; expected: string; kind: 'sha1'
 beforeAll(async () => {
   server = await startConsole({
     SANDBOX_FINALIZE_DELAY_MS: '0',
+    SANDBOX_CALLBACK_SCHEDULE: 'fast',
     SANDBOX_CALLBACK_BASE_DELAY_MS: '50',
   });
   baseUrl = `${server.origin}/sandbox/paynet`;

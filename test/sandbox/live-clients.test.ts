@@ -8,6 +8,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_SOURCE_LABEL, findOperation } from '../../src/catalog/index.ts';
+import { resolveSandboxOptions, sandboxOptionsFromEnv } from '../../sandbox/options.ts';
+import { GATEWAY_RETRY_WAITS_MS } from '../../sandbox/relay/retry-schedule.ts';
 import { orderId, saleParams, startSandbox, type Sandbox, BASE_PATH, HOST, formBody } from './support.ts';
 import { startMerchantHandler, type MerchantHandler } from './merchant-handler.ts';
 
@@ -373,6 +375,75 @@ describe('what the vendor’s live clients rely on (issue 28)', () => {
         'vat-amount': '130.00',
       });
       expect(over.body['error-reason']).toBe('VALIDATION');
+    });
+  });
+
+  describe('§2 the retry schedule the notes state: 30 attempts over 14 days, by default', () => {
+    it('a handler that is down hears 30 attempts, the next one shown in the merchant’s time', async () => {
+      handler.failures.set('/down', 1000);
+      const s = await sale({ server_callback_url: `${handler.base}/down` });
+      const pending = async () => {
+        const state = (await admin(sb.app, 'GET', '/clock/acme')).body;
+        const merchantNow = sb.clock.now + (state.clockAdvancedMs as number);
+        const mine = (state.callbacks as Loose[]).find((c) => c.orderId === s.id);
+        return (
+          mine && {
+            ...mine,
+            inMs: (mine.nextAttemptAt as number) - merchantNow,
+            schedule: state.retrySchedule,
+          }
+        );
+      };
+      expect(await pending()).toBeUndefined(); // queued when the sale is final
+      await advance(1000);
+      expect(hitsOf(s.id)).toHaveLength(1);
+      let waited = 0;
+      for (const [i, wait] of GATEWAY_RETRY_WAITS_MS.entries()) {
+        expect(await pending()).toMatchObject({
+          attempts: i + 1,
+          inMs: wait,
+          schedule: 'gateway',
+          type: 'sale',
+          urlField: 'server_callback_url',
+        });
+        // One millisecond early: nothing; then the attempt.
+        await advance(wait - 1);
+        expect(hitsOf(s.id)).toHaveLength(i + 1);
+        await advance(1);
+        expect(hitsOf(s.id)).toHaveLength(i + 2);
+        waited += wait;
+      }
+      expect(hitsOf(s.id)).toHaveLength(30);
+      expect(waited).toBe(14 * 86_400_000);
+      expect(await pending()).toBeUndefined();
+      await advance(30 * 86_400_000);
+      expect(hitsOf(s.id)).toHaveLength(30);
+      handler.failures.delete('/down');
+    });
+
+    it('the schedule is progressive: no wait shorter than the one before', () => {
+      GATEWAY_RETRY_WAITS_MS.slice(1).forEach((w, i) =>
+        expect(w).toBeGreaterThanOrEqual(GATEWAY_RETRY_WAITS_MS[i]!),
+      );
+    });
+
+    it('the fast local schedule is an explicit option; its settings alone are refused', () => {
+      expect(resolveSandboxOptions(sandboxOptionsFromEnv({})).callbackRetry).toMatchObject({
+        schedule: 'gateway',
+        attempts: 30,
+      });
+      expect(
+        resolveSandboxOptions(sandboxOptionsFromEnv({ SANDBOX_CALLBACK_SCHEDULE: 'fast' })).callbackRetry,
+      ).toEqual({ schedule: 'fast', attempts: 8, baseDelayMs: 1000 });
+      expect(
+        resolveSandboxOptions(
+          sandboxOptionsFromEnv({ SANDBOX_CALLBACK_SCHEDULE: 'fast', SANDBOX_CALLBACK_ATTEMPTS: '3' }),
+        ).callbackRetry,
+      ).toEqual({ schedule: 'fast', attempts: 3, baseDelayMs: 1000 });
+      expect(() => resolveSandboxOptions(sandboxOptionsFromEnv({ SANDBOX_CALLBACK_ATTEMPTS: '8' }))).toThrow(
+        /fast schedule only.*SANDBOX_CALLBACK_SCHEDULE=fast/,
+      );
+      expect(() => sandboxOptionsFromEnv({ SANDBOX_CALLBACK_SCHEDULE: 'slow' })).toThrow(/gateway or fast/);
     });
   });
 });

@@ -54,7 +54,7 @@ describe('scenario lab', () => {
   beforeAll(async () => {
     sb = await startSandbox({
       finalizeDelayMs: 1000,
-      callbackRetry: { attempts: 21, baseDelayMs: 1000 },
+      callbackRetry: { schedule: 'fast', attempts: 21, baseDelayMs: 1000 },
       scenarioSleep: sleeps.sleep,
     });
     handler = await startMerchantHandler(sb.merchants.acme.controlKey);

@@ -86,7 +86,7 @@ describe.skipIf(why !== undefined)(
         dbPath: ':memory:',
         dataDir: mkdtempSync(path.join(tmpdir(), 'sandbox-sdk-')),
         finalizeDelayMs: 0,
-        callbackRetry: { attempts: 2, baseDelayMs: 50 },
+        callbackRetry: { schedule: 'fast', attempts: 2, baseDelayMs: 50 },
         merchants: [merchant],
       });
       await app.listen({ host: '127.0.0.1', port: 0 });
