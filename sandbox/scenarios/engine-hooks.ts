@@ -2,6 +2,7 @@ import { delayOf, type ScenarioChoice } from '../../src/catalog/scenarios.ts';
 import { errorReply, type ApiReply } from '../replies.ts';
 import type { SandboxStore } from '../store.ts';
 import type { EngineContext, OperationCall } from '../engine/context.ts';
+import { chargebacksOf } from './chargebacks.ts';
 import { pickOf, type ScenarioStore } from './scenario-store.ts';
 
 /**
@@ -54,6 +55,11 @@ export function afterOperation(
   if (given !== undefined) lab.setOrderChoice(orderId, given, false);
   const choice = lab.orderChoice(orderId) ?? [];
   applyOutcome(x.store, orderId, choice);
+  if (pickOf(choice, 'chargeback')) {
+    const order = x.store.getOrder(orderId);
+    const latest = x.store.requestsOf(orderId).at(-1);
+    if (order && latest) chargebacksOf(x.store.db).noteOperation(order, latest, choice);
+  }
   if (
     c.op.id === 'TDS_UPLOAD_METHOD_URL_RESULT' &&
     (pickOf(given, 'three-ds-method-timeout') || pickOf(choice, 'three-ds-method-timeout'))

@@ -14,6 +14,7 @@ import { sendCallback } from '../relay/send-callback.ts';
 import { registerHandlerCheckRoute } from '../relay/handler-check-route.ts';
 import { applyOutcome } from './engine-hooks.ts';
 import type { ScenarioStore } from './scenario-store.ts';
+import { chargebacksOf } from './chargebacks.ts';
 import { pendingCallbacksOf } from './pending-callbacks.ts';
 import { MAX_ADVANCE_MS, TestClock } from './test-clock.ts';
 
@@ -141,8 +142,16 @@ export function registerLab(app: FastifyInstance, deps: LabDeps): void {
       minGapMs: engine.options.callbackRetry.baseDelayMs,
     },
     {
-      deadline: (fn, login, by) => engine.recurring.deadline(fn, login, by),
-      shift: (login, ms) => engine.recurring.shift(login, ms),
+      // The recurring charges' and the chargeback scenario's deadlines, the merchant's like the others.
+      deadline: (fn, login, by) => {
+        const a = engine.recurring.deadline(fn, login, by);
+        const b = chargebacksOf(store.db).deadline(fn, login, by);
+        return a === undefined ? b : b === undefined ? a : Math[fn](a, b);
+      },
+      shift: (login, ms) => {
+        engine.recurring.shift(login, ms);
+        chargebacksOf(store.db).shift(login, ms);
+      },
       during: (login, run) => engine.recurringCharges.during(login, run),
     },
   );

@@ -446,4 +446,80 @@ describe('what the vendor’s live clients rely on (issue 28)', () => {
       expect(() => sandboxOptionsFromEnv({ SANDBOX_CALLBACK_SCHEDULE: 'slow' })).toThrow(/gateway or fast/);
     });
   });
+
+  describe('§1 the chargeback scenario: days later, as the gateway does to an order', () => {
+    const DAY = 86_400_000;
+    it('charges the order back after its delay in the merchant’s time; notify_url hears type=chargeback', async () => {
+      const s = await sale(
+        { notify_url: `${handler.base}/notify` },
+        { 'x-sandbox-scenario': `chargeback;delay-ms=${3 * DAY}` },
+      );
+      await advance(1000);
+      expect(hitsOf(s.id).map((h) => h.query.get('type'))).toEqual(['sale', 'sale']);
+      await advance(3 * DAY - 1);
+      expect(await sb.acme.status(s.id, s.co)).toMatchObject({ 'transaction-type': 'sale' });
+      await advance(1);
+      const back = hitsOf(s.id).at(-1)!;
+      expect([back.path, back.query.get('type'), back.query.get('status'), back.controlOk]).toEqual([
+        '/notify',
+        'chargeback',
+        'approved',
+        true,
+      ]);
+      expect(back.query.get('amount')).toBe('10.42');
+      expect(await sb.acme.status(s.id, s.co)).toMatchObject({
+        status: 'approved',
+        'transaction-type': 'chargeback',
+      });
+      // The money went back to the cardholder: a return finds nothing left.
+      const r = await sb.acme.call('v2/return', { login: 'acme', client_orderid: s.co, orderid: s.id });
+      expect(r.body['error-message']).toMatch(/nothing left to return/);
+      expect((await deliveries(s.id)).at(-1)).toMatchObject({ urlField: 'notify_url' });
+      expect((await deliveries(s.id)).at(-1)!.urlWhy).toMatch(/later transaction \(chargeback\)/);
+    });
+
+    it('the merchant’s choice charges back 7 days later by default; a refunded part is not charged back', async () => {
+      await choose([{ name: 'chargeback' }]);
+      try {
+        const s = await sale({ notify_url: `${handler.base}/notify` });
+        await advance(1000);
+        const part = await sb.acme.call('v2/return', {
+          login: 'acme',
+          client_orderid: s.co,
+          orderid: s.id,
+          amount: '2.42',
+          currency: 'USD',
+        });
+        expect(part.status, part.raw).toBe(200);
+        await advance(1000);
+        await advance(7 * DAY - 2000);
+        expect(hitsOf(s.id).map((h) => h.query.get('type'))).toEqual(['sale', 'sale', 'reversal']);
+        await advance(2000);
+        const back = hitsOf(s.id).at(-1)!;
+        expect([back.query.get('type'), back.query.get('amount')]).toEqual(['chargeback', '8.00']);
+      } finally {
+        await choose([]);
+      }
+    });
+
+    it('a declined sale is not charged back', async () => {
+      const s = await sale(
+        { cvv2: '116', notify_url: `${handler.base}/notify` },
+        { 'x-sandbox-scenario': 'chargeback' },
+      );
+      await advance(8 * DAY);
+      expect(hitsOf(s.id).map((h) => h.query.get('status'))).toEqual(['declined', 'declined']);
+    });
+
+    it('refuses a delay longer than a year, and other scenarios keep their ten minutes', async () => {
+      const long = await sb.acme.call('v2/sale', saleParams(), {
+        headers: { 'x-sandbox-scenario': `chargeback;delay-ms=${367 * DAY}` },
+      });
+      expect(long.body['error-reason']).toBe('SCENARIO_INVALID');
+      const latency = await sb.acme.call('v2/sale', saleParams(), {
+        headers: { 'x-sandbox-scenario': 'latency;delay-ms=600001' },
+      });
+      expect(latency.body['error-reason']).toBe('SCENARIO_INVALID');
+    });
+  });
 });
