@@ -5,11 +5,12 @@
  * initial transaction only, notify_url the later ones too; the ticket call takes an empty body; an
  * empty scenario header chooses none for the order's whole life.
  */
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_SOURCE_LABEL, findOperation } from '../../src/catalog/index.ts';
 import { resolveSandboxOptions, sandboxOptionsFromEnv } from '../../sandbox/options.ts';
-import { GATEWAY_RETRY_WAITS_MS } from '../../sandbox/relay/retry-schedule.ts';
+import { GATEWAY_RETRY_WAITS_MS, renderRetryTable } from '../../sandbox/relay/retry-schedule.ts';
 import { orderId, saleParams, startSandbox, type Sandbox, BASE_PATH, HOST, formBody } from './support.ts';
 import { startMerchantHandler, type MerchantHandler } from './merchant-handler.ts';
 
@@ -419,6 +420,11 @@ describe('what the vendor’s live clients rely on (issue 28)', () => {
       await advance(30 * 86_400_000);
       expect(hitsOf(s.id)).toHaveLength(30);
       handler.failures.delete('/down');
+    });
+
+    it('docs/scenarios.md prints the one table', () => {
+      const doc = readFileSync(new URL('../../docs/scenarios.md', import.meta.url), 'utf8');
+      expect(doc).toContain(renderRetryTable());
     });
 
     it('the schedule is progressive: no wait shorter than the one before', () => {
