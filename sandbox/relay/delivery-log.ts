@@ -64,7 +64,7 @@ interface Row {
 
 /** Why the record's URL heard about its transaction (the `type` in its query). */
 export function withUrlWhy(d: DeliveryRecord): DeliveryView {
-  let type: string | null = null;
+  let type: string | null;
   try {
     type = new URL(d.url).searchParams.get('type');
   } catch {

@@ -58,7 +58,10 @@ describe('sandbox callbacks', () => {
       '/down': [500, 500, 500, 500, 500, 500, 500, 500, 500, 500],
       '/redirect': [302],
     });
-    sb = await startSandbox({ finalizeDelayMs: 30, callbackRetry: { schedule: 'fast', attempts: 4, baseDelayMs: 40 } });
+    sb = await startSandbox({
+      finalizeDelayMs: 30,
+      callbackRetry: { schedule: 'fast', attempts: 4, baseDelayMs: 40 },
+    });
   });
   afterAll(async () => {
     await sb.app.close();
