@@ -15,7 +15,7 @@ const FLOWS: FlowCase[] = [
   {
     title: 'Preauth → partial capture → return',
     steps: 6,
-    approved: ['preauth', 'capture', 'return'],
+    approved: ['preauth', 'capture', 'reversal'],
   },
   { title: 'Sale with 3-D Secure 1.0.2', steps: 5, issuer: 'PaRes', approved: ['sale'] },
   { title: 'Sale with 3-D Secure 2', steps: 8, issuer: 'cres', approved: ['sale'] },

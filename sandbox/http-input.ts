@@ -48,6 +48,12 @@ export interface FormBody {
   params: Map<string, string>;
 }
 
+/** No body, or one of whitespace only (an operation whose catalog entry allows `emptyBody`). */
+export function isEmptyBody(raw: unknown): boolean {
+  if (raw === undefined || raw === null) return true;
+  return Buffer.isBuffer(raw) && raw.toString('latin1').trim() === '';
+}
+
 /** One name or value of a form body: `+` is a space; a malformed escape throws. */
 function decodeComponent(raw: string): string {
   const spaced = raw.includes('+') ? raw.replace(/\+/g, ' ') : raw;
@@ -59,7 +65,10 @@ function decodeComponent(raw: string): string {
  * name once, each part decoded once. The pairs equal the core's `decodeFormBody` of the text
  * (test/sandbox/form-body.test.ts), and the signature check is handed them rather than decoding again.
  */
-export function readFormBody(raw: unknown): { ok: true; body: FormBody } | { ok: false; reply: ApiReply } {
+export function readFormBody(
+  raw: unknown,
+  emptyAllowed = false,
+): { ok: true; body: FormBody } | { ok: false; reply: ApiReply } {
   const bytes = Buffer.isBuffer(raw) ? raw : raw === undefined || raw === null ? Buffer.alloc(0) : undefined;
   if (!bytes)
     return { ok: false, reply: validationError('The request body could not be read.', 'BODY_INVALID') };
@@ -74,6 +83,7 @@ export function readFormBody(raw: unknown): { ok: true; body: FormBody } | { ok:
     };
   }
   if (text.trim() === '') {
+    if (emptyAllowed) return { ok: true, body: { text: '', pairs: [], params: new Map() } };
     return {
       ok: false,
       reply: validationError(

@@ -4,13 +4,14 @@ import type { SandboxHooks } from './hooks.ts';
 import type { MerchantConfig } from './merchants.ts';
 import type { AcceptMode } from './replies.ts';
 import { HELD_PER_CLIENT_DEFAULT } from './held-budget.ts';
+import {
+  FAST_RETRY_DEFAULTS,
+  GATEWAY_RETRY,
+  type CallbackRetryOptions,
+  type CallbackSchedule,
+} from './relay/retry-schedule.ts';
 
-export interface CallbackRetryOptions {
-  /** Delivery attempts in all, the first included (default 8). */
-  attempts: number;
-  /** Delay before the second attempt; it doubles after each failure (default 1000 ms). */
-  baseDelayMs: number;
-}
+export type { CallbackRetryOptions, CallbackSchedule };
 
 /**
  * Options of the sandbox plugin. Every field has a default; {@link sandboxOptionsFromEnv} fills
@@ -35,6 +36,12 @@ export interface SandboxOptions extends SandboxHooks {
   callbackAllowAnyHost?: boolean;
   /** Hosts besides this machine that callbacks (and the relay) may reach (env `SANDBOX_CALLBACK_HOSTS`, comma-separated). */
   callbackHosts?: readonly string[];
+  /**
+   * When an unanswered callback is sent again (env `SANDBOX_CALLBACK_SCHEDULE`): `gateway` (the
+   * default), 30 attempts over 14 days (relay/retry-schedule.ts, one table); `fast`, `attempts`
+   * (env `SANDBOX_CALLBACK_ATTEMPTS`, default 8) with waits doubling from `baseDelayMs` (env
+   * `SANDBOX_CALLBACK_BASE_DELAY_MS`, default 1000), which only the fast schedule takes.
+   */
   callbackRetry?: Partial<CallbackRetryOptions>;
   /** Timeout of one callback delivery (env `SANDBOX_CALLBACK_TIMEOUT_MS`, default 5000). */
   callbackTimeoutMs?: number;
@@ -110,7 +117,7 @@ export const DEFAULTS = {
   debug: true,
   timestampWindowSec: 600,
   callbackAllowAnyHost: false,
-  callbackRetry: { attempts: 8, baseDelayMs: 1000 },
+  callbackRetry: GATEWAY_RETRY,
   callbackTimeoutMs: 5000,
   relayKeep: 10_000,
   bodyLimit: 256 * 1024,
@@ -151,22 +158,7 @@ export function resolveSandboxOptions(opts: SandboxOptions = {}): ResolvedSandbo
     ),
     callbackAllowAnyHost: opts.callbackAllowAnyHost ?? DEFAULTS.callbackAllowAnyHost,
     callbackHosts: (opts.callbackHosts ?? []).map((h) => h.trim().toLowerCase()).filter((h) => h !== ''),
-    callbackRetry: {
-      attempts: int(
-        'callbackRetry.attempts',
-        opts.callbackRetry?.attempts,
-        DEFAULTS.callbackRetry.attempts,
-        1,
-        100,
-      ),
-      baseDelayMs: int(
-        'callbackRetry.baseDelayMs',
-        opts.callbackRetry?.baseDelayMs,
-        DEFAULTS.callbackRetry.baseDelayMs,
-        0,
-        86_400_000,
-      ),
-    },
+    callbackRetry: callbackRetry(opts.callbackRetry, int),
     callbackTimeoutMs: int(
       'callbackTimeoutMs',
       opts.callbackTimeoutMs,
@@ -184,6 +176,40 @@ export function resolveSandboxOptions(opts: SandboxOptions = {}): ResolvedSandbo
     scenarioHeader: opts.scenarioHeader === 'refuse' ? 'refuse' : 'honour',
     callbackRule: opts.callbackRule,
     clock: opts.clock ?? Date.now,
+  };
+}
+
+/**
+ * The retry schedule. `attempts` and `baseDelayMs` shape the fast schedule only: given with the
+ * gateway schedule they are refused, so that a caller who relied on the fast retries (a test, an
+ * e2e run) opts into them by name instead of silently waiting minutes for a retry.
+ */
+function callbackRetry(
+  given: Partial<CallbackRetryOptions> | undefined,
+  int: (name: string, v: number | undefined, def: number, min: number, max: number) => number,
+): CallbackRetryOptions {
+  const schedule = given?.schedule ?? DEFAULTS.callbackRetry.schedule;
+  if (schedule !== 'gateway' && schedule !== 'fast')
+    throw new Error(
+      `Sandbox option callbackRetry.schedule must be "gateway" or "fast" (got ${String(schedule)}).`,
+    );
+  if (schedule === 'gateway') {
+    if (given?.attempts !== undefined || given?.baseDelayMs !== undefined)
+      throw new Error(
+        'Sandbox options callbackRetry.attempts and baseDelayMs shape the fast schedule only: set callbackRetry.schedule to "fast" (env SANDBOX_CALLBACK_SCHEDULE=fast), or leave them out for the gateway schedule (30 attempts over 14 days).',
+      );
+    return GATEWAY_RETRY;
+  }
+  return {
+    schedule,
+    attempts: int('callbackRetry.attempts', given?.attempts, FAST_RETRY_DEFAULTS.attempts, 1, 100),
+    baseDelayMs: int(
+      'callbackRetry.baseDelayMs',
+      given?.baseDelayMs,
+      FAST_RETRY_DEFAULTS.baseDelayMs,
+      0,
+      86_400_000,
+    ),
   };
 }
 
@@ -232,6 +258,12 @@ const envSchema = z.object({
     .regex(/^[a-zA-Z0-9.-]+(\s*,\s*[a-zA-Z0-9.-]+)*$/, 'host names separated by commas')
     .transform((v) => v.split(',').map((h) => h.trim()))
     .optional(),
+  SANDBOX_CALLBACK_SCHEDULE: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(['gateway', 'fast'], { error: 'use gateway or fast' }))
+    .optional(),
   SANDBOX_CALLBACK_ATTEMPTS: whole(1, 100).optional(),
   SANDBOX_CALLBACK_BASE_DELAY_MS: whole(0, 86_400_000).optional(),
   SANDBOX_CALLBACK_TIMEOUT_MS: whole(1, 600_000).optional(),
@@ -277,9 +309,13 @@ export function sandboxOptionsFromEnv(env: Record<string, string | undefined> = 
     timestampWindowSec: e.SANDBOX_TIMESTAMP_WINDOW_SEC ?? DEFAULTS.timestampWindowSec,
     callbackAllowAnyHost: e.SANDBOX_CALLBACKS_ANY_HOST ?? DEFAULTS.callbackAllowAnyHost,
     ...(e.SANDBOX_CALLBACK_HOSTS ? { callbackHosts: e.SANDBOX_CALLBACK_HOSTS } : {}),
+    // Attempts and base delay pass through as given: resolveSandboxOptions refuses them without the fast schedule.
     callbackRetry: {
-      attempts: e.SANDBOX_CALLBACK_ATTEMPTS ?? DEFAULTS.callbackRetry.attempts,
-      baseDelayMs: e.SANDBOX_CALLBACK_BASE_DELAY_MS ?? DEFAULTS.callbackRetry.baseDelayMs,
+      ...(e.SANDBOX_CALLBACK_SCHEDULE ? { schedule: e.SANDBOX_CALLBACK_SCHEDULE } : {}),
+      ...(e.SANDBOX_CALLBACK_ATTEMPTS !== undefined ? { attempts: e.SANDBOX_CALLBACK_ATTEMPTS } : {}),
+      ...(e.SANDBOX_CALLBACK_BASE_DELAY_MS !== undefined
+        ? { baseDelayMs: e.SANDBOX_CALLBACK_BASE_DELAY_MS }
+        : {}),
     },
     callbackTimeoutMs: e.SANDBOX_CALLBACK_TIMEOUT_MS ?? DEFAULTS.callbackTimeoutMs,
     relayKeep: e.SANDBOX_RELAY_KEEP ?? DEFAULTS.relayKeep,

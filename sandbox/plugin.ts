@@ -28,6 +28,7 @@ import {
   dialectOf,
   isFormContentType,
   isValidHost,
+  isEmptyBody,
   readFormBody,
 } from './http-input.ts';
 import { createMerchant, loadMerchants, type Merchant, type MerchantRegistry } from './merchants.ts';
@@ -208,7 +209,9 @@ async function answerOperation(request: HttpCall, ctx: Context, seen: Seen): Pro
       'ENDPOINT_UNKNOWN',
     );
   }
-  if (!isFormContentType(request.headers['content-type'])) {
+  // An operation sent with no body at all (the vendor's ticket call) needs no form content type.
+  const bodyless = op.emptyBody === true && isEmptyBody(request.body);
+  if (!bodyless && !isFormContentType(request.headers['content-type'])) {
     return validationError(
       `Send the body as Content-Type: application/x-www-form-urlencoded (got ${request.headers['content-type'] ? `"${shorten(request.headers['content-type'], 60)}"` : 'none'}).`,
       'CONTENT_TYPE',
@@ -221,7 +224,7 @@ async function answerOperation(request: HttpCall, ctx: Context, seen: Seen): Pro
       'HOST_INVALID',
     );
   }
-  const read = readFormBody(request.body);
+  const read = readFormBody(request.body, op.emptyBody === true);
   if (!read.ok) return read.reply;
   const { params, pairs, text } = read.body;
   seen.bodyText = text;

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { CvvOutcome } from '../outcomes.ts';
 import { FINAL, type DueRequest, type RequestRow } from '../store.ts';
 import type { EngineContext, OperationCall } from './context.ts';
+import { callbackUrlsOf } from './notify-url.ts';
 import { ORDER_ID, schedule } from './orders.ts';
 import { applyLedger, movesLedger } from './settlement.ts';
 
@@ -9,11 +10,13 @@ import { applyLedger, movesLedger } from './settlement.ts';
 export function finalizeNow(x: EngineContext, request: RequestRow, outcome: CvvOutcome, now: number): void {
   schedule(x, request, outcome, now);
   x.store.updateRequest(request.id, { finalize_at: now });
+  const order = x.store.getOrder(request.order_id);
   applyFinal(
     x,
     {
       request: x.store.getRequest(request.id)!,
-      callbackUrl: x.store.callbackUrlOf(request.order_id) ?? null,
+      callbackUrl: order?.callback_url ?? null,
+      orderExtraJson: order?.extra_json ?? null,
     },
     now,
   );
@@ -76,7 +79,11 @@ export function finalizeOrderDue(x: EngineContext, orderId: number, now: number)
 }
 
 /** Applies a due request's outcome; its order's callback URL came with it (`DueRequest`). */
-function applyFinal(x: EngineContext, { request: r, callbackUrl }: DueRequest, now: number): void {
+function applyFinal(
+  x: EngineContext,
+  { request: r, callbackUrl, orderExtraJson }: DueRequest,
+  now: number,
+): void {
   const status = r.pending_status ?? 'approved';
   const approved = status === 'approved';
   x.store.updateRequest(r.id, {
@@ -94,6 +101,6 @@ function applyFinal(x: EngineContext, { request: r, callbackUrl }: DueRequest, n
   });
   // The whole order only when the settlement table moves its ledger.
   if (approved && movesLedger(r.kind)) applyLedger(x.store, x.store.getOrder(r.order_id)!, r);
-  if ((FINAL as readonly string[]).includes(status) && callbackUrl)
-    x.store.insertCallback(r.id, callbackUrl, now);
+  if ((FINAL as readonly string[]).includes(status))
+    for (const url of callbackUrlsOf(r, callbackUrl, orderExtraJson)) x.store.insertCallback(r.id, url, now);
 }

@@ -15,6 +15,7 @@ import {
 import { settlementHandler } from './settlement.ts';
 import { status } from './status-body.ts';
 import { uploadChallengeResult, uploadMethodResult } from './three-ds.ts';
+import { bankWireTransfer, syncAccountVerification, transferByRef } from './vendor-client-operations.ts';
 
 /**
  * One handler per catalog operation. The key type is the catalog's id union: an operation added to
@@ -39,6 +40,11 @@ export const HANDLERS: { readonly [K in OperationId]: Handler } = {
   CARDREF_V4: createCardRef,
   CARDINFO: cardInfo,
   REBILL: rebill,
+  REBILL_SALE: (x, c) => rebill(x, c, 'sale'),
+  REBILL_PREAUTH: (x, c) => rebill(x, c, 'preauth'),
+  TRANSFER_BY_REF: transferByRef,
+  SYNC_ACCOUNT_VERIFICATION: syncAccountVerification,
+  BANK_WIRE_TRANSFER: bankWireTransfer,
   STATUS: status,
   STATUS_V4: status,
   PAYOUT: (x, c) => payout(x, c, 'payout', false),

@@ -15,14 +15,18 @@ import { paymentWith } from './order-operations.ts';
  * tokenize`) is ours.
  */
 
-/** v4/tokenize/create-ephemeral-ticket: a ticket for the merchant's payment page (the answer's shape is ours). */
+/**
+ * v4/tokenize/create-ephemeral-ticket: a ticket for the merchant's payment page. The vendor's
+ * examples send no body and read `ephemeralTicket` (camelCase, gateway-notes.md); the rest of the
+ * answer is ours.
+ */
 export function ephemeralTicket(x: EngineContext, c: OperationCall): ApiReply {
   const { ticket, expiresAt } = x.hostedFields.newTicket(c.merchant.login, c.now);
   return {
     code: 200,
     body: {
       type: 'ephemeral-ticket-response',
-      'ephemeral-ticket': ticket,
+      ephemeralTicket: ticket,
       'expires-at': new Date(expiresAt).toISOString(),
       'end-point-id': c.endPointId,
     },

@@ -11,6 +11,7 @@ import { tokenize } from './hosted-fields.ts';
 import { completeIssuerPage, issuerPageOpen, recordMethodPage, submitHostedCard } from './hosted-pages.ts';
 import { RecurringCharges } from './recurring-charges.ts';
 import { statusBody } from './status-body.ts';
+import { chargebacksOf } from '../scenarios/chargebacks.ts';
 import { afterOperation } from '../scenarios/engine-hooks.ts';
 import type { ScenarioStore } from '../scenarios/scenario-store.ts';
 
@@ -122,7 +123,8 @@ export class Engine implements EngineContext {
 
   /** Makes the recurring charges due at `now`, `maxBatches` batches at the most (see engine/recurring-charges.ts). */
   chargeRecurring(now: number, maxBatches?: number): number {
-    return this.recurringCharges.chargeDue(now, maxBatches);
+    // The chargeback scenario's deadlines ride on the same sweep (sandbox/scenarios/chargebacks.ts).
+    return this.recurringCharges.chargeDue(now, maxBatches) + chargebacksOf(this.store.db).makeDue(this, now);
   }
 
   statusBody(order: OrderRow, request: RequestRow, pageBase: string): Record<string, unknown> {

@@ -89,7 +89,7 @@ export function payout(
   });
 }
 
-function cardRefParam(x: EngineContext, c: OperationCall, name: string): CardRefRow {
+export function cardRefParam(x: EngineContext, c: OperationCall, name: string): CardRefRow {
   const raw = param(c, name);
   if (raw === undefined) refuse(`${name} is required.`, 'VALIDATION');
   const ref = /^\d{1,15}$/.test(raw) ? x.store.cardRef(c.merchant.login, Number(raw)) : undefined;
@@ -181,27 +181,32 @@ export function createCardRef(x: EngineContext, c: OperationCall): ApiReply {
       `create-card-ref needs a completed (approved) sale or preauth; order ${order.id} is ${main.status}.`,
     );
   }
-  const existing = x.store.cardRefOfOrder(order.id);
-  const ref =
-    existing ??
-    x.store.insertCardRef({
-      merchant: c.merchant.login,
-      order_id: order.id,
-      bin: order.card_bin,
-      last4: order.card_last4 ?? '',
-      exp_month: order.card_exp_month ?? '',
-      exp_year: order.card_exp_year ?? '',
-      name: order.card_name ?? '',
-      brand: order.card_brand ?? 'Unknown',
-      card_hash: order.card_hash ?? '',
-      pan_length: (JSON.parse(order.extra_json ?? '{}') as { panLength?: number }).panLength ?? 16,
-      created_at: c.now,
-    });
-  if (!existing) x.store.updateOrder(order.id, { card_ref_id: ref.id });
+  const ref = cardRefOf(x, order, c.now);
   return {
     code: 200,
     body: { ...ack(order, main.serial, 'create-card-ref-response'), 'card-ref-id': String(ref.id) },
   };
+}
+
+/** The card reference of an approved order with a card: the same order gives the same reference. */
+export function cardRefOf(x: EngineContext, order: OrderRow, now: number): CardRefRow {
+  const existing = x.store.cardRefOfOrder(order.id);
+  if (existing) return existing;
+  const ref = x.store.insertCardRef({
+    merchant: order.merchant,
+    order_id: order.id,
+    bin: order.card_bin ?? '',
+    last4: order.card_last4 ?? '',
+    exp_month: order.card_exp_month ?? '',
+    exp_year: order.card_exp_year ?? '',
+    name: order.card_name ?? '',
+    brand: order.card_brand ?? 'Unknown',
+    card_hash: order.card_hash ?? '',
+    pan_length: (JSON.parse(order.extra_json ?? '{}') as { panLength?: number }).panLength ?? 16,
+    created_at: now,
+  });
+  x.store.updateOrder(order.id, { card_ref_id: ref.id });
+  return ref;
 }
 
 export function cardInfo(x: EngineContext, c: OperationCall): ApiReply {
@@ -223,8 +228,16 @@ export function cardInfo(x: EngineContext, c: OperationCall): ApiReply {
   };
 }
 
-/** make-rebill charges a card reference; a stored card that has expired declines. */
-export function rebill(x: EngineContext, c: OperationCall): ApiReply {
+/**
+ * make-rebill charges a card reference; a stored card that has expired declines. make-rebill-sale
+ * and make-rebill-preauth (the vendor's plugin) do the same and make a sale or a preauth, which
+ * then follow their neighbours' state rules (return; capture, void).
+ */
+export function rebill(
+  x: EngineContext,
+  c: OperationCall,
+  kind: Extract<OrderKind, 'rebill' | 'sale' | 'preauth'> = 'rebill',
+): ApiReply {
   const ref = cardRefParam(x, c, 'cardrefid');
   const amount = positiveAmount(c);
   const currency = param(c, 'currency') ?? null;
@@ -239,7 +252,7 @@ export function rebill(x: EngineContext, c: OperationCall): ApiReply {
       }
     : outcomeForCvv(param(c, 'cvv2'), false);
   return createOrder(x, c, {
-    kind: 'rebill',
+    kind,
     fields: {
       card_bin: ref.bin,
       card_last4: ref.last4,

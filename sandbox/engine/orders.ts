@@ -3,6 +3,7 @@ import { cardBrand, panDigits, type CvvOutcome } from '../outcomes.ts';
 import { refuse, type ApiReply } from '../replies.ts';
 import type { OrderKind, OrderRow, RequestKind, RequestRow, TransactionStatus } from '../store.ts';
 import type { CardData, EngineContext, OperationCall } from './context.ts';
+import { withNotifyUrl } from './notify-url.ts';
 import { clientOrderId, param, type ClientOrderId } from './params.ts';
 
 export const APPROVE: CvvOutcome = { kind: 'final', status: 'approved' };
@@ -189,7 +190,7 @@ export function createOrder(x: EngineContext, c: OperationCall, o: NewOrder): Ap
     amount_minor: o.first.amount,
     currency: o.first.currency,
     created_at: c.now,
-    ...o.fields,
+    ...withNotifyUrl(x, c, o.fields),
   };
   // The pending outcome goes in with the row: one write, not an insert and an update.
   const firstRequest = (orderId: number) => ({

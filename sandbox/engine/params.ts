@@ -42,21 +42,28 @@ export function positiveAmount(c: OperationCall): number {
   return n;
 }
 
-/** `server_callback_url` must point at this machine unless any host is allowed. */
-export function callbackUrl(x: EngineContext, c: OperationCall): string | null {
-  const v = param(c, 'server_callback_url');
+/**
+ * `server_callback_url` (or `notify_url`, which also hears an order's later transactions) must
+ * point at this machine unless any host is allowed.
+ */
+export function callbackUrl(
+  x: EngineContext,
+  c: OperationCall,
+  name: 'server_callback_url' | 'notify_url' = 'server_callback_url',
+): string | null {
+  const v = param(c, name);
   if (v === undefined) return null;
   let u: URL;
   try {
     u = new URL(v);
   } catch {
-    refuse(`server_callback_url "${v}" is not an absolute URL.`, 'VALIDATION');
+    refuse(`${name} "${v}" is not an absolute URL.`, 'VALIDATION');
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:')
-    refuse('server_callback_url must be an http or https URL.', 'VALIDATION');
+    refuse(`${name} must be an http or https URL.`, 'VALIDATION');
   if (!callbackHostAllowed(u, x.options)) {
     refuse(
-      `server_callback_url host "${u.hostname}" is refused: the local sandbox sends callbacks only to this machine (127.0.0.1, localhost, [::1]). Use a loopback URL, list the host in SANDBOX_CALLBACK_HOSTS, or start the sandbox with SANDBOX_CALLBACKS_ANY_HOST=1.`,
+      `${name} host "${u.hostname}" is refused: the local sandbox sends callbacks only to this machine (127.0.0.1, localhost, [::1]). Use a loopback URL, list the host in SANDBOX_CALLBACK_HOSTS, or start the sandbox with SANDBOX_CALLBACKS_ANY_HOST=1.`,
       'CALLBACK_URL_REFUSED',
     );
   }

@@ -156,7 +156,8 @@ export class RecurringCharges {
     recurring.recordCharge(order.id, s.id, no, dueAt);
     // The subscription's scenarios (those it was made under or given), else the merchant's.
     const choice = scenarios?.effectiveOrderChoice(parent.id, s.merchant) ?? [];
-    if (choice.length > 0) {
+    // A subscription made under an empty X-Sandbox-Scenario keeps "none" for its charges too.
+    if (choice.length > 0 || (scenarios?.ordersHaveChoices && scenarios.orderChoice(parent.id))) {
       scenarios!.setOrderChoice(order.id, choice, false);
       applyOutcome(store, order.id, choice);
     }

@@ -1,3 +1,4 @@
+import { wireTransactionType } from '../../src/catalog/callback-routes.ts';
 import { fromMinorUnits } from '../outcomes.ts';
 import { refuse, type ApiReply } from '../replies.ts';
 import type { OrderRow, StatusOrder, StatusRequest } from '../store.ts';
@@ -59,7 +60,7 @@ export function statusBody(
     'merchant-order-id': order.client_orderid,
     'serial-number': request.serial,
     'end-point-id': order.end_point_id,
-    'transaction-type': request.kind,
+    'transaction-type': wireTransactionType(request.kind),
   };
   if (order.card_bin) {
     body.bin = order.card_bin;

@@ -1,4 +1,9 @@
 import type { CryptoPort } from '../../src/core/index.ts';
+import {
+  isLaterTransaction,
+  wireTransactionType,
+  type CallbackUrlField,
+} from '../../src/catalog/callback-routes.ts';
 import { delayOf, type ScenarioChoice } from '../../src/catalog/scenarios.ts';
 import type { ResolvedSandboxOptions } from '../options.ts';
 import type { MerchantRegistry } from '../merchants.ts';
@@ -9,6 +14,7 @@ import { pickOf, type ScenarioStore } from '../scenarios/scenario-store.ts';
 import { callbackHostAllowed, hostRefusal } from './allowed-hosts.ts';
 import type { DeliveryKind, DeliveryLog, DeliveryRecord } from './delivery-log.ts';
 import { forgedControl } from './mutations.ts';
+import { retryWaitMs } from './retry-schedule.ts';
 import { callbackUrlFor, sendCallback, type HandlerAnswer } from './send-callback.ts';
 
 export interface RelayDeps {
@@ -21,6 +27,16 @@ export interface RelayDeps {
   stop: AbortSignal;
   /** How far the test clock has moved a merchant's deadlines in all (see Scheduler.noteShift). */
   shiftedMs?: (merchant: string) => number;
+}
+
+/**
+ * Which of the order's URLs a callback row goes to: a later transaction's only ever to
+ * `notify_url`; an initial one's to `server_callback_url`, or to `notify_url` when the row's URL is
+ * not the order's `server_callback_url` (engine/notify-url.ts sends it to both when they differ).
+ */
+function urlFieldOf(store: SandboxStore, cb: CallbackRow, kind: string, orderId: number): CallbackUrlField {
+  if (isLaterTransaction(wireTransactionType(kind))) return 'notify_url';
+  return store.callbackUrlOf(orderId) === cb.url ? 'server_callback_url' : 'notify_url';
 }
 
 /** The drop-retry scenario's dropped attempts (the gateway's retry then delivers). */
@@ -58,6 +74,7 @@ export async function deliverCallback(
   // (one COMMIT for every delivery that ends in the same turn): a crash before it leaves the
   // callback pending, to be sent again (at least once).
   const records: Array<Omit<DeliveryRecord, 'id'>> = [];
+  const urlField = urlFieldOf(store, cb, request.kind, order.id);
   const finish = (patch: CallbackPatch) =>
     store.batched(() => {
       for (const r of records) d.log.record(r);
@@ -76,6 +93,7 @@ export async function deliverCallback(
       result: a.result,
       durationMs: a.durationMs ?? null,
       bodyExcerpt: a.bodyExcerpt ?? null,
+      urlField,
     });
 
   // Held once, before the first attempt: delayed callbacks, and the first transaction's under reorder.
@@ -112,13 +130,15 @@ export async function deliverCallback(
   }
   const send = () => sendCallback(url, options.callbackTimeoutMs, d.stop);
   const attempts = cb.attempts + 1;
-  const { attempts: max, baseDelayMs } = options.callbackRetry;
-  const retryOrFail = (result: string) =>
-    finish(
-      attempts >= max
+  const retryOrFail = (result: string) => {
+    // The schedule's one table (relay/retry-schedule.ts), dated in the merchant's time.
+    const wait = retryWaitMs(options.callbackRetry, attempts);
+    return finish(
+      wait === undefined
         ? { state: 'failed', attempts, last_result: result }
-        : { attempts, last_result: result, next_at: later(baseDelayMs * 2 ** (attempts - 1)) },
+        : { attempts, last_result: result, next_at: later(wait) },
     );
+  };
 
   if (pickOf(choice, 'callback-drop-retry') && cb.attempts < DROPPED_ATTEMPTS) {
     record('dropped', url.href, { result: 'dropped (scenario callback-drop-retry): nothing was sent' });

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { callbackRouteOf, type CallbackUrlField } from '../../src/catalog/callback-routes.ts';
 import { limitClause, statementCache } from '../sqlite.ts';
 
 /**
@@ -28,10 +29,15 @@ export interface DeliveryRecord {
   durationMs: number | null;
   /** The start of the handler's answer (at most 200 characters). */
   bodyExcerpt: string | null;
+  /** The request field whose URL this went to (null: recorded before the sandbox kept it). */
+  urlField: CallbackUrlField | null;
 }
 
+/** A record as the relay's routes answer it: with why its URL heard about the transaction. */
+export type DeliveryView = DeliveryRecord & { urlWhy: string | null };
+
 /** A record as the relay's list answers it: its attempt number and the callback's next retry. */
-export interface ListedDelivery extends DeliveryRecord {
+export interface ListedDelivery extends DeliveryView {
   attempt: number | null;
   /** When the callback's next attempt is due (the sandbox's clock), while it is pending. */
   nextAttemptAt: number | null;
@@ -60,10 +66,22 @@ interface Row {
   result: string;
   duration_ms: number | null;
   body_excerpt: string | null;
+  url_field: CallbackUrlField | null;
 }
 
-function fromRow(r: Row): DeliveryRecord {
-  return {
+/** Why the record's URL heard about its transaction (the `type` in its query). */
+export function withUrlWhy(d: DeliveryRecord): DeliveryView {
+  let type: string | null;
+  try {
+    type = new URL(d.url).searchParams.get('type');
+  } catch {
+    type = null;
+  }
+  return { ...d, urlWhy: d.urlField && type ? callbackRouteOf(type, d.urlField).why : null };
+}
+
+function fromRow(r: Row): DeliveryView {
+  return withUrlWhy({
     id: r.id,
     callbackId: r.callback_id,
     orderId: r.order_id,
@@ -76,7 +94,8 @@ function fromRow(r: Row): DeliveryRecord {
     result: r.result,
     durationMs: r.duration_ms,
     bodyExcerpt: r.body_excerpt,
-  };
+    urlField: r.url_field,
+  });
 }
 
 /** Records deleted per statement by {@link DeliveryLog.prune}: each step is short. */
@@ -99,6 +118,10 @@ export class DeliveryLog {
     private readonly keep = Number.POSITIVE_INFINITY,
   ) {
     db.exec(SCHEMA);
+    // Added by issue 28 to a table of its own making: a file made before it gains the column here.
+    const columns = db.prepare('PRAGMA table_info(relay_deliveries)').all() as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === 'url_field'))
+      db.exec('ALTER TABLE relay_deliveries ADD COLUMN url_field TEXT');
     this.stmt = statementCache(db);
     this.pruneAfter = Math.min(keep, 100);
     for (const m of this.stmt('SELECT DISTINCT merchant FROM relay_deliveries').pluck().all() as string[])
@@ -131,12 +154,12 @@ export class DeliveryLog {
     return deleted;
   }
 
-  record(d: Omit<DeliveryRecord, 'id'>): DeliveryRecord {
+  record(d: Omit<DeliveryRecord, 'id'>): DeliveryView {
     this.grown.set(d.merchant, (this.grown.get(d.merchant) ?? 0) + 1);
     const id = Number(
       this.stmt(
-        `INSERT INTO relay_deliveries (callback_id, order_id, merchant, kind, mutation, url, at, http_status, result, duration_ms, body_excerpt)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO relay_deliveries (callback_id, order_id, merchant, kind, mutation, url, at, http_status, result, duration_ms, body_excerpt, url_field)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         d.callbackId,
         d.orderId,
@@ -149,12 +172,13 @@ export class DeliveryLog {
         d.result,
         d.durationMs,
         d.bodyExcerpt,
+        d.urlField,
       ).lastInsertRowid,
     );
-    return { id, ...d };
+    return withUrlWhy({ id, ...d });
   }
 
-  get(id: number): DeliveryRecord | undefined {
+  get(id: number): DeliveryView | undefined {
     const row = this.stmt('SELECT * FROM relay_deliveries WHERE id = ?').get(id) as Row | undefined;
     return row && fromRow(row);
   }

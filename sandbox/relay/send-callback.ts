@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Agent, request, type Dispatcher } from 'undici';
 import { callbackControl, type CryptoPort } from '../../src/core/index.ts';
+import { wireTransactionType } from '../../src/catalog/callback-routes.ts';
 import { numericErrorCode } from '../../src/catalog/error-codes.ts';
 import { fromMinorUnits } from '../outcomes.ts';
 import type { DeliveryTarget } from '../store.ts';
@@ -34,7 +35,7 @@ export async function callbackUrlFor(
   q.append('client_orderid', order.client_orderid);
   q.append('amount', fromMinorUnits(request.amount_minor));
   if (request.currency) q.append('currency', request.currency);
-  q.append('type', request.kind);
+  q.append('type', wireTransactionType(request.kind));
   q.append('serial_number', request.serial);
   if (request.error_message) q.append('error_message', request.error_message);
   // The gateway's callbacks carry a number (its SDK makes it an integer exception code); the

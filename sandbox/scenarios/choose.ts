@@ -3,8 +3,10 @@ import { errorReply, validationError, type ApiReply } from '../replies.ts';
 import type { ScenarioStore } from './scenario-store.ts';
 
 /**
- * The scenarios in force for one call: its `X-Sandbox-Scenario` header when it has one (an empty
- * header chooses none, whatever the merchant chose), else its merchant's choice.
+ * The scenarios in force for one call: its `X-Sandbox-Scenario` header when it has one, else its
+ * merchant's choice. An empty header chooses none, whatever the merchant chose: an empty list (not
+ * undefined), so that the order it makes is recorded under "none" for its whole life
+ * (finalisation and callbacks), not under the merchant's choice.
  */
 export function chooseScenario(
   lab: ScenarioStore,
@@ -19,7 +21,7 @@ export function chooseScenario(
   }
   const parsed = parseScenarioHeader(header);
   if (!parsed.ok) return { refused: validationError(parsed.message, 'SCENARIO_INVALID') };
-  return { choice: parsed.choice.length > 0 ? parsed.choice : undefined };
+  return { choice: parsed.choice };
 }
 
 /** The header's value as one string (a repeated header is read as one list). */

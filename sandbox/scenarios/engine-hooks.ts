@@ -2,6 +2,7 @@ import { delayOf, type ScenarioChoice } from '../../src/catalog/scenarios.ts';
 import { errorReply, type ApiReply } from '../replies.ts';
 import type { SandboxStore } from '../store.ts';
 import type { EngineContext, OperationCall } from '../engine/context.ts';
+import { chargebacksOf } from './chargebacks.ts';
 import { pickOf, type ScenarioStore } from './scenario-store.ts';
 
 /**
@@ -46,13 +47,19 @@ export function afterOperation(
 ): ApiReply {
   if (reply.code !== 200) return reply;
   const given = c.scenario;
-  if ((given === undefined || given.length === 0) && !lab.ordersHaveChoices) return reply;
+  if (given === undefined && !lab.ordersHaveChoices) return reply;
   const raw = reply.body['paynet-order-id'];
   const orderId = typeof raw === 'string' || typeof raw === 'number' ? Number(raw) : Number.NaN;
   if (!Number.isSafeInteger(orderId) || orderId <= 0) return reply;
-  if (given && given.length > 0) lab.setOrderChoice(orderId, given, false);
+  // An empty header's "none" is recorded too: the order's callbacks must not follow the merchant's choice.
+  if (given !== undefined) lab.setOrderChoice(orderId, given, false);
   const choice = lab.orderChoice(orderId) ?? [];
   applyOutcome(x.store, orderId, choice);
+  if (pickOf(choice, 'chargeback')) {
+    const order = x.store.getOrder(orderId);
+    const latest = x.store.requestsOf(orderId).at(-1);
+    if (order && latest) chargebacksOf(x.store.db).noteOperation(order, latest, choice);
+  }
   if (
     c.op.id === 'TDS_UPLOAD_METHOD_URL_RESULT' &&
     (pickOf(given, 'three-ds-method-timeout') || pickOf(choice, 'three-ds-method-timeout'))

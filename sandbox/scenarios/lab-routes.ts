@@ -14,6 +14,8 @@ import { sendCallback } from '../relay/send-callback.ts';
 import { registerHandlerCheckRoute } from '../relay/handler-check-route.ts';
 import { applyOutcome } from './engine-hooks.ts';
 import type { ScenarioStore } from './scenario-store.ts';
+import { chargebacksOf } from './chargebacks.ts';
+import { pendingCallbacksOf } from './pending-callbacks.ts';
 import { MAX_ADVANCE_MS, TestClock } from './test-clock.ts';
 
 export interface LabDeps {
@@ -140,8 +142,16 @@ export function registerLab(app: FastifyInstance, deps: LabDeps): void {
       minGapMs: engine.options.callbackRetry.baseDelayMs,
     },
     {
-      deadline: (fn, login, by) => engine.recurring.deadline(fn, login, by),
-      shift: (login, ms) => engine.recurring.shift(login, ms),
+      // The recurring charges' and the chargeback scenario's deadlines, the merchant's like the others.
+      deadline: (fn, login, by) => {
+        const a = engine.recurring.deadline(fn, login, by);
+        const b = chargebacksOf(store.db).deadline(fn, login, by);
+        return a === undefined ? b : b === undefined ? a : Math[fn](a, b);
+      },
+      shift: (login, ms) => {
+        engine.recurring.shift(login, ms);
+        chargebacksOf(store.db).shift(login, ms);
+      },
       during: (login, run) => engine.recurringCharges.during(login, run),
     },
   );
@@ -226,6 +236,8 @@ export function registerLab(app: FastifyInstance, deps: LabDeps): void {
       login: merchant.login,
       clockAdvancedMs: advanced,
       recurring: recurringView(engine, merchant.login, advanced),
+      callbacks: pendingCallbacksOf(store.db, merchant.login, advanced),
+      retrySchedule: engine.options.callbackRetry.schedule,
     });
   });
 
@@ -286,6 +298,7 @@ export function registerLab(app: FastifyInstance, deps: LabDeps): void {
       result: answer.result,
       durationMs: answer.durationMs,
       bodyExcerpt: answer.bodyExcerpt,
+      urlField: sent.urlField,
     });
     return json(200, { delivery: recorded });
   });

@@ -91,7 +91,7 @@ export class ScenarioStore {
           ? 'INSERT OR REPLACE INTO scenario_orders (order_id, choice_json) VALUES (?, ?)'
           : 'INSERT OR IGNORE INTO scenario_orders (order_id, choice_json) VALUES (?, ?)',
       ).run(orderId, JSON.stringify(choice));
-    if (choice.length > 0) this.anyOrderChoice = true;
+    if (choice.length > 0 || !replace) this.anyOrderChoice = true;
   }
 
   /** The order's own choice, else its merchant's current one. */

@@ -4,7 +4,7 @@ import type { OrderKind } from './orders.ts';
 import type { Patch, Statements, TableSchema } from './statements.ts';
 
 /** One request on an order: the creating one, then captures, returns, voids, payout-pay. */
-export type RequestKind = OrderKind | 'capture' | 'return' | 'void' | 'payout-pay';
+export type RequestKind = OrderKind | 'capture' | 'return' | 'void' | 'payout-pay' | 'chargeback';
 
 /** The statuses the sandbox gives (the catalog's, but `chain_declined`, which it never produces). */
 export type TransactionStatus = Exclude<CatalogStatus, 'chain_declined'>;
@@ -59,14 +59,21 @@ const REQUEST_COLUMNS =
 export interface DueRequest {
   request: RequestRow;
   callbackUrl: string | null;
+  /** The order's `extra_json` (its `notify_url` among others: engine/notify-url.ts). */
+  orderExtraJson: string | null;
 }
 
-/** The due reads: a request's columns, then its order's callback URL (joined, not a query per row). */
+/** The due reads: a request's columns, then its order's callback URLs (joined, not a query per row). */
 const REQUEST_COLUMN_LIST = REQUEST_COLUMNS.split(', ');
-const DUE_COLUMNS = `${REQUEST_COLUMN_LIST.map((c) => `r.${c}`).join(', ')}, o.callback_url`;
+const DUE_COLUMNS = `${REQUEST_COLUMN_LIST.map((c) => `r.${c}`).join(', ')}, o.callback_url, o.extra_json`;
 
 function dueRow(v: unknown[]): DueRequest {
-  return { request: requestRow(v), callbackUrl: v[REQUEST_COLUMN_LIST.length] as string | null };
+  const n = REQUEST_COLUMN_LIST.length;
+  return {
+    request: requestRow(v),
+    callbackUrl: v[n] as string | null,
+    orderExtraJson: v[n + 1] as string | null,
+  };
 }
 
 /**

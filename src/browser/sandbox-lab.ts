@@ -31,6 +31,9 @@ export const DeliverySchema = z.object({
   attempt: z._default(z.nullable(z.number()), null),
   /** When the callback's next attempt is due (the sandbox's clock), while it waits for one. */
   nextAttemptAt: z._default(z.nullable(z.number()), null),
+  /** Which of the order's URLs heard it (`server_callback_url`, `notify_url`) and why (issue 28). */
+  urlField: z.optional(z.nullable(z.string())),
+  urlWhy: z.optional(z.nullable(z.string())),
 });
 export type Delivery = z.infer<typeof DeliverySchema>;
 
@@ -62,10 +65,25 @@ const RecurringSchedule = z.object({
 });
 export type RecurringSchedule = z.infer<typeof RecurringSchedule>;
 
+/** A callback the sandbox has yet to deliver, its next attempt in the merchant's time (issue 28). */
+const PendingCallback = z.object({
+  callbackId: z.number(),
+  orderId: z.string(),
+  clientOrderId: z.string(),
+  type: z.string(),
+  status: z.string(),
+  urlField: z.string(),
+  attempts: z.number(),
+  nextAttemptAt: z.number(),
+});
+export type PendingCallback = z.infer<typeof PendingCallback>;
+
 const ClockState = z.object({
   login: z.string(),
   clockAdvancedMs: z.number(),
   recurring: z.array(RecurringSchedule),
+  callbacks: z.optional(z.array(PendingCallback)),
+  retrySchedule: z.optional(z.string()),
 });
 
 const CheckReport = z.object({

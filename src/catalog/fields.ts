@@ -186,6 +186,13 @@ export const F = {
     example: 'https://merchant.example.com/callbacks',
     place: 'callback-url',
   }),
+  // gateway-notes.md, "What the vendor's live clients also rely on": server_callback_url hears the
+  // order's initial transaction only; notify_url also its later ones. Left empty by the test data.
+  notify_url: f('notify_url', 'Notify URL (later transactions too)', 'url', {
+    maxLength: 1024,
+    sample: 'https://merchant.example.com/notify',
+    help: 'Hears every transaction of the order, the later ones too (reversal, chargeback, capture, void); server_callback_url hears only the initial one.',
+  }),
   comment: f('comment', 'Comment', 'text', { maxLength: 50, sample: 'Refund for order #10001' }),
   cardrefid: f('cardrefid', 'Card reference id', 'digits', {
     required: true,
@@ -266,7 +273,7 @@ export const CARD: FieldSpec[] = [
   F.expire_year,
   F.cvv2,
 ];
-export const CALLBACKS: FieldSpec[] = [F.redirect_url, F.server_callback_url];
+export const CALLBACKS: FieldSpec[] = [F.redirect_url, F.server_callback_url, F.notify_url];
 
 export { f as field };
 

@@ -77,18 +77,29 @@ export interface OperationSpec {
    * `requestAccepted`; the fields themselves are then optional.
    */
   destinations?: readonly Destination[];
+  /** Where the operation itself comes from when not from the description ({@link OperationSource}); shown in the form's header and the docs. */
+  source?: OperationSource;
   /**
-   * Where the operation itself comes from when not from the description: `gateway-examples` for
-   * the ones the vendor's current public examples call (gateway-notes.md, "The gateway's default
-   * dialect"). Shown in the form's header and the docs.
+   * The operation may be sent with no body at all (only the OAuth header), as the vendor's examples
+   * send v4/tokenize/create-ephemeral-ticket (gateway-notes.md, "What the vendor's live clients also
+   * rely on"); its fields are then all optional.
    */
-  source?: 'gateway-examples';
+  emptyBody?: boolean;
 }
 
 /** How each {@link OperationSpec.source} reads in the console and the docs. */
 export const OPERATION_SOURCE_LABEL = {
   'gateway-examples': "From the gateway's public examples, not the description",
+  'vendor-clients': "From the vendor's own client code (its SDK, plugin or node client), not the description",
 } as const;
+
+/**
+ * Where an operation comes from when not from the description: `gateway-examples` for the ones the
+ * vendor's current public examples call (gateway-notes.md, "The gateway's default dialect");
+ * `vendor-clients` for those the vendor's SDK, plugin or node client call (gateway-notes.md, "What
+ * the vendor's live clients also rely on").
+ */
+export type OperationSource = keyof typeof OPERATION_SOURCE_LABEL;
 
 /** One alternative of {@link OperationSpec.destinations}: its fields are all required together. */
 export interface Destination {
@@ -158,6 +169,44 @@ const V4_SALE_FIELDS: FieldSpec[] = [
   }),
   ...SALE_FIELDS.filter((s) => !CARD.includes(s)).map((s) => ({ ...s, provenance: 'assumed' as const })),
 ];
+
+// Operations the vendor's own clients call that the description lacks (gateway-notes.md, "What the
+// vendor's live clients also rely on"); fields and formulas from the clients' code.
+const REBILL_FORMULA: ControlTerm[] = [
+  T.login,
+  T.field('client_orderid'),
+  T.field('cardrefid'),
+  T.amount,
+  T.field('currency'),
+];
+const REBILL_FIELDS: FieldSpec[] = [
+  F.login,
+  F.client_orderid,
+  F.order_desc,
+  F.amount,
+  F.currency,
+  F.ipaddress,
+  F.cardrefid,
+  opt(F.cvv2),
+  F.comment,
+  F.server_callback_url,
+  F.notify_url,
+];
+// The vendor's 2026 WooCommerce plugin sends these two with every renewal.
+const RECURRENT_FIELDS: FieldSpec[] = [
+  field('recurrent_scenario', 'Recurrent scenario', 'enum', {
+    options: ['REGULAR', 'UNSCHEDULED'],
+    sample: 'REGULAR',
+    help: "Why the stored card is charged: REGULAR for a subscription's renewal (what the vendor's plugin sends).",
+  }),
+  field('recurrent_initiator', 'Recurrent initiator', 'enum', {
+    options: ['MERCHANT', 'CUSTOMER'],
+    sample: 'MERCHANT',
+    help: "Who starts the charge: MERCHANT when the customer is not present (what the vendor's plugin sends).",
+  }),
+];
+const cardRefField = (name: string, title: string, required: boolean): FieldSpec =>
+  field(name, title, 'digits', { required, maxLength: 20, example: '1000001' });
 
 const OPERATION_LIST = [
   // 3-D Secure result uploads
@@ -342,6 +391,7 @@ const OPERATION_LIST = [
       opt(F.cvv2),
       F.comment,
       F.server_callback_url,
+      F.notify_url,
     ],
     requestSchemaName: 'RebillRequest',
     response: 'AsyncResponse',
@@ -536,6 +586,184 @@ const OPERATION_LIST = [
     movesMoney: true,
     followUps: ['v2/status'],
   },
+  {
+    id: 'REBILL_SALE',
+    path: 'v2/make-rebill-sale',
+    title: 'Rebill sale (stored card)',
+    group: 'card-references',
+    source: 'vendor-clients',
+    summary:
+      "A sale charged to a stored card (card reference) without the cardholder present: the vendor's current WooCommerce plugin renews subscriptions with it. The order is a sale: return refunds it.",
+    scheme: 'control',
+    schemeSource: 'gateway-notes',
+    formula: REBILL_FORMULA,
+    formulaSource: 'gateway-notes',
+    formulaNote:
+      "As make-rebill's (gateway-notes.md): login + client_orderid + cardrefid + amount + currency.",
+    fields: [...REBILL_FIELDS, ...RECURRENT_FIELDS],
+    requestSchemaName: null,
+    response: 'AsyncResponse',
+    movesMoney: true,
+    followUps: ['v2/status', 'v2/return'],
+  },
+  {
+    id: 'REBILL_PREAUTH',
+    path: 'v2/make-rebill-preauth',
+    title: 'Rebill preauth (stored card)',
+    group: 'card-references',
+    source: 'vendor-clients',
+    summary:
+      "A preauth on a stored card (card reference) without the cardholder present, as the vendor's current WooCommerce plugin sends it. The order is a preauth: capture, void or return follow.",
+    scheme: 'control',
+    schemeSource: 'gateway-notes',
+    formula: REBILL_FORMULA,
+    formulaSource: 'gateway-notes',
+    formulaNote:
+      "As make-rebill's (gateway-notes.md): login + client_orderid + cardrefid + amount + currency.",
+    fields: [...REBILL_FIELDS, ...RECURRENT_FIELDS],
+    requestSchemaName: null,
+    response: 'AsyncResponse',
+    movesMoney: true,
+    followUps: ['v2/status', 'v2/capture', 'v2/void', 'v2/return'],
+  },
+  {
+    id: 'TRANSFER_BY_REF',
+    path: 'v2/transfer-by-ref',
+    title: 'Transfer by card references',
+    group: 'payouts',
+    source: 'vendor-clients',
+    summary:
+      "Moves money from one stored card to another, both named by card reference (the vendor's v2 PHP SDK, TransferByRefQuery).",
+    scheme: 'control',
+    schemeSource: 'gateway-notes',
+    formula: [
+      T.login,
+      T.field('client_orderid'),
+      T.field('source-card-ref-id'),
+      T.field('destination-card-ref-id'),
+      T.amount,
+      T.field('currency'),
+    ],
+    formulaSource: 'gateway-notes',
+    formulaNote:
+      "The v2 PHP SDK's TransferByRefQuery: login + client_orderid + source-card-ref-id + destination-card-ref-id + amount + currency; an omitted source signs as the empty string.",
+    fields: [
+      F.client_orderid,
+      F.amount,
+      F.currency,
+      F.ipaddress,
+      cardRefField('destination-card-ref-id', 'Destination card reference id', true),
+      F.login,
+      opt(F.order_desc),
+      {
+        ...cardRefField('source-card-ref-id', 'Source card reference id', false),
+        example: undefined,
+        sample: '1000001',
+      },
+      opt(F.cvv2),
+      F.redirect_url,
+      F.server_callback_url,
+      F.notify_url,
+    ],
+    requestSchemaName: null,
+    response: 'AsyncResponse',
+    movesMoney: true,
+    followUps: ['v2/status'],
+  },
+  {
+    id: 'SYNC_ACCOUNT_VERIFICATION',
+    path: 'v2/sync/account-verification',
+    title: 'Account verification (synchronous)',
+    group: 'payments',
+    source: 'vendor-clients',
+    summary:
+      "A zero-amount check of the card whose answer is already final: a status-response with the card's reference (the vendor's v2 PHP SDK, SyncAccountVerificationQuery).",
+    scheme: 'control',
+    schemeSource: 'gateway-notes',
+    formula: [T.endpointId, T.field('client_orderid'), T.field('email')],
+    formulaSource: 'gateway-notes',
+    formulaNote:
+      "The v2 PHP SDK's SyncAccountVerificationQuery: endpointId + client_orderid + email, as account-verification.",
+    fields: [
+      F.client_orderid,
+      F.order_desc,
+      ...CUSTOMER,
+      F.ipaddress,
+      F.site_url,
+      ...CARD,
+      field('purpose', 'Purpose', 'text', { maxLength: 128, sample: 'www.shop.example.com' }),
+      F.server_callback_url,
+      F.notify_url,
+    ],
+    requestSchemaName: null,
+    response: 'StatusResponse',
+    movesMoney: false,
+    followUps: ['v2/status', 'v2/make-rebill'],
+  },
+  {
+    id: 'BANK_WIRE_TRANSFER',
+    path: 'v2/bank-wire-transfer',
+    title: 'Bank wire transfer',
+    group: 'payouts',
+    source: 'vendor-clients',
+    summary: 'Sends money to a bank account by wire (an older node client of the vendor).',
+    scheme: 'control',
+    schemeSource: 'gateway-notes',
+    formula: [
+      T.endpointId,
+      T.field('client_orderid'),
+      T.field('payer-fullname'),
+      T.field('recipient-name'),
+      T.field('recipient-account-number'),
+      T.field('recipient-bank-bic'),
+      T.amount,
+      { kind: 'field', name: 'vat-amount', minorUnits: true },
+      T.field('currency'),
+    ],
+    formulaSource: 'gateway-notes',
+    formulaNote:
+      'gateway-notes.md: endpointid + client_orderid + payer-fullname + recipient-name + recipient-account-number + recipient-bank-bic + amount + vat-amount + currency, both amounts in minor units.',
+    fields: [
+      F.client_orderid,
+      field('payer-fullname', 'Payer full name', 'text', {
+        required: true,
+        maxLength: 128,
+        example: 'John Smith',
+      }),
+      field('recipient-name', 'Recipient name', 'text', {
+        required: true,
+        maxLength: 128,
+        example: 'Example Supplies Ltd',
+      }),
+      field('recipient-account-number', 'Recipient account number', 'text', {
+        required: true,
+        maxLength: 34,
+        example: 'GB29NWBK60161331926819',
+      }),
+      field('recipient-bank-bic', 'Recipient bank BIC', 'text', {
+        required: true,
+        minLength: 8,
+        maxLength: 11,
+        example: 'NWBKGB2L',
+      }),
+      F.amount,
+      {
+        ...F.amount,
+        name: 'vat-amount',
+        title: 'VAT amount',
+        provenance: 'gateway-notes',
+        example: '0.00',
+        help: 'Signed in minor units, as amount.',
+      },
+      F.currency,
+      F.server_callback_url,
+      F.notify_url,
+    ],
+    requestSchemaName: null,
+    response: 'AsyncResponse',
+    movesMoney: true,
+    followUps: ['v2/status'],
+  },
   // v4 (RSA-SHA256)
   {
     id: 'SALE_V4',
@@ -561,9 +789,10 @@ const OPERATION_LIST = [
     group: 'payments',
     source: 'gateway-examples',
     summary:
-      "A short-lived ticket the payment page's card tokenizer needs; its fields and answer are unpublished.",
+      "A short-lived ticket the payment page's card tokenizer needs. The vendor's examples send no body (only the OAuth header) and read the answer's ephemeralTicket.",
     scheme: 'oauth-rsa-sha256',
     schemeSource: 'unsure',
+    emptyBody: true,
     fields: [{ ...opt(F.login), provenance: 'assumed' }],
     requestSchemaName: null,
     response: 'EphemeralTicketResponse',

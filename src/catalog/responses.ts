@@ -64,7 +64,7 @@ export const RESPONSE_SCHEMAS = {
     ...common,
   }),
   TransferResponse: z.looseObject({ type: z.string(), 'transaction-id': z.string(), ...common }),
-  EphemeralTicketResponse: z.looseObject({ type: z.string(), 'ephemeral-ticket': z.string(), ...common }),
+  EphemeralTicketResponse: z.looseObject({ type: z.string(), ephemeralTicket: z.string(), ...common }),
   PayoutV4Response: z.looseObject({ type: z.string(), 'payout-id': z.string(), ...common }),
   StatusResponse: z.looseObject({
     type: z.literal('status-response'),

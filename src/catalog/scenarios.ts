@@ -8,7 +8,7 @@ import { z } from 'zod/mini';
 import './zod-english.ts';
 
 /** Where in an exchange a scenario acts. */
-export type ScenarioStage = 'answer' | 'outcome' | 'three-d-secure' | 'callback';
+export type ScenarioStage = 'answer' | 'outcome' | 'three-d-secure' | 'callback' | 'after-final';
 
 /** A sentence of the API description (or the gateway notes beside it) that a correct merchant follows. */
 export interface ScenarioRule {
@@ -29,7 +29,12 @@ export interface ScenarioSpec {
   rule: ScenarioRule;
   /** The delay the scenario uses when the choice names none (`delay-ms`). */
   defaultDelayMs?: number;
+  /** The longest `delay-ms` it takes (default {@link MAX_DELAY_MS}: ten minutes). */
+  maxDelayMs?: number;
 }
+
+/** The longest `delay-ms` of a scenario that names no maximum of its own. */
+export const MAX_DELAY_MS = 600_000;
 
 const ASYNC_RULE: ScenarioRule = {
   source: 'api-description.md',
@@ -192,6 +197,22 @@ export const SCENARIOS = [
       'Recomputes `control = sha1(status + orderid + merchant_order + key)`, refuses a mismatch with a 4xx and changes nothing; confirms with status.',
     rule: CONFIRM_WITH_STATUS,
   },
+  {
+    name: 'chargeback',
+    title: 'Chargeback',
+    stage: 'after-final',
+    gateway:
+      'Charges the order back days after its money moved (default 7 days, in the merchant’s time): a `chargeback` transaction, approved, for what is left of the order, and a callback with `type=chargeback` to `notify_url`; `status` then answers `transaction-type=chargeback`, and a return finds nothing left.',
+    merchant:
+      'Gives a `notify_url` so that it hears later transactions; on `type=chargeback` it checks `control`, confirms with status, marks the order charged back (not refunded, not failed), stops delivering or revokes what was sold, and answers 200; it does not return the order again.',
+    rule: {
+      source: 'gateway-notes.md',
+      section: "What the vendor's live clients also rely on",
+      quote: '`notify_url` also covers later transaction types on the same order (reversal, chargeback).',
+    },
+    defaultDelayMs: 7 * 86_400_000,
+    maxDelayMs: 366 * 86_400_000,
+  },
 ] as const satisfies readonly ScenarioSpec[];
 
 export type ScenarioName = (typeof SCENARIOS)[number]['name'];
@@ -206,10 +227,23 @@ export function scenarioSpec(name: ScenarioName): ScenarioSpec {
 }
 
 /** One chosen scenario, with its delay when it takes one. */
-export const ScenarioPickSchema = z.strictObject({
-  name: z.enum(SCENARIO_NAMES),
-  delayMs: z.optional(z.number().check(z.int(), z.gte(0), z.lte(600_000))),
-});
+export const ScenarioPickSchema = z
+  .strictObject({
+    name: z.enum(SCENARIO_NAMES),
+    delayMs: z.optional(z.number().check(z.int(), z.gte(0), z.lte(366 * 86_400_000))),
+  })
+  .check(
+    z.refine(
+      (p) => p.delayMs === undefined || p.delayMs <= maxDelayOf(p.name),
+      'delay-ms is longer than that scenario takes',
+    ),
+  );
+
+/** The longest `delay-ms` a scenario takes. */
+export function maxDelayOf(name: ScenarioName): number {
+  const spec: ScenarioSpec = scenarioSpec(name);
+  return spec.maxDelayMs ?? MAX_DELAY_MS;
+}
 export type ScenarioPick = z.infer<typeof ScenarioPickSchema>;
 
 /** A choice: up to four scenarios at once (latency and a duplicated callback, say). */
@@ -238,7 +272,7 @@ export function parseScenarioHeader(value: string): HeaderParse {
     if (rawName === '' && params.length === 0) continue;
     const pick: Record<string, unknown> = { name: rawName.toLowerCase() };
     for (const p of params) {
-      const m = /^delay-ms=(\d{1,7})$/i.exec(p);
+      const m = /^delay-ms=(\d{1,11})$/i.exec(p);
       if (!m)
         return {
           ok: false,

@@ -18,9 +18,9 @@ const KIND_TEXT: Record<string, string> = {
   replay: 'replay',
 };
 
-function statusOf(url: string): string {
+function queryOf(url: string, name: string): string {
   try {
-    return new URL(url).searchParams.get('status') ?? '';
+    return new URL(url).searchParams.get(name) ?? '';
   } catch {
     return '';
   }
@@ -120,8 +120,9 @@ export function RelayDeliveries({
                 <th scope="col">Time</th>
                 <th scope="col">orderid</th>
                 <th scope="col">Sent</th>
-                <th scope="col">Sent to</th>
+                <th scope="col">type</th>
                 <th scope="col">status</th>
+                <th scope="col">Sent to</th>
                 <th scope="col">Handler&apos;s answer</th>
                 <th scope="col">Took</th>
                 <th scope="col">Attempt</th>
@@ -137,8 +138,18 @@ export function RelayDeliveries({
                   <td>{new Date(d.at).toLocaleTimeString()}</td>
                   <td>{d.orderId}</td>
                   <td>{d.mutation ? `replay (${d.mutation})` : (KIND_TEXT[d.kind] ?? d.kind)}</td>
-                  <td className="relay-url">{targetOf(d.url)}</td>
-                  <td>{statusOf(d.url)}</td>
+                  <td>{queryOf(d.url, 'type')}</td>
+                  <td>{queryOf(d.url, 'status')}</td>
+                  <td className="relay-url">
+                    {targetOf(d.url)}
+                    {d.urlField ? (
+                      <>
+                        {' '}
+                        (<code>{d.urlField}</code>
+                        {d.urlWhy ? <span className="wb-hint">: {d.urlWhy}</span> : null})
+                      </>
+                    ) : null}
+                  </td>
                   <td title={d.bodyExcerpt ?? undefined}>
                     {d.result}
                     {d.bodyExcerpt ? ` · ${d.bodyExcerpt.slice(0, 40)}` : ''}

@@ -19,9 +19,9 @@ describe('routes', () => {
 });
 
 describe('operation search', () => {
-  it('groups all 30 operations under the eight group titles', () => {
+  it('groups all 35 operations under the eight group titles', () => {
     const groups = groupOperations(OPERATIONS);
-    expect(groups.reduce((n, g) => n + g.ops.length, 0)).toBe(30);
+    expect(groups.reduce((n, g) => n + g.ops.length, 0)).toBe(35);
     expect(groups.map((g) => g.title)).toEqual([
       'Payments',
       'Preauth and settlement',
@@ -37,9 +37,9 @@ describe('operation search', () => {
     const find = (q: string) => OPERATIONS.filter((o) => matchesQuery(o, q)).map((o) => o.path);
     expect(find('PAYOUT_V4_CHECK')).toEqual(['v4/payout-check']);
     expect(find('v1/upload-cres')).toEqual(['3ds/v1/upload-cres-result']);
-    expect(find('rebill')).toEqual(['v2/make-rebill']);
-    expect(find('card ref')).toEqual(['v2/create-card-ref', 'v4/create-card-ref']);
+    expect(find('rebill')).toEqual(['v2/make-rebill', 'v2/make-rebill-sale', 'v2/make-rebill-preauth']);
+    expect(find('card ref')).toEqual(['v2/create-card-ref', 'v2/transfer-by-ref', 'v4/create-card-ref']);
     expect(find('CARDINFO')).toEqual(['v2/get-card-info']);
-    expect(find('')).toHaveLength(30);
+    expect(find('')).toHaveLength(35);
   });
 });

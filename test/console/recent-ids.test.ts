@@ -76,7 +76,12 @@ describe('ids from earlier answers', () => {
   });
 
   it('derives what leads where from the catalog', () => {
-    expect([...sourcesOf('v2/capture')].sort()).toEqual(['v2/preauth', 'v2/preauth-form']);
+    // make-rebill-preauth (issue 28) is a preauth on a stored card: capture follows it too.
+    expect([...sourcesOf('v2/capture')].sort()).toEqual([
+      'v2/make-rebill-preauth',
+      'v2/preauth',
+      'v2/preauth-form',
+    ]);
     expect(sourcesOf('v4/payout-pay')).toEqual(new Set(['v4/payout-check']));
     const targets = OPERATIONS.filter(takesEarlierIds).map((o) => o.path);
     for (const p of [

@@ -109,11 +109,11 @@ beforeAll(async () => {
 afterAll(() => dir?.remove());
 
 describe('the catalog', () => {
-  it('has the 30 operations, each path once', () => {
-    expect(OPERATIONS).toHaveLength(30);
-    expect(new Set(OPERATIONS.map((o) => o.path)).size).toBe(30);
+  it('has the 35 operations, each path once', () => {
+    expect(OPERATIONS).toHaveLength(35);
+    expect(new Set(OPERATIONS.map((o) => o.path)).size).toBe(35);
     const count = (s: string) => OPERATIONS.filter((o) => o.scheme === s).length;
-    expect(count('control') + count('oauth-hmac-sha1') + count('oauth-rsa-sha256')).toBe(30);
+    expect(count('control') + count('oauth-hmac-sha1') + count('oauth-rsa-sha256')).toBe(35);
     for (const o of OPERATIONS) if (o.scheme === 'control') expect(o.formula?.length).toBeGreaterThan(0);
   });
 });

@@ -408,6 +408,74 @@ describe('rfc5849-base-string-example.json: RFC 5849 §3.4.1 worked example', ()
   });
 });
 
+interface VendorVector {
+  source: string;
+  cases: Array<{
+    name: string;
+    by: string;
+    operation: string;
+    login: string;
+    controlKey: string;
+    endpoint: string;
+    params: Array<{ name: string; value: string }>;
+    joined?: string;
+    signature: string;
+  }>;
+}
+
+describe('vendor-clients-control.json: the catalog signs as the vendor’s clients do (issue 28)', () => {
+  // Computed in PHP by test/oracles/vendor-clients-vectors.php: the vendor's v2 PHP SDK signs
+  // transfer-by-ref, sync/account-verification and make-rebill; PHP's sha1 the notes' bank-wire-transfer.
+  const v = vector<VendorVector>('vendor-clients-control.json');
+
+  it('covers each operation the vendor’s clients call', () => {
+    expect(new Set(v.cases.map((c) => c.operation))).toEqual(
+      new Set([
+        'v2/make-rebill-sale',
+        'v2/make-rebill-preauth',
+        'v2/transfer-by-ref',
+        'v2/sync/account-verification',
+        'v2/bank-wire-transfer',
+      ]),
+    );
+  });
+
+  it.each(v.cases.map((c) => [c.name, c] as const))(
+    '%s: signControl with the catalog formula',
+    async (_n, c) => {
+      const op = findOperation(c.operation)!;
+      expect(op.source).toBe('vendor-clients');
+      const trace = await signControl(
+        op.formula!,
+        { login: c.login, endpoint: { kind: 'endpoint', id: c.endpoint }, body: c.params },
+        c.controlKey,
+        crypto,
+      );
+      expect(trace.problems).toEqual([]);
+      if (c.joined !== undefined) expect(trace.joined).toBe(c.joined);
+      // Node's crypto over the core's concatenation, and PHP's signature.
+      expect(sha1Hex(trace.joined + c.controlKey)).toBe(c.signature);
+      expect(trace.signature).toBe(c.signature);
+    },
+  );
+
+  it.each(v.cases.map((c) => [c.name, c] as const))('%s: buildRequest puts it on the wire', async (_n, c) => {
+    const built = await buildRequest({
+      operation: findOperation(c.operation)!,
+      baseUrl: 'https://sandbox.example.com/paynet',
+      endpoint: { kind: 'endpoint', id: c.endpoint },
+      params: c.params.map((p) => ({ ...p, source: 'form' as const })),
+      credentials: { login: c.login, controlKey: c.controlKey },
+      crypto,
+      clock: noClock,
+      nonce: noNonce,
+    });
+    expect(built.problems).toEqual([]);
+    expect(built.url).toBe(`https://sandbox.example.com/paynet/api/${c.operation}/${c.endpoint}`);
+    expect(built.body.at(-1)).toEqual({ name: 'control', value: c.signature, source: 'computed' });
+  });
+});
+
 describe('test/vectors', () => {
   it('every vector file is checked by this suite', () => {
     expect(vectorFiles().sort()).toEqual([...used].sort());

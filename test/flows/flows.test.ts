@@ -50,7 +50,7 @@ beforeAll(async () => {
     dbPath: ':memory:',
     dataDir: mkdtempSync(path.join(tmpdir(), 'flows-test-')),
     finalizeDelayMs: 100,
-    callbackRetry: { attempts: 1 },
+    callbackRetry: { schedule: 'fast', attempts: 1 },
     merchants: [
       {
         login: LOGIN,
@@ -214,7 +214,7 @@ describe('guided flows against the sandbox', () => {
     expect(ok).toBe(true);
     expect(snap.steps.map((s) => s.state)).toEqual(Array(6).fill('done'));
     const final = statuses(snap).filter((s) => s.startsWith('approved'));
-    expect(final).toEqual(['approved (preauth)', 'approved (capture)', 'approved (return)']);
+    expect(final).toEqual(['approved (preauth)', 'approved (capture)', 'approved (reversal)']);
     const requests = snap.timeline.flatMap((e) => (e.kind === 'request' ? [e] : []));
     const capture = requests.find((r) => r.operation === 'v2/capture')!;
     expect(capture.draft?.values).toMatchObject({ login: LOGIN, amount: '60.00', currency: 'EUR' });

@@ -42,6 +42,7 @@ const checks: Array<{ input: string; key: string; expected: string; kind: 'sha1'
 beforeAll(async () => {
   server = await startConsole({
     SANDBOX_FINALIZE_DELAY_MS: '0',
+    SANDBOX_CALLBACK_SCHEDULE: 'fast',
     SANDBOX_CALLBACK_BASE_DELAY_MS: '50',
   });
   baseUrl = `${server.origin}/sandbox/paynet`;
@@ -166,7 +167,7 @@ async function runFlow(via: Via): Promise<Map<string, Answer>> {
   const tokenized = await call(via, {
     path: 'hosted-fields/tokenize',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams([['ticket', str(ticket['ephemeral-ticket'])], ...card]).toString(),
+    body: new URLSearchParams([['ticket', str(ticket.ephemeralTicket)], ...card]).toString(),
   } as unknown as SignedRequest);
   expect(tokenized.status, JSON.stringify(tokenized.body)).toBe(200);
   const token = str(tokenized.body.hosted_fields_token);
@@ -178,6 +179,16 @@ async function runFlow(via: Via): Promise<Map<string, Answer>> {
   expect(info.bin).toBe('444444');
   expect(info['last-four-digits']).toBe('4448');
   await op('v2/make-rebill', { client_orderid: id(), cardrefid: cardRef, amount: '3.10' });
+  // The vendor's own clients' operations (gateway-notes.md, "What the vendor's live clients also rely on").
+  await op('v2/make-rebill-sale', { client_orderid: id(), cardrefid: cardRef, amount: '3.20' });
+  await op('v2/make-rebill-preauth', { client_orderid: id(), cardrefid: cardRef, amount: '3.30' });
+  await op('v2/transfer-by-ref', {
+    client_orderid: id(),
+    'destination-card-ref-id': cardRef,
+    'source-card-ref-id': cardRef,
+  });
+  expect((await op('v2/sync/account-verification', { client_orderid: id() })).status).toBe('approved');
+  await op('v2/bank-wire-transfer', { client_orderid: id() });
 
   // Preauth → partial capture → partial return; preauth → void.
   const preId = id();
@@ -295,6 +306,7 @@ async function issuerPage(status: Record<string, unknown>, param: 'cres' | 'PaRe
 const EXPECTED_TYPE: Record<string, string> = {
   'v2/status': 'status-response',
   'v4/status': 'status-response',
+  'v2/sync/account-verification': 'status-response',
   'v4/tokenize/create-ephemeral-ticket': 'ephemeral-ticket-response',
   'v2/create-card-ref': 'create-card-ref-response',
   'v4/create-card-ref': 'create-card-ref-response',
@@ -315,8 +327,8 @@ describe('every catalog operation, straight to the sandbox and through the proxy
     proxied = await runFlow('proxy');
   }, 120_000);
 
-  it('covers all 30 operations', () => {
-    expect(OPERATION_PATHS).toHaveLength(30);
+  it('covers all 35 operations', () => {
+    expect(OPERATION_PATHS).toHaveLength(35);
     for (const path of OPERATION_PATHS) {
       expect(direct.has(path), path).toBe(true);
       expect(proxied.has(path), path).toBe(true);

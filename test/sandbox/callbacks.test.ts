@@ -58,7 +58,10 @@ describe('sandbox callbacks', () => {
       '/down': [500, 500, 500, 500, 500, 500, 500, 500, 500, 500],
       '/redirect': [302],
     });
-    sb = await startSandbox({ finalizeDelayMs: 30, callbackRetry: { attempts: 4, baseDelayMs: 40 } });
+    sb = await startSandbox({
+      finalizeDelayMs: 30,
+      callbackRetry: { schedule: 'fast', attempts: 4, baseDelayMs: 40 },
+    });
   });
   afterAll(async () => {
     await sb.app.close();
@@ -149,8 +152,12 @@ describe('sandbox callbacks', () => {
     expect(hitsOf('/redirect', rid)).toHaveLength(2);
   });
 
-  it('calls back for a capture with the order callback URL, and not for a non-final status', async () => {
-    const pre = await sb.acme.call('v2/preauth', saleParams({ server_callback_url: `${cb.base}/pre` }));
+  it('calls back for a capture with the order notify_url, and not for a non-final status', async () => {
+    // A capture is a later transaction: notify_url hears it, server_callback_url never (issue 28).
+    const pre = await sb.acme.call(
+      'v2/preauth',
+      saleParams({ server_callback_url: `${cb.base}/pre`, notify_url: `${cb.base}/pre` }),
+    );
     const id = String(pre.body['paynet-order-id']);
     await advance(30);
     expect(hitsOf('/pre', id)).toHaveLength(1);

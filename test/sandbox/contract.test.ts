@@ -59,10 +59,12 @@ describe('every answer parses with the catalog schema of its operation', () => {
       expect(missing.status).toBe(400);
     }
 
-    // Nothing but the signature: validation errors name the missing fields.
+    // Nothing but the signature: validation errors name the missing fields, except where the
+    // catalog says the operation is sent with no body (the vendor's ticket call, issue 28).
     const empty = await acme.call(op.path, {});
     expectContract(op, empty, 'empty body');
-    expect(empty.status).toBeGreaterThanOrEqual(400);
+    if (op.emptyBody) expect(empty.status).toBe(200);
+    else expect(empty.status).toBeGreaterThanOrEqual(400);
 
     // A wrong signature: 400 INVALID_CONTROL_CODE or 403 INVALID_SIGNATURE, with the debug part.
     const bad = await acme.call(

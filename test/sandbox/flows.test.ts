@@ -285,12 +285,12 @@ describe('sandbox flows', () => {
     expect(await settle(sb, sb.acme, pre.body)).toMatchObject({
       status: 'approved',
       amount: '25.00',
-      'transaction-type': 'return',
+      'transaction-type': 'reversal',
     });
     await sb.acme.call('v2/return', o);
     expect(await settle(sb, sb.acme, pre.body)).toMatchObject({
       amount: '35.00',
-      'transaction-type': 'return',
+      'transaction-type': 'reversal',
     });
     const preauthRequest = await sb.acme.status(o.orderid, o.client_orderid, {
       'by-request-sn': String(pre.body['serial-number']),

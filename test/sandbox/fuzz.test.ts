@@ -32,6 +32,14 @@ function mulberry32(seed: number): () => number {
 const SEED = 20_240_611;
 const REQUESTS = 5_000;
 
+const VENDOR_CLIENT_PATHS = new Set([
+  'v2/make-rebill-sale',
+  'v2/make-rebill-preauth',
+  'v2/transfer-by-ref',
+  'v2/sync/account-verification',
+  'v2/bank-wire-transfer',
+]);
+
 describe('sandbox fuzz', () => {
   let sb: Sandbox;
   const tokens: string[] = [];
@@ -179,7 +187,9 @@ describe('sandbox fuzz', () => {
       headers: Record<string, string>;
       payload: string;
     }> {
-      const path = pick(Object.keys(FORMULAS));
+      // The description's operations, as before issue 28: the vendor clients' five (test/sandbox/
+      // live-clients.test.ts) would thin out each path's share of the 5,000 and the statuses expected.
+      const path = pick(Object.keys(FORMULAS).filter((p) => !VENDOR_CLIENT_PATHS.has(p)));
       const base: Record<string, string> = pick([
         () => saleParams(),
         () => ({ ...customer(), ...CARD }),

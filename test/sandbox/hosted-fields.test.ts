@@ -113,7 +113,7 @@ describe('v4/sale with a hosted-fields token', () => {
     });
     expect(ticket.body.type).toBe('ephemeral-ticket-response');
     const bad = await tokenize({
-      ticket: String(ticket.body['ephemeral-ticket']),
+      ticket: String(ticket.body.ephemeralTicket),
       ...CARD,
       credit_card_number: '4444444444444449',
       cvv2: '123',

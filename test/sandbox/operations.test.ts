@@ -55,7 +55,7 @@ describe.each(['json', 'gateway'] as const)(
       await sb.app.close();
     });
 
-    it('answers all 30 operations', async () => {
+    it('answers all 35 operations', async () => {
       const login = acme.merchant.login;
 
       const sale = ok('v2/sale', await acme.call('v2/sale', saleParams()), 'async-response');
@@ -215,6 +215,64 @@ describe.each(['json', 'gateway'] as const)(
         'async-response',
       );
       expect((await settle(sb, acme, rebill)).status).toBe('approved');
+
+      // The vendor's own clients' operations (gateway-notes.md, "What the vendor's live clients also rely on").
+      for (const [path, kind] of [
+        ['v2/make-rebill-sale', 'sale'],
+        ['v2/make-rebill-preauth', 'preauth'],
+      ] as const) {
+        const r = ok(
+          path,
+          await acme.call(path, {
+            login,
+            client_orderid: orderId('rbs'),
+            order_desc: 'Renewal',
+            amount: '5.00',
+            currency: 'USD',
+            ipaddress: '203.0.113.7',
+            cardrefid: cardRefId,
+            recurrent_scenario: 'REGULAR',
+            recurrent_initiator: 'MERCHANT',
+          }),
+          'async-response',
+        );
+        expect(await settle(sb, acme, r)).toMatchObject({ status: 'approved', 'transaction-type': kind });
+      }
+      const byRefV2 = ok(
+        'v2/transfer-by-ref',
+        await acme.call('v2/transfer-by-ref', {
+          login,
+          client_orderid: orderId('tbr'),
+          amount: '2.00',
+          currency: 'USD',
+          ipaddress: '203.0.113.7',
+          'source-card-ref-id': cardRefId,
+          'destination-card-ref-id': cardRefId,
+        }),
+        'async-response',
+      );
+      expect((await settle(sb, acme, byRefV2)).status).toBe('approved');
+      const sav = ok(
+        'v2/sync/account-verification',
+        await acme.call('v2/sync/account-verification', saleParams({ client_orderid: orderId('sav') })),
+        'status-response',
+      );
+      expect(sav.status).toBe('approved');
+      const wire = ok(
+        'v2/bank-wire-transfer',
+        await acme.call('v2/bank-wire-transfer', {
+          client_orderid: orderId('bw'),
+          'payer-fullname': 'John Smith',
+          'recipient-name': 'Example Supplies Ltd',
+          'recipient-account-number': 'GB29NWBK60161331926819',
+          'recipient-bank-bic': 'NWBKGB2L',
+          amount: '50.00',
+          'vat-amount': '0.00',
+          currency: 'EUR',
+        }),
+        'async-response',
+      );
+      expect((await settle(sb, acme, wire)).status).toBe('approved');
 
       ok(
         'v2/pan-eligibility/send',
@@ -398,7 +456,7 @@ describe.each(['json', 'gateway'] as const)(
         'async-response',
       );
 
-      expect(OPERATIONS).toHaveLength(30);
+      expect(OPERATIONS).toHaveLength(35);
       expect([...covered].sort()).toEqual([...OPERATION_PATHS].sort());
     });
   },

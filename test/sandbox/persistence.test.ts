@@ -409,7 +409,8 @@ describe('sandbox configuration', () => {
       finalizeDelayMs: 2000,
       debug: true,
       callbackAllowAnyHost: false,
-      callbackRetry: { attempts: 8, baseDelayMs: 1000 },
+      // Nothing chosen: resolveSandboxOptions gives the gateway schedule (relay/retry-schedule.ts).
+      callbackRetry: {},
     });
     expect(() => sandboxOptionsFromEnv({ SANDBOX_FINALIZE_DELAY_MS: 'soon' })).toThrow(
       /SANDBOX_FINALIZE_DELAY_MS/,

@@ -94,7 +94,7 @@ describe('recurring payments', () => {
   beforeAll(async () => {
     handler = await startHandler();
     sb = await startSandbox(
-      { finalizeDelayMs: 1000, callbackRetry: { attempts: 5, baseDelayMs: 1000 } },
+      { finalizeDelayMs: 1000, callbackRetry: { schedule: 'fast', attempts: 5, baseDelayMs: 1000 } },
       fakeClock(START),
     );
   });
@@ -228,7 +228,7 @@ describe('recurring payments', () => {
     await advance(1000);
     expect(await sb.acme.status(approved.orderId, approved.clientOrderId)).toMatchObject({
       status: 'approved',
-      'transaction-type': 'return',
+      'transaction-type': 'reversal',
     });
   });
 

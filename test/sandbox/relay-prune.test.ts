@@ -17,6 +17,7 @@ const recordOf = (merchant: string, i: number): Omit<DeliveryRecord, 'id'> => ({
   kind: 'delivery',
   mutation: null,
   url: `http://127.0.0.1:9/cb?n=${i}`,
+  urlField: 'server_callback_url',
   at: 1_700_000_000_000 + i,
   httpStatus: 200,
   result: 'HTTP 200',

@@ -54,7 +54,7 @@ describe('scenario lab', () => {
   beforeAll(async () => {
     sb = await startSandbox({
       finalizeDelayMs: 1000,
-      callbackRetry: { attempts: 21, baseDelayMs: 1000 },
+      callbackRetry: { schedule: 'fast', attempts: 21, baseDelayMs: 1000 },
       scenarioSleep: sleeps.sleep,
     });
     handler = await startMerchantHandler(sb.merchants.acme.controlKey);
@@ -198,7 +198,12 @@ describe('scenario lab', () => {
 
   it("callback-reorder: the capture's callback arrives before the preauth's", async () => {
     await choose([{ name: 'callback-reorder' }]);
-    const pre = await sb.acme.call('v2/preauth', saleParams({ server_callback_url: `${handler.base}/cb` }));
+    // notify_url: the capture is a later transaction, which server_callback_url never hears.
+    const cbUrl = `${handler.base}/cb`;
+    const pre = await sb.acme.call(
+      'v2/preauth',
+      saleParams({ server_callback_url: cbUrl, notify_url: cbUrl }),
+    );
     await choose([]);
     const id = String(pre.body['paynet-order-id']);
     const co = String(pre.body['merchant-order-id']);

@@ -167,7 +167,7 @@ describe('sandbox state rules (api-description.md, States and transitions)', () 
       expect(await status(s)).toMatchObject({
         status: 'approved',
         amount: '6.00',
-        'transaction-type': 'return',
+        'transaction-type': 'reversal',
       });
       await expectRefused('v2/return', on(s), /nothing left to return \(refunded in full\)/);
     });

@@ -56,6 +56,29 @@ export const FORMULAS: Record<string, readonly Term[]> = {
   'v2/create-card-ref': ['login', 'client_orderid', 'orderid'],
   'v2/get-card-info': ['login', 'cardrefid'],
   'v2/make-rebill': ['login', 'client_orderid', 'cardrefid', '#amount', 'currency'],
+  // The vendor's clients (gateway-notes.md, "What the vendor's live clients also rely on").
+  'v2/make-rebill-sale': ['login', 'client_orderid', 'cardrefid', '#amount', 'currency'],
+  'v2/make-rebill-preauth': ['login', 'client_orderid', 'cardrefid', '#amount', 'currency'],
+  'v2/transfer-by-ref': [
+    'login',
+    'client_orderid',
+    'source-card-ref-id',
+    'destination-card-ref-id',
+    '#amount',
+    'currency',
+  ],
+  'v2/sync/account-verification': ['endpointId', 'client_orderid', 'email'],
+  'v2/bank-wire-transfer': [
+    'endpointId',
+    'client_orderid',
+    'payer-fullname',
+    'recipient-name',
+    'recipient-account-number',
+    'recipient-bank-bic',
+    '#amount',
+    '#vat-amount',
+    'currency',
+  ],
   'v2/payment-form': ['endpointId', 'client_orderid', '#amount', 'email'],
   'v2/preauth-form': ['endpointId', 'client_orderid', '#amount', 'email'],
   'v2/preauth': ['endpointId', 'client_orderid', '#amount', 'email'],
@@ -422,13 +445,12 @@ export async function hostedFieldsToken(
   card: Record<string, string> = { ...CARD, cvv2: '123' },
 ): Promise<string> {
   const ticket = await client.call('v4/tokenize/create-ephemeral-ticket', { login: client.merchant.login });
-  if (ticket.status !== 200 || !ticket.body['ephemeral-ticket'])
-    throw new Error(`ticket failed: ${ticket.raw}`);
+  if (ticket.status !== 200 || !ticket.body.ephemeralTicket) throw new Error(`ticket failed: ${ticket.raw}`);
   const res = await client.app.inject({
     method: 'POST',
     url: `${BASE_PATH}/hosted-fields/tokenize`,
     headers: { host: HOST, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: formBody({ ticket: String(ticket.body['ephemeral-ticket']), ...card }),
+    payload: formBody({ ticket: String(ticket.body.ephemeralTicket), ...card }),
   });
   if (res.statusCode !== 200) throw new Error(`tokenize failed: ${res.body}`);
   return String((JSON.parse(res.body) as Record<string, unknown>).hosted_fields_token);

@@ -83,6 +83,7 @@ describe('two processes on one data directory', () => {
       DATA_DIR: dir,
       SANDBOX_DB: db,
       SANDBOX_FINALIZE_DELAY_MS: '30',
+      SANDBOX_CALLBACK_SCHEDULE: 'fast',
       SANDBOX_CALLBACK_BASE_DELAY_MS: '100',
     };
     a = await startProcess(env);

@@ -8,6 +8,7 @@
  * Skipped, with the reason, when php (with ext-curl) or the SDK directory is absent.
  */
 import { execFile, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -53,6 +54,8 @@ interface SdkResult {
   response: Record<string, string> | null;
   neededAction: string | null;
   redirectUrl: string | null;
+  /** The stored card's reference the SDK kept (create-card-ref, sync-account-verification). */
+  cardRefId: string | null;
 }
 
 interface Payment {
@@ -63,6 +66,9 @@ interface Payment {
   /** The payment's status as the merchant kept it from the step before (`preauth`, `capture`…). */
   status?: string;
   card?: { number: string; year: string; cvv2: string };
+  /** Stored cards by reference (RecurrentCard's fields: paynet_id, cvv2). */
+  cardFrom?: { paynet_id: string; cvv2?: string };
+  cardTo?: { paynet_id: string };
 }
 
 describe.skipIf(why !== undefined)(
@@ -86,7 +92,7 @@ describe.skipIf(why !== undefined)(
         dbPath: ':memory:',
         dataDir: mkdtempSync(path.join(tmpdir(), 'sandbox-sdk-')),
         finalizeDelayMs: 0,
-        callbackRetry: { attempts: 2, baseDelayMs: 50 },
+        callbackRetry: { schedule: 'fast', attempts: 2, baseDelayMs: 50 },
         merchants: [merchant],
       });
       await app.listen({ host: '127.0.0.1', port: 0 });
@@ -175,7 +181,7 @@ describe.skipIf(why !== undefined)(
       expect(ret.transactionStatus).toBe('processing');
       const returned = await sdk('status', withId);
       expect(returned.transactionStatus).toBe('approved');
-      expect(returned.response?.['transaction-type']).toBe('return');
+      expect(returned.response?.['transaction-type']).toBe('reversal');
     });
 
     // The SDK's capture sends client_orderid, orderid and login only, but signs login +
@@ -265,6 +271,105 @@ describe.skipIf(why !== undefined)(
       );
       expect(handled.thrown, JSON.stringify(handled)).toBeNull();
       expect(handled.transactionStatus).toBe('approved');
+    });
+
+    // Issue 28: what the SDK relies on (gateway-notes.md, "What the vendor's live clients also rely on").
+    it('sale → return: status says reversal, and the SDK handles the reversal callback (notify_url)', async () => {
+      const clientId = orderId('sdkr');
+      // The SDK sends no notify_url: the sale is made here, by form, with one, as a merchant would.
+      const fields = {
+        client_orderid: clientId,
+        order_desc: 'SDK test order',
+        amount: '10.42',
+        currency: 'USD',
+        ipaddress: '203.0.113.7',
+        email: 'john.smith@example.com',
+        first_name: 'John',
+        last_name: 'Smith',
+        address1: '100 Main Street',
+        city: 'Seattle',
+        zip_code: '98102',
+        country: 'US',
+        phone: '12063582043',
+        card_printed_name: 'JOHN SMITH',
+        credit_card_number: '4444444444444448',
+        expire_month: '12',
+        expire_year: '30',
+        cvv2: '123',
+        server_callback_url: `${callbackBase}/cb`,
+        notify_url: `${callbackBase}/notify`,
+      };
+      const endpoint = merchant.endpointIds[0]!;
+      const control = createHash('sha1')
+        .update(`${endpoint}${clientId}1042${fields.email}${merchant.controlKey}`)
+        .digest('hex');
+      const made = await fetch(`${gatewayUrl}/sale/${endpoint}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ ...fields, control }),
+      });
+      const ack = new URLSearchParams(await made.text());
+      expect(ack.get('type')?.trim(), ack.toString()).toBe('async-response');
+      const payment: Payment = { clientId, amount: '10.42', paynetId: ack.get('paynet-order-id')!.trim() };
+      expect((await sdk('status', payment)).transactionStatus).toBe('approved');
+
+      const ret = await sdk('return', { ...payment, status: 'capture', comment: 'Refund' });
+      expect(ret.thrown, JSON.stringify(ret)).toBeNull();
+      const returned = await sdk('status', payment);
+      expect(returned.transactionStatus).toBe('approved');
+      expect(returned.response?.['transaction-type']).toBe('reversal');
+
+      const reversal = await waitFor(
+        () => {
+          const hit = hits.find((q) => q.get('client_orderid') === clientId && q.get('type') === 'reversal');
+          return hit ? Object.fromEntries(hit) : undefined;
+        },
+        onEvent(callbacks, 'request'),
+      );
+      // Before issue 28 the type was "return" and the SDK threw: Unknown callback class 'ReturnCallback'.
+      const handled = await sdk('callback', { ...payment, status: 'return' }, { callback: reversal });
+      expect(handled.thrown, JSON.stringify(handled)).toBeNull();
+      expect(handled.transactionStatus).toBe('approved');
+    });
+
+    it('create-card-ref → make-rebill → transfer-by-ref, and sync-account-verification', async () => {
+      const cardRef = async () => {
+        const payment: Payment = { clientId: orderId('sdkcr'), amount: '5.00', card: card() };
+        const sale = await sdk('sale', payment);
+        const withId = { ...payment, paynetId: sale.paynetId!, status: sale.paymentStatus! };
+        expect((await sdk('status', withId)).transactionStatus).toBe('approved');
+        const ref = await sdk('create-card-ref', withId, { transactionStatus: 'approved' });
+        expect(ref.thrown, JSON.stringify(ref)).toBeNull();
+        expect(ref.cardRefId).toMatch(/^\d+$/);
+        return ref.cardRefId!;
+      };
+      const [from, to] = [await cardRef(), await cardRef()];
+
+      const rebill: Payment = { clientId: orderId('sdkrb'), amount: '7.00', cardFrom: { paynet_id: from } };
+      const made = await sdk('make-rebill', rebill);
+      expect(made.thrown, JSON.stringify(made)).toBeNull();
+      expect((await sdk('status', { ...rebill, paynetId: made.paynetId! })).transactionStatus).toBe(
+        'approved',
+      );
+
+      const transfer: Payment = {
+        clientId: orderId('sdktr'),
+        amount: '3.00',
+        cardFrom: { paynet_id: from, cvv2: '123' },
+        cardTo: { paynet_id: to },
+      };
+      const moved = await sdk('transfer-by-ref', transfer);
+      expect(moved.thrown, JSON.stringify(moved)).toBeNull();
+      expect(moved).toMatchObject({ transactionStatus: 'processing', errors: [] });
+      const moved2 = await sdk('status', { ...transfer, paynetId: moved.paynetId! });
+      expect(moved2.transactionStatus).toBe('approved');
+      expect(moved2.response?.['transaction-type']).toBe('transfer');
+
+      const verify: Payment = { clientId: orderId('sdkav'), amount: '0.00', card: card() };
+      const verified = await sdk('sync-account-verification', verify);
+      expect(verified.thrown, JSON.stringify(verified)).toBeNull();
+      expect(verified.transactionStatus).toBe('approved');
+      expect(verified.cardRefId).toMatch(/^\d+$/);
     });
   },
 );

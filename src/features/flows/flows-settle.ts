@@ -19,9 +19,10 @@ export const PREAUTH_CAPTURE_RETURN: FlowDefinition = {
       kind: 'request',
       id: 'preauth',
       title: 'Preauth',
-      explain: 'A preauth holds funds until the merchant captures or releases them.',
+      explain:
+        'A preauth holds funds until the merchant captures or releases them. notify_url hears the later capture and return (a reversal on the wire); server_callback_url hears the preauth only.',
       operation: 'v2/preauth',
-      values: sale('123'),
+      values: sale('123', { notify_url: '{env.callbackUrl}' }),
       save: ACK,
     },
     {
@@ -96,6 +97,8 @@ export const PAYOUT_CHECK_PAY: FlowDefinition = {
         account_number: 'GB29NWBK60161331926819',
         bank_name: 'Example Bank',
         server_callback_url: '{env.callbackUrl}',
+        // The payout-pay is a later transaction on the order: only notify_url hears it.
+        notify_url: '{env.callbackUrl}',
       },
       save: ACK,
     },

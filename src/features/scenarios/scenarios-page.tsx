@@ -7,11 +7,14 @@ import {
   clockState,
   labState,
   type CheckReport,
+  type PendingCallback,
   type RecurringSchedule,
 } from '../../browser/sandbox-lab.ts';
 import { InlineCode } from '../../ui/inline-code.tsx';
 import { RelayDeliveries } from '../../ui/relay-deliveries.tsx';
 import { aheadText } from './clock-text.ts';
+import { PendingCallbacks } from './pending-callbacks.tsx';
+
 const STEPS: ReadonlyArray<{ label: string; ms: number }> = [
   { label: '+1 s', ms: 1000 },
   { label: '+1 min', ms: 60_000 },
@@ -139,16 +142,28 @@ function TestClock({ login }: { login: string }) {
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
   const [schedules, setSchedules] = useState<readonly RecurringSchedule[]>([]);
+  const [pending, setPending] = useState<{ callbacks: readonly PendingCallback[]; schedule?: string }>({
+    callbacks: [],
+  });
   const refresh = useCallback(
     () =>
       clockState(login).then(
-        (s) => setSchedules(s.recurring),
+        (s) => {
+          setSchedules(s.recurring);
+          setPending({
+            callbacks: s.callbacks ?? [],
+            ...(s.retrySchedule ? { schedule: s.retrySchedule } : {}),
+          });
+        },
         () => setSchedules([]),
       ),
     [login],
   );
   useEffect(() => {
     void refresh();
+    // The callbacks waiting change as the sandbox delivers them: read again while shown.
+    const timer = setInterval(() => void refresh(), 2000);
+    return () => clearInterval(timer);
   }, [refresh]);
   const advance = (ms: number, label: string) => {
     setBusy(true);
@@ -183,6 +198,7 @@ function TestClock({ login }: { login: string }) {
       ))}
       <p role="status">{note}</p>
       <RecurringSchedules schedules={schedules} />
+      <PendingCallbacks callbacks={pending.callbacks} schedule={pending.schedule} />
     </section>
   );
 }

@@ -22,6 +22,7 @@ use PaynetEasy\PaynetEasyApi\PaymentData\QueryConfig;
 use PaynetEasy\PaynetEasyApi\PaymentData\Customer;
 use PaynetEasy\PaynetEasyApi\PaymentData\BillingAddress;
 use PaynetEasy\PaynetEasyApi\PaymentData\CreditCard;
+use PaynetEasy\PaynetEasyApi\PaymentData\RecurrentCard;
 use PaynetEasy\PaynetEasyApi\Transport\CallbackResponse;
 
 $in = json_decode(stream_get_contents(STDIN), true);
@@ -60,6 +61,10 @@ if (!empty($p['card'])) {
         'cvv2'               => $p['card']['cvv2'],
     )));
 }
+
+// Stored cards (card references) for make-rebill and transfer-by-ref.
+if (!empty($p['cardFrom'])) $payment->setRecurrentCardFrom(new RecurrentCard($p['cardFrom']));
+if (!empty($p['cardTo'])) $payment->setRecurrentCardTo(new RecurrentCard($p['cardTo']));
 
 $config = new QueryConfig(array(
     'end_point'    => $c['endPoint'],
@@ -109,4 +114,5 @@ echo json_encode(array(
     'response'          => $response ? $response->getArrayCopy() : null,
     'neededAction'      => ($response && method_exists($response, 'getNeededAction')) ? $response->getNeededAction() : null,
     'redirectUrl'       => ($response && method_exists($response, 'getRedirectUrl')) ? $response->getRedirectUrl() : null,
+    'cardRefId'         => $payment->getRecurrentCardFrom() ? $payment->getRecurrentCardFrom()->getPaynetId() : null,
 )), "\n";

@@ -25,7 +25,7 @@ export async function sandboxHostedFieldsToken(
   const ticketCall = await prepareExchange(emptyDraft('v4/tokenize/create-ephemeral-ticket'), env);
   const ticket = await ticketCall.send((r, s) => sendThroughProxy(target, r, s));
   const ticketBody = ticket.ok ? (ticket.answer.json as Record<string, unknown> | undefined) : undefined;
-  const value = ticketBody?.['ephemeral-ticket'];
+  const value = ticketBody?.ephemeralTicket;
   if (typeof value !== 'string') throw new Error('The sandbox gave no ephemeral ticket: check the profile.');
   const body = new URLSearchParams({
     ticket: value,
