@@ -6,14 +6,7 @@ import { isJsonObject, recordHasRequest, type Json } from './request-from-record
 
 /** The ways a request reaches the debugger. */
 export type CaptureFormat =
-  | 'raw-http'
-  | 'curl'
-  | 'har'
-  | 'log-line'
-  | 'app-log'
-  | 'json-log'
-  | 'python-debug'
-  | 'access-log';
+  'raw-http' | 'curl' | 'har' | 'log-line' | 'app-log' | 'json-log' | 'python-debug' | 'access-log';
 
 export interface FormatCandidate {
   format: CaptureFormat;
@@ -25,7 +18,8 @@ export interface FormatCandidate {
 
 const REQUEST_LINE = /^[A-Z]+\s+\S+(?:\s+HTTP\/\d(?:\.\d)?)?\s*$/;
 const ADDRESS = /(^|[\s"'=:(])(https?:\/\/\S+|\/\S*\/api\/\S+)/;
-const CURL = /^(?:\$\s+)?(?:(?:echo(?:\s+-[ne]+)?|printf)\s+(?:'[^']*'|"(?:[^"\\]|\\.)*"|\S+)\s*\|\s*)?(?:\S*[/\\])?curl(?:\.exe)?(?:\s|$)/i;
+const CURL =
+  /^(?:\$\s+)?(?:(?:echo(?:\s+-[ne]+)?|printf)\s+(?:'[^']*'|"(?:[^"\\]|\\.)*"|\S+)\s*\|\s*)?(?:\S*[/\\])?curl(?:\.exe)?(?:\s|$)/i;
 
 function harShape(doc: Json): string | undefined {
   if (!isJsonObject(doc) && !Array.isArray(doc)) return undefined;
@@ -67,24 +61,36 @@ export function rankCaptureFormats(text: string): FormatCandidate[] {
     const har = doc !== undefined ? harShape(doc) : undefined;
     if (har) add('har', 100, `it is ${har}`);
     const records = jsonLines(t);
-    if (records.some(recordHasRequest)) add('json-log', har ? 40 : 95, 'a JSON record names a request address');
-    else if (records.some((r) => isJsonObject(r) && (typeof r.msg === 'string' || typeof r.message === 'string')))
+    if (records.some(recordHasRequest))
+      add('json-log', har ? 40 : 95, 'a JSON record names a request address');
+    else if (
+      records.some((r) => isJsonObject(r) && (typeof r.msg === 'string' || typeof r.message === 'string'))
+    )
       add('json-log', 60, 'JSON records with a message');
   }
   if (CURL.test(t)) add('curl', 100, 'it is a curl command');
   if (PYTHON_SEND.test(t)) add('python-debug', 100, "it has http.client's send: b'…' lines");
   if (REQUEST_LINE.test(firstLine)) add('raw-http', 95, `its first line is a request line`);
   const lines = t.split(/\r?\n/).map((l) => l.trim());
-  if (lines.some((l) => ACCESS_LOG_LINE.test(l))) add('access-log', 90, 'a quoted "METHOD /path HTTP/x" and a status');
+  if (lines.some((l) => ACCESS_LOG_LINE.test(l)))
+    add('access-log', 90, 'a quoted "METHOD /path HTTP/x" and a status');
   const appLine = lines.find((l) => (MONOLOG_LINE.test(l) || LOGBACK_LINE.test(l)) && ADDRESS.test(l));
-  if (appLine) add('app-log', 88, MONOLOG_LINE.test(appLine) ? 'a Monolog line ([date] channel.LEVEL:)' : 'a logback line (date LEVEL [thread] logger -)');
+  if (appLine)
+    add(
+      'app-log',
+      88,
+      MONOLOG_LINE.test(appLine)
+        ? 'a Monolog line ([date] channel.LEVEL:)'
+        : 'a logback line (date LEVEL [thread] logger -)',
+    );
   else {
     const withJson = lines.find((l) => ADDRESS.test(l) && splitTrailingJson(l).records.some(isJsonObject));
     if (withJson) add('app-log', 70, 'a log line with an address and a JSON context');
     else if (lines.some((l) => ADDRESS.test(l) && /\b(?:body|data|payload|params)\s*:\s*\S/i.test(l)))
       add('app-log', 65, 'a log line with an address and a body: part');
   }
-  if (ADDRESS.test(t) && /(^|[\s,;])[A-Za-z_][\w.\-[\]]*=\S/.test(t)) add('log-line', 50, 'an address and key=value pairs');
+  if (ADDRESS.test(t) && /(^|[\s,;])[A-Za-z_][\w.\-[\]]*=\S/.test(t))
+    add('log-line', 50, 'an address and key=value pairs');
   if (/^[{[]/.test(t) && !out.some((c) => c.format === 'har')) add('har', 10, 'it starts like JSON');
   return out.sort((a, b) => b.score - a.score);
 }

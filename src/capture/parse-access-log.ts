@@ -27,9 +27,14 @@ export function parseAccessLog(text: string): AccessLogRequest {
     if (!m) continue;
     const time = /\[([^\]]+)\]/.exec(line)?.[1];
     const first = line.trim().split(/\s+/, 1)[0]!;
-    const host = /^[a-z0-9.-]+\.[a-z]{2,}(?::\d+)?$/i.test(first) && !/^\d+(\.\d+){3}$/.test(first) ? first : 'localhost';
+    const host =
+      /^[a-z0-9.-]+\.[a-z]{2,}(?::\d+)?$/i.test(first) && !/^\d+(\.\d+){3}$/.test(first)
+        ? first
+        : 'localhost';
     const target = m[2]!;
-    const url = /^https?:\/\//i.test(target) ? target : `https://${host}${target.startsWith('/') ? '' : '/'}${target}`;
+    const url = /^https?:\/\//i.test(target)
+      ? target
+      : `https://${host}${target.startsWith('/') ? '' : '/'}${target}`;
     return {
       request: { method: m[1]!, url, headers: { host: new URL(url).host }, body: '' },
       status: Number(m[3]),

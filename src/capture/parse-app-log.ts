@@ -36,7 +36,7 @@ function jsonEnd(text: string, at: number): number {
 
 /** The JSON objects a line ends with (Monolog's context, then extra), and the message before them. */
 export function splitTrailingJson(line: string): { message: string; records: Json[] } {
-  for (let at = line.search(/[{[]/); at !== -1; ) {
+  for (let at = line.search(/[{[]/); at !== -1;) {
     const records: Json[] = [];
     let i = at;
     let ok = true;
