@@ -119,7 +119,11 @@ Options:
   --scheme http|https      The URL scheme the request was signed with.
   --base-url URL           The base URL the request was signed with: the signed URL is URL followed by
                            the /api/... part of the captured path.
-  --format F               Read the capture as raw-http, curl, har or log-line instead of guessing.
+  --format F               Read the capture as raw-http, curl, har, log-line, app-log (Monolog,
+                           Laravel, Symfony, logback), json-log (pino…), python-debug (send: b'…')
+                           or access-log (a callback's GET) instead of judging by its content.
+  --other-order-id ID      The client_orderid of another order of the merchant's (repeatable): tried
+                           in place of the one sent (a signature built from the wrong order).
   --expected-base-string F A file with the gateway's own expected base string (OAuth) or
                            concatenation (control; "<merchant_control_key>" at its end is ignored):
                            shown against ours, difference marked.

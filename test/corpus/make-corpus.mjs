@@ -672,7 +672,12 @@ function main() {
     }),
     title: "Signed with another merchant's key, which the debugger is not given: a conclusion, not a proof",
     secrets: SECRET_A,
-    expected: { verdict: 'mismatch', cause: 'wrong-key', confidence: 'possible' },
+    expected: {
+      verdict: 'mismatch',
+      cause: 'wrong-key',
+      confidence: 'possible',
+      evidence: 'Key text changed: whitespace, line end or letter case (7)',
+    },
   });
   const voidBody = [
     ['login', A.login],
@@ -838,7 +843,12 @@ function main() {
     }),
     title: 'control sent in uppercase hex',
     secrets: SECRET_A,
-    expected: { verdict: 'mismatch', cause: 'uppercase-hex', confidence: 'confirmed' },
+    expected: {
+      verdict: 'mismatch',
+      cause: 'uppercase-hex',
+      confidence: 'confirmed',
+      evidence: 'local sandbox',
+    },
     withoutSecret: { cause: 'uppercase-hex' },
   });
   add({
