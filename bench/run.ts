@@ -16,6 +16,7 @@ const SECTIONS: ReadonlyArray<readonly [file: string, load: () => Promise<BenchS
   ['proxy.bench.ts', () => import('./proxy.bench.ts')],
   ['classroom.bench.ts', () => import('./classroom.bench.ts')],
   ['scenarios.bench.ts', () => import('./scenarios.bench.ts')],
+  ['diagnose.bench.ts', () => import('./diagnose.bench.ts')],
 ];
 
 const filters = process.argv.slice(2).map((f) => f.toLowerCase());
