@@ -16,6 +16,7 @@ import { webCryptoPort } from '../src/core/index.ts';
 import { importVerifyingKey } from '../src/core/keys/key-containers.ts';
 import { parseCapture } from '../src/capture/index.ts';
 import { diagnose } from '../src/diagnose/index.ts';
+import type { searchFormula as SearchFormula } from '../src/diagnose/steps/search-formula.ts';
 import { formatTable, measure, type TableRow } from './lib/measure.ts';
 
 export const title = 'Debugger: the whole mistake search when nothing reproduces';
@@ -46,8 +47,8 @@ export async function run(): Promise<void> {
   rows.push({ label: `RSA, ${firstRsa.variantsTried} signings`, m: r });
 
   // The formula search alone, if this code has it.
-  const mod = (await import('../src/diagnose/steps/search-formula.ts').catch(() => null)) as
-    typeof import('../src/diagnose/steps/search-formula.ts') | null;
+  const mod: { searchFormula: typeof SearchFormula } | null =
+    await import('../src/diagnose/steps/search-formula.ts').catch(() => null);
   if (mod) {
     // Six terms (the catalog's longest formula), signed in an order none of the orders gives.
     const terms = ['1111', 'corpus-shop', 'inv-2026-0001', '9100001', '1042', 'USD'].map((value, i) => ({

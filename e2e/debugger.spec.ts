@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
+import { expectAccessible } from './support/axe.ts';
 import { demoMerchant, expect, test } from './support/fixtures.ts';
 
 const CORPUS = resolve(import.meta.dirname, '../test/corpus');
@@ -140,32 +141,36 @@ for (const c of CASES) {
   });
 }
 
-test('a Monolog line that starts with [ is read as a log, not a HAR; what else it reads as is one click away', async ({
-  page,
-}) => {
-  await page.clock.setFixedTime(CAPTURED_AT);
-  await page.goto('/debugger');
-  const form = formOf(page);
-  const key = 'CORPUS-TEST-ONLY-5F2C9A1E-7D3B-4C8E-A6F0-1B2D3E4F5A6B';
-  await form
-    .getByLabel('Captured request')
-    .fill(
-      `[2026-12-06 01:02:03] payment.INFO: POST https://sandbox.pay-gateway.test/paynet/api/v2/status/4411 login=corpus-shop client_orderid=inv-1 orderid=91 control=${'0'.repeat(40)} [] []`,
+for (const theme of ['light', 'dark'] as const)
+  test(`a Monolog line that starts with [ is read as a log, not a HAR; what else it reads as is one click away (${theme})`, async ({
+    page,
+  }) => {
+    await page.addInitScript((t) => localStorage.setItem('pay-console.theme', t), theme);
+    await page.clock.setFixedTime(CAPTURED_AT);
+    await page.goto('/debugger');
+    const form = formOf(page);
+    const key = 'CORPUS-TEST-ONLY-5F2C9A1E-7D3B-4C8E-A6F0-1B2D3E4F5A6B';
+    await form
+      .getByLabel('Captured request')
+      .fill(
+        `[2026-12-06 01:02:03] payment.INFO: POST https://sandbox.pay-gateway.test/paynet/api/v2/status/4411 login=corpus-shop client_orderid=inv-1 orderid=91 control=${'0'.repeat(40)} [] []`,
+      );
+    await expect(form.getByRole('status', { name: 'Detected format' })).toHaveText(
+      `Detected: ${FORMAT_LABEL['app-log']}`,
     );
-  await expect(form.getByRole('status', { name: 'Detected format' })).toHaveText(
-    `Detected: ${FORMAT_LABEL['app-log']}`,
-  );
-  await form.getByLabel('Merchant control key').fill(key);
-  const results = await diagnose(page);
-  await expect(results.getByLabel('Read as')).toHaveText(FORMAT_LABEL['app-log']);
-  await expect(results).not.toContainText('whole HAR file');
-  await results
-    .getByRole('group', { name: 'Also reads as' })
-    .getByRole('button', { name: FORMAT_LABEL['log-line'] })
-    .click();
-  await expect(resultsOf(page).getByLabel('Read as')).toHaveText(FORMAT_LABEL['log-line']);
-  await expect(form.getByLabel('Read as', { exact: true })).toHaveValue('log-line');
-});
+    await form.getByLabel('Merchant control key').fill(key);
+    const results = await diagnose(page);
+    await expect(results.getByLabel('Read as')).toHaveText(FORMAT_LABEL['app-log']);
+    await expect(results).not.toContainText('whole HAR file');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    await expectAccessible(page, `a diagnosis that names other formats (${theme})`);
+    await results
+      .getByRole('group', { name: 'Also reads as' })
+      .getByRole('button', { name: FORMAT_LABEL['log-line'] })
+      .click();
+    await expect(resultsOf(page).getByLabel('Read as')).toHaveText(FORMAT_LABEL['log-line']);
+    await expect(form.getByLabel('Read as', { exact: true })).toHaveValue('log-line');
+  });
 
 test('without the secret the structural checks still run; the first difference and the pasted base string are highlighted', async ({
   page,

@@ -91,6 +91,6 @@ export function rankCaptureFormats(text: string): FormatCandidate[] {
   }
   if (ADDRESS.test(t) && /(^|[\s,;])[A-Za-z_][\w.\-[\]]*=\S/.test(t))
     add('log-line', 50, 'an address and key=value pairs');
-  if (/^[{[]/.test(t) && !out.some((c) => c.format === 'har')) add('har', 10, 'it starts like JSON');
+  if (out.length === 0 && /^[{[]/.test(t)) add('har', 10, 'it starts like JSON');
   return out.sort((a, b) => b.score - a.score);
 }
