@@ -209,3 +209,20 @@ Options:
   --json                print the report as JSON
 
 Exit codes: 0 every check passed (or was skipped), 1 a check failed, 2 bad input.`;
+
+export const CAPSULE_HELP = `Usage: paysign capsule build <files…> [--control-key-file F] [--public-key-file F] [--login L] [-o FILE] [--json]
+       paysign capsule verify <capsule> [--json]
+
+build   Reads an incident as the merchant sent it (log lines of any kind, HAR files, curl commands,
+        access-log lines of callbacks, customer returns; in any order, with or without times),
+        groups it by order (client_orderid / orderid) into a timeline, diagnoses every signed
+        request and checks every callback's and return's control with the keys given (used, never
+        written), and checks the state rules: a capture sent while the order was processing, a
+        return larger than what is left, a client_orderid reused for another order, status polled
+        faster than every few seconds, a callback answered non-200 and retried. Prints the capsule
+        (JSON) or, with -o FILE, writes it there and prints the timeline. The capsule holds no key,
+        card numbers masked to 6+4, CVVs dropped, and each step is hash-chained to the one before.
+verify  Checks a capsule's chain and that its findings follow from its steps: exit 0 when intact,
+        1 when a step, an order or a finding was changed.
+
+${SECRETS}`;
