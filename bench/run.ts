@@ -17,6 +17,7 @@ const SECTIONS: ReadonlyArray<readonly [file: string, load: () => Promise<BenchS
   ['classroom.bench.ts', () => import('./classroom.bench.ts')],
   ['scenarios.bench.ts', () => import('./scenarios.bench.ts')],
   ['diagnose.bench.ts', () => import('./diagnose.bench.ts')],
+  ['capsule.bench.ts', () => import('./capsule.bench.ts')],
 ];
 
 const filters = process.argv.slice(2).map((f) => f.toLowerCase());
