@@ -50,7 +50,8 @@ export function DebuggerPage({ context, place, runtime, onOpen }: DebuggerPagePr
           <code>key=value</code> pairs, Monolog, Laravel, Symfony, logback, pino), Python’s debug output or an
           access-log line of a callback. The debugger finds the operation, takes every value, nonce and
           timestamp from the capture, signs it again and names the likely cause of a difference. Everything
-          runs in this browser: nothing is sent anywhere and no secret is stored.
+          runs in this browser: nothing is sent anywhere and no secret is stored. A whole incident (many log
+          lines, callbacks, returns)? Paste it into the <a href="/capsule">incident capsule</a>.
         </p>
         {linked && 'error' in linked ? (
           <p className="dbg-error" role="alert">
