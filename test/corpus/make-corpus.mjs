@@ -676,7 +676,7 @@ function main() {
       verdict: 'mismatch',
       cause: 'wrong-key',
       confidence: 'possible',
-      evidence: 'Key text changed: whitespace, line end or letter case (7)',
+      evidence: 'Key text changed: whitespace, line end or letter case (',
     },
   });
   const voidBody = [
