@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { CryptoPort } from '../../core/crypto-port.ts';
 import { decodeFormBody, percentEncode } from '../../core/percent-encode.ts';
 import { maskPair, scrubText } from '../../catalog/card-data.ts';
@@ -11,9 +11,9 @@ export const CAPSULE_KIND = 'pay-console.capsule';
 
 const Pair = z.object({ name: z.string(), value: z.string() });
 const StepSchema = z.object({
-  index: z.number().int(),
+  index: z.int(),
   source: z.string(),
-  time: z.number().nullable(),
+  time: z.nullable(z.number()),
   kind: z.enum(['request', 'callback', 'return']),
   operation: z.string(),
   clientOrderId: z.string(),
@@ -22,8 +22,8 @@ const StepSchema = z.object({
   url: z.string(),
   headers: z.array(Pair),
   params: z.array(Pair),
-  answerStatus: z.number().nullable(),
-  answer: z.string().nullable(),
+  answerStatus: z.nullable(z.number()),
+  answer: z.nullable(z.string()),
   verdict: z.enum(['ok', 'mismatch', 'cannot-check', 'not-signed']),
   causes: z.array(z.object({ id: z.string(), title: z.string(), confidence: z.string() })),
   hash: z.string(),
@@ -41,7 +41,7 @@ export const CapsuleSchema = z.object({
   findings: z.array(
     z.object({ rule: z.string(), step: z.number(), clientOrderId: z.string(), message: z.string() }),
   ),
-  skipped: z.number().int(),
+  skipped: z.int(),
   head: z.string(),
 });
 export type Capsule = z.infer<typeof CapsuleSchema>;

@@ -1,4 +1,3 @@
-import { SCHEME_TITLES } from '../../catalog/index.ts';
 import { percentDecode } from '../../core/index.ts';
 import {
   captureNotes,
@@ -10,6 +9,7 @@ import {
   type RuleReference,
 } from '../../diagnose/index.ts';
 import { CAPTURE_FORMAT_LABEL, type CaptureFormat, type ParsedCapture } from '../../capture/index.ts';
+import { AlsoReadsAs, CaptureTarget } from './also-reads-as.tsx';
 import { InlineCode } from '../../ui/index.ts';
 import { Legend, Segments } from './segments.tsx';
 
@@ -237,29 +237,10 @@ export function DiagnosisView({
     <div className="dbg-out">
       <p className="dbg-summary">
         Read as a <strong aria-label="Read as">{CAPTURE_FORMAT_LABEL[parsed.format]}</strong> ·{' '}
-        {d.operationPath === 'callback' ? (
-          <>
-            a <strong>callback or customer return</strong> (control = status + orderid + merchant_order + key)
-          </>
-        ) : (
-          <>
-            operation <code>{d.operationPath}</code> ·{' '}
-            {d.endpoint.kind === 'group' ? 'endpoint group' : 'endpoint'} <code>{d.endpoint.id}</code> ·{' '}
-            {SCHEME_TITLES[d.scheme]}
-          </>
-        )}
+        <CaptureTarget d={d} />
         {d.scheme !== 'control' ? ` · timestamps judged against ${new Date(now).toISOString()}` : ''}
       </p>
-      {parsed.alternatives && onReadAs ? (
-        <p className="dbg-hint" role="group" aria-label="Also reads as">
-          Not a {CAPTURE_FORMAT_LABEL[parsed.format]}? It also reads as:{' '}
-          {parsed.alternatives.map((f) => (
-            <button key={f} type="button" className="ui-btn ui-btn-small" onClick={() => onReadAs(f)}>
-              {CAPTURE_FORMAT_LABEL[f]}
-            </button>
-          ))}
-        </p>
-      ) : null}
+      {onReadAs ? <AlsoReadsAs parsed={parsed} onReadAs={onReadAs} /> : null}
       <p
         className={`dbg-verdict dbg-verdict-${d.verdict}`}
         role="status"
