@@ -18,6 +18,8 @@ const SECTIONS: ReadonlyArray<readonly [file: string, load: () => Promise<BenchS
   ['scenarios.bench.ts', () => import('./scenarios.bench.ts')],
   ['held.bench.ts', () => import('./held.bench.ts')],
   ['collection-run.bench.ts', () => import('./collection-run.bench.ts')],
+  ['diagnose.bench.ts', () => import('./diagnose.bench.ts')],
+  ['capsule.bench.ts', () => import('./capsule.bench.ts')],
 ];
 
 const filters = process.argv.slice(2).map((f) => f.toLowerCase());

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
+import { expectAccessible } from './support/axe.ts';
 import { demoMerchant, expect, test } from './support/fixtures.ts';
 
 const CORPUS = resolve(import.meta.dirname, '../test/corpus');
@@ -15,7 +16,7 @@ interface Sidecar {
   id: string;
   title: string;
   capture: string;
-  format: 'raw-http' | 'curl' | 'har' | 'log-line';
+  format: keyof typeof FORMAT_LABEL;
   operation: string;
   secrets: {
     login?: string;
@@ -24,7 +25,7 @@ interface Sidecar {
     privateKeyFile?: string;
     keyConsumer?: 'pkcs8' | 'pkcs1';
     alternativeKeys?: Array<{ label: string; controlKey?: string }>;
-    knownIds?: { endpointId?: string; endpointGroupId?: string };
+    knownIds?: { endpointId?: string; endpointGroupId?: string; clientOrderIds?: string[] };
   };
   now?: number;
   expected: {
@@ -40,12 +41,16 @@ const CASES: Sidecar[] = readdirSync(join(CORPUS, 'cases'))
   .map((f) => JSON.parse(readFileSync(join(CORPUS, 'cases', f), 'utf8')) as Sidecar);
 const read = (f: string) => readFileSync(join(CORPUS, f), 'utf8');
 
-const FORMAT_LABEL: Record<Sidecar['format'], string> = {
+const FORMAT_LABEL = {
   'raw-http': 'raw HTTP request',
   curl: 'curl command',
   har: 'HAR entry',
   'log-line': 'log line of key=value pairs',
-};
+  'app-log': 'application log line (Monolog, Laravel, Symfony, logback)',
+  'json-log': 'JSON log line (pino, bunyan, Monolog JSON)',
+  'python-debug': 'Python requests/http.client debug output',
+  'access-log': 'web server access-log line (nginx, Apache)',
+} as const;
 const VERDICT_LABEL = { ok: 'OK', mismatch: 'MISMATCH', 'cannot-check': 'Cannot check without the secret' };
 
 /** The corpus was captured at 2026-01-01T00:00:00Z: the page's clock is set just after it, so "now" (the current time by default) is then. */
@@ -72,6 +77,8 @@ async function fillCase(form: Locator, c: Sidecar, withSecrets = true): Promise<
     await form.getByLabel('Endpoint id', { exact: true }).fill(s.knownIds.endpointId);
   if (s.knownIds?.endpointGroupId)
     await form.getByLabel('Endpoint group id', { exact: true }).fill(s.knownIds.endpointGroupId);
+  if (s.knownIds?.clientOrderIds)
+    await form.getByLabel('Other orders’ client_orderid').fill(s.knownIds.clientOrderIds.join(', '));
   for (const [i, k] of (s.alternativeKeys ?? []).entries()) {
     await form.getByRole('button', { name: 'Add another key to try' }).click();
     await form.getByLabel(`Other key ${i + 1}: label`).fill(k.label);
@@ -113,7 +120,12 @@ for (const c of CASES) {
       results.getByRole('status', { name: `Verdict: ${VERDICT_LABEL[c.expected.verdict]}` }),
     ).toBeVisible();
     await expect(results.getByLabel('Read as')).toHaveText(FORMAT_LABEL[c.format]);
-    await expect(results.getByText(`operation ${c.operation} ·`, { exact: false })).toBeVisible();
+    await expect(
+      results.getByText(
+        c.operation === 'callback' ? 'callback or customer return' : `operation ${c.operation} ·`,
+        { exact: false },
+      ),
+    ).toBeVisible();
     const causes = results.getByRole('list', { name: 'Likely causes' });
     if (c.expected.verdict === 'ok') {
       await expect(causes).toHaveCount(0);
@@ -128,6 +140,37 @@ for (const c of CASES) {
     expect(sent, 'the debugger runs in the browser: nothing is sent').toEqual([]);
   });
 }
+
+for (const theme of ['light', 'dark'] as const)
+  test(`a Monolog line that starts with [ is read as a log, not a HAR; what else it reads as is one click away (${theme})`, async ({
+    page,
+  }) => {
+    await page.addInitScript((t) => localStorage.setItem('pay-console.theme', t), theme);
+    await page.clock.setFixedTime(CAPTURED_AT);
+    await page.goto('/debugger');
+    const form = formOf(page);
+    const key = 'CORPUS-TEST-ONLY-5F2C9A1E-7D3B-4C8E-A6F0-1B2D3E4F5A6B';
+    await form
+      .getByLabel('Captured request')
+      .fill(
+        `[2026-12-06 01:02:03] payment.INFO: POST https://sandbox.pay-gateway.test/paynet/api/v2/status/4411 login=corpus-shop client_orderid=inv-1 orderid=91 control=${'0'.repeat(40)} [] []`,
+      );
+    await expect(form.getByRole('status', { name: 'Detected format' })).toHaveText(
+      `Detected: ${FORMAT_LABEL['app-log']}`,
+    );
+    await form.getByLabel('Merchant control key').fill(key);
+    const results = await diagnose(page);
+    await expect(results.getByLabel('Read as')).toHaveText(FORMAT_LABEL['app-log']);
+    await expect(results).not.toContainText('whole HAR file');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    await expectAccessible(page, `a diagnosis that names other formats (${theme})`);
+    await results
+      .getByRole('group', { name: 'Also reads as' })
+      .getByRole('button', { name: FORMAT_LABEL['log-line'] })
+      .click();
+    await expect(resultsOf(page).getByLabel('Read as')).toHaveText(FORMAT_LABEL['log-line']);
+    await expect(form.getByLabel('Read as', { exact: true })).toHaveValue('log-line');
+  });
 
 test('without the secret the structural checks still run; the first difference and the pasted base string are highlighted', async ({
   page,

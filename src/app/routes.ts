@@ -7,6 +7,7 @@ export type Route =
   | { kind: 'scenarios' }
   | { kind: 'return' }
   | { kind: 'debugger' }
+  | { kind: 'capsule' }
   | { kind: 'teach'; path: string | null }
   | { kind: 'flows'; id: string | null }
   | { kind: 'export' }
@@ -24,6 +25,7 @@ export function parseRoute(pathname: string): Route {
   if (clean === '/scenarios') return { kind: 'scenarios' };
   if (clean === '/return') return { kind: 'return' };
   if (clean === '/debugger') return { kind: 'debugger' };
+  if (clean === '/capsule') return { kind: 'capsule' };
   if (clean === '/teach') return { kind: 'teach', path: null };
   if (clean.startsWith('/teach/')) return { kind: 'teach', path: decodeURI(clean.slice('/teach/'.length)) };
   if (clean === '/flows') return { kind: 'flows', id: null };

@@ -22,6 +22,9 @@ const customerReturn = () => import('./customer-return.ts');
 const DebuggerPage = lazy(() =>
   import('../features/debugger/index.ts').then((m) => ({ default: m.DebuggerPage })),
 );
+const CapsulePage = lazy(() =>
+  import('../features/capsule/index.ts').then((m) => ({ default: m.CapsulePage })),
+);
 const TeachingPage = lazy(() =>
   import('../features/teaching/index.ts').then((m) => ({ default: m.TeachingPage })),
 );
@@ -117,7 +120,7 @@ const SECTIONS: readonly { to: string; label: string; kinds: readonly Route['kin
   { to: '/scenarios', label: 'Scenarios', kinds: ['scenarios'] },
   { to: '/flows', label: 'Flows', kinds: ['flows'] },
   { to: '/export', label: 'Export', kinds: ['export'] },
-  { to: '/debugger', label: 'Debugger', kinds: ['debugger'] },
+  { to: '/debugger', label: 'Debugger', kinds: ['debugger', 'capsule'] },
   { to: '/teach', label: 'Teaching', kinds: ['teach'] },
 ];
 
@@ -353,6 +356,11 @@ export function Shell() {
           {route.kind === 'debugger' ? (
             <Suspense fallback={loading}>
               <DebuggerPage context={context} place={place} runtime={runtime} onOpen={reopen} />
+            </Suspense>
+          ) : null}
+          {route.kind === 'capsule' ? (
+            <Suspense fallback={loading}>
+              <CapsulePage runtime={runtime} />
             </Suspense>
           ) : null}
           {route.kind === 'teach' ? (

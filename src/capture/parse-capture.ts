@@ -3,15 +3,23 @@ import { parseRawHttp, type CapturedRequest } from './parse-raw-http.ts';
 import { parseCurl } from './parse-curl.ts';
 import { parseHar } from './parse-har.ts';
 import { parseLogLine } from './parse-log-line.ts';
+import { parseAppLog } from './parse-app-log.ts';
+import { parseJsonLog } from './parse-json-log.ts';
+import { parsePythonDebug } from './parse-python-debug.ts';
+import { parseAccessLog } from './parse-access-log.ts';
+import { rankCaptureFormats, type CaptureFormat } from './detect-capture-format.ts';
 
-/** The four ways a request reaches the debugger. */
-export type CaptureFormat = 'raw-http' | 'curl' | 'har' | 'log-line';
+export { rankCaptureFormats, type CaptureFormat, type FormatCandidate } from './detect-capture-format.ts';
 
 export const CAPTURE_FORMAT_LABEL: Record<CaptureFormat, string> = {
   'raw-http': 'raw HTTP request',
   curl: 'curl command',
   har: 'HAR entry',
   'log-line': 'log line of key=value pairs',
+  'app-log': 'application log line (Monolog, Laravel, Symfony, logback)',
+  'json-log': 'JSON log line (pino, bunyan, Monolog JSON)',
+  'python-debug': 'Python requests/http.client debug output',
+  'access-log': 'web server access-log line (nginx, Apache)',
 };
 
 export interface ParsedCapture {
@@ -28,25 +36,19 @@ export interface ParsedCapture {
   maskedExport?: boolean;
   /** What the parser had to assume or choose, in plain words. */
   notes: string[];
+  /**
+   * Detected, not chosen: the other formats the text also reads as, most likely first (a wrong
+   * guess is then one choice away).
+   */
+  alternatives?: CaptureFormat[];
 }
 
-const REQUEST_LINE = /^[A-Z]+\s+\S+(?:\s+HTTP\/\d(?:\.\d)?)?\s*$/;
-
 /**
- * Tells which of the four capture formats a pasted text is, from its shape: JSON (`{` or `[`) is a
- * HAR capture; a first word `curl` a curl command; a first line `METHOD target [HTTP/x]` raw HTTP;
- * a line with a URL (or an `/api/` path) and `key=value` pairs a log line. Undefined for anything else.
+ * Which capture format a pasted text most likely is, judged by its content (never its first
+ * character alone): see {@link rankCaptureFormats}. Undefined when it looks like none.
  */
 export function detectCaptureFormat(text: string): CaptureFormat | undefined {
-  const t = text.replace(/^\uFEFF/, '').trimStart();
-  if (t === '') return undefined;
-  if (/^[{[]/.test(t)) return 'har';
-  if (/^(?:\$\s+)?(?:\S*[/\\])?curl(?:\.exe)?(?:\s|$)/i.test(t)) return 'curl';
-  const firstLine = t.split(/\r?\n/, 1)[0]!;
-  if (REQUEST_LINE.test(firstLine.trim())) return 'raw-http';
-  if (/(^|[\s"'=])(https?:\/\/\S+|\/\S*\/api\/\S+)/.test(t) && /[A-Za-z_][\w.-]*=\S/.test(t))
-    return 'log-line';
-  return undefined;
+  return rankCaptureFormats(text)[0]?.format;
 }
 
 export interface ParseCaptureOptions {
@@ -78,7 +80,31 @@ export function parseCapture(text: string, options: ParseCaptureOptions = {}): P
       'The capture is empty: paste a raw HTTP request, a curl command, a HAR entry or a log line of key=value pairs.',
     );
   }
-  const format = options.format ?? detectCaptureFormat(text);
+  if (options.format !== undefined) return parseAs(text, options.format, options);
+  const ranked = rankCaptureFormats(text);
+  if (ranked.length === 0) return parseAs(text, undefined, options);
+  // The most likely format that reads; the others that read too are named as alternatives.
+  let chosen: ParsedCapture | undefined;
+  let firstError: unknown;
+  const alternatives: CaptureFormat[] = [];
+  for (const { format } of ranked) {
+    try {
+      const parsed = parseAs(text, format, options);
+      if (chosen === undefined) chosen = parsed;
+      else alternatives.push(format);
+    } catch (e) {
+      firstError ??= e;
+    }
+  }
+  if (chosen === undefined) throw firstError;
+  return alternatives.length > 0 ? { ...chosen, alternatives } : chosen;
+}
+
+function parseAs(
+  text: string,
+  format: CaptureFormat | undefined,
+  options: ParseCaptureOptions,
+): ParsedCapture {
   const notes: string[] = [];
   switch (format) {
     case 'raw-http': {
@@ -106,6 +132,22 @@ export function parseCapture(text: string, options: ParseCaptureOptions = {}): P
     case 'log-line':
       notes.push('Values of a log line are read as plain text (not percent-encoded).');
       return { format, request: parseLogLine(text), schemeKnown: true, headersComplete: false, notes };
+    case 'app-log':
+      return { format, request: parseAppLog(text), schemeKnown: true, headersComplete: false, notes };
+    case 'json-log':
+      return { format, request: parseJsonLog(text), schemeKnown: true, headersComplete: false, notes };
+    case 'python-debug': {
+      const { request, schemeKnown } = parsePythonDebug(text);
+      if (!schemeKnown) notes.push(schemeAssumedNote(options.scheme ?? 'https'));
+      return { format, request, schemeKnown, headersComplete: true, notes };
+    }
+    case 'access-log': {
+      const { request } = parseAccessLog(text);
+      notes.push(
+        'An access-log line shows the address and its query only: no headers, no body, and no host unless the format logs it.',
+      );
+      return { format, request, schemeKnown: false, headersComplete: false, notes };
+    }
     case undefined: {
       const first = text
         .replace(/^\uFEFF/, '')
@@ -113,7 +155,7 @@ export function parseCapture(text: string, options: ParseCaptureOptions = {}): P
         .split(/\r?\n/, 1)[0]!;
       throw new PayError(
         'HTTP_PARSE',
-        `The first line "${first.slice(0, 60)}" is not an HTTP request line, and the text is not a curl command, a HAR entry or a log line of key=value pairs: paste one of these, e.g. "POST /paynet/api/v2/sale/1111 HTTP/1.1" with its headers and body.`,
+        `The first line "${first.slice(0, 60)}" is not an HTTP request line, and the text is not a curl command, a HAR entry or a log line (key=value, Monolog, logback, JSON), nor Python's debug output or an access-log line: paste one of these, e.g. "POST /paynet/api/v2/sale/1111 HTTP/1.1" with its headers and body.`,
       );
     }
   }

@@ -112,7 +112,8 @@ const DATA_OPTIONS = new Set([
  * @throws PayError HTTP_PARSE for a text that is not a curl command, a body read from a file, or a multipart form.
  */
 export function parseCurl(text: string): CapturedRequest {
-  const words = splitShellWords(text.replace(/^\s*\$\s+/, ''));
+  const { command, stdin } = splitStdin(text.replace(/^\s*\$\s+/, ''));
+  const words = splitShellWords(command);
   const first = words[0] ?? '';
   if (!/(^|[/\\])curl(\.exe)?$/i.test(first)) {
     throw new PayError(
@@ -178,7 +179,7 @@ export function parseCurl(text: string): CapturedRequest {
         );
     }
     if (DATA_OPTIONS.has(key)) {
-      data.push(dataValue(key, value));
+      data.push(dataValue(key, value, stdin));
       if (key === 'json') {
         headerLines.push('Content-Type: application/json', 'Accept: application/json');
       }
@@ -239,8 +240,55 @@ export function parseCurl(text: string): CapturedRequest {
   return { method: finalMethod, url: finalUrl, headers, body: finalBody };
 }
 
+/**
+ * What a command line feeds curl's standard input (read by `-d @-`): a here-document
+ * (`<<'EOF'` … `EOF`, `<<-EOF` with its tabs), a here-string (`<<< 'a=1'`) or `echo`/`printf … |`
+ * in front. Returns the command without it.
+ */
+export function splitStdin(text: string): { command: string; stdin?: string } {
+  const pipe = /^\s*(echo(?:\s+-[ne]+)?|printf)\s+('([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+))\s*\|\s*/.exec(text);
+  if (pipe) {
+    const v = pipe[3] ?? (pipe[4] !== undefined ? pipe[4].replace(/\\(.)/g, '$1') : pipe[5]!);
+    const newline = pipe[1] === 'echo' || (pipe[1]!.startsWith('echo') && !pipe[1]!.includes('n'));
+    return { command: text.slice(pipe[0].length), stdin: newline ? `${v}\n` : v };
+  }
+  const here = /<<<\s*('([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+))/.exec(text);
+  if (here) {
+    const v = here[2] ?? (here[3] !== undefined ? here[3].replace(/\\(.)/g, '$1') : here[4]!);
+    return { command: text.slice(0, here.index) + text.slice(here.index + here[0].length), stdin: `${v}\n` };
+  }
+  const doc = /<<(-?)\s*(['"]?)([A-Za-z_][\w-]*)\2/.exec(text);
+  if (!doc) return { command: text };
+  // The document starts on the line after the operator's (logical) line.
+  let eol = doc.index + doc[0].length;
+  while (eol < text.length) {
+    const nl = text.indexOf('\n', eol);
+    if (nl === -1) {
+      eol = text.length;
+      break;
+    }
+    const before = text.slice(eol, nl).replace(/\r$/, '');
+    eol = nl + 1;
+    if (!before.endsWith('\\')) break;
+  }
+  const lines = text.slice(eol).split(/\r?\n/);
+  const end = lines.findIndex((l) => (doc[1] ? l.replace(/^\t+/, '') : l).trim() === doc[3]);
+  const body = (end === -1 ? lines : lines.slice(0, end)).map((l) => (doc[1] ? l.replace(/^\t+/, '') : l));
+  const after = end === -1 ? '' : lines.slice(end + 1).join('\n');
+  return {
+    command: `${text.slice(0, doc.index)}${text.slice(doc.index + doc[0].length, eol)}${after}`,
+    stdin: body.length > 0 ? `${body.join('\n')}\n` : '',
+  };
+}
+
 /** The text one data option adds to the body. */
-function dataValue(option: string, value: string): string {
+function dataValue(option: string, value: string, stdin?: string): string {
+  if (value === '@-' && stdin !== undefined && option !== 'data-raw' && option !== 'json') {
+    // curl strips the line ends of what -d/--data reads from a file or stdin; --data-binary keeps them.
+    if (option === 'data-binary') return stdin;
+    if (option === 'data-urlencode') return percentEncode(stdin);
+    return stdin.replace(/\r?\n/g, '');
+  }
   if (option !== 'data-raw' && option !== 'json' && value.startsWith('@')) {
     throw new PayError(
       'HTTP_PARSE',

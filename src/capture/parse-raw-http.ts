@@ -40,7 +40,34 @@ export function parseRawHttp(text: string, scheme: 'http' | 'https' = 'https'): 
       );
     url = `${scheme}://${headers.host}${target}`;
   }
-  return { method: rl[1]!, url, headers, body: body.replace(/\r?\n$/, '') };
+  const chunked = /\bchunked\b/i.test(headers['transfer-encoding'] ?? '');
+  return { method: rl[1]!, url, headers, body: chunked ? dechunk(body) : body.replace(/\r?\n$/, '') };
+}
+
+/**
+ * The body of a `Transfer-Encoding: chunked` message: each chunk's hex size line, its data, and
+ * the zero-size chunk that ends it (trailers dropped). A capture whose sizes count CRLF where the
+ * paste has LF is still read: the size line is found again after each chunk.
+ */
+function dechunk(text: string): string {
+  let out = '';
+  let rest = text;
+  for (;;) {
+    const line = /^([0-9A-Fa-f]+)[^\r\n]*\r?\n/.exec(rest);
+    if (!line) {
+      throw new PayError(
+        'HTTP_PARSE',
+        `The chunked body has no chunk size line where one is due ("${rest.slice(0, 20)}"): copy the body as it went over the wire, size lines included.`,
+      );
+    }
+    const size = parseInt(line[1]!, 16);
+    if (size === 0) return out;
+    rest = rest.slice(line[0].length);
+    const bytes = new TextEncoder().encode(rest);
+    const chunk = new TextDecoder().decode(bytes.slice(0, size));
+    out += chunk;
+    rest = rest.slice(chunk.length).replace(/^\r?\n/, '');
+  }
 }
 
 /** Each list of known paths sorted once (a server matches every request against the same list). */

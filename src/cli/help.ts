@@ -122,7 +122,11 @@ Options:
   --scheme http|https      The URL scheme the request was signed with.
   --base-url URL           The base URL the request was signed with: the signed URL is URL followed by
                            the /api/... part of the captured path.
-  --format F               Read the capture as raw-http, curl, har or log-line instead of guessing.
+  --format F               Read the capture as raw-http, curl, har, log-line, app-log (Monolog,
+                           Laravel, Symfony, logback), json-log (pino…), python-debug (send: b'…')
+                           or access-log (a callback's GET) instead of judging by its content.
+  --other-order-id ID      The client_orderid of another order of the merchant's (repeatable): tried
+                           in place of the one sent (a signature built from the wrong order).
   --expected-base-string F A file with the gateway's own expected base string (OAuth) or
                            concatenation (control; "<merchant_control_key>" at its end is ignored):
                            shown against ours, difference marked.
@@ -239,3 +243,20 @@ Secrets: the control key from --secret-file or $PAYSIGN_CONTROL_KEY, the private
 --secret-file or the file named by $PAYSIGN_PRIVATE_KEY_FILE. They are never printed nor written.
 
 Exit codes: 0 every step passed, 1 an assertion failed or a step could not be sent, 2 bad input.`;
+
+export const CAPSULE_HELP = `Usage: paysign capsule build <files…> [--control-key-file F] [--public-key-file F] [--login L] [-o FILE] [--json]
+       paysign capsule verify <capsule> [--json]
+
+build   Reads an incident as the merchant sent it (log lines of any kind, HAR files, curl commands,
+        access-log lines of callbacks, customer returns; in any order, with or without times),
+        groups it by order (client_orderid / orderid) into a timeline, diagnoses every signed
+        request and checks every callback's and return's control with the keys given (used, never
+        written), and checks the state rules: a capture sent while the order was processing, a
+        return larger than what is left, a client_orderid reused for another order, status polled
+        faster than every few seconds, a callback answered non-200 and retried. Prints the capsule
+        (JSON) or, with -o FILE, writes it there and prints the timeline. The capsule holds no key,
+        card numbers masked to 6+4, CVVs dropped, and each step is hash-chained to the one before.
+verify  Checks a capsule's chain and that its findings follow from its steps: exit 0 when intact,
+        1 when a step, an order or a finding was changed.
+
+${SECRETS}`;

@@ -6,6 +6,7 @@ import { isPayError } from '../core/index.ts';
 import { CliError } from './args.ts';
 import { runHandlerCheck } from './commands/handler-check.ts';
 import { runCodes } from './commands/codes.ts';
+import { runCapsule } from './commands/capsule.ts';
 import { runKeys } from './commands/keys.ts';
 import { runSign } from './commands/sign.ts';
 import { runRun } from './commands/run.ts';
@@ -28,6 +29,8 @@ async function main(argv: readonly string[], io: Io): Promise<number> {
       return runCodes(rest, io);
     case 'run':
       return runRun(rest, io);
+    case 'capsule':
+      return runCapsule(rest, io);
     case 'help': {
       const topic = rest[0];
       const text =

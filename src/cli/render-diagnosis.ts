@@ -13,8 +13,11 @@ import {
 
 /** What the command knows beside the diagnosis: how the capture was read and where the login came from. */
 export interface VerifyContext {
-  op: Operation;
+  /** The operation; absent for a callback or customer return (checked against its own formula). */
+  op?: Operation;
   format: CaptureFormat;
+  /** The other formats the capture also reads as (detected, not chosen). */
+  alternatives?: readonly CaptureFormat[];
   login: string | undefined;
   loginSource: 'option' | 'body' | 'header' | undefined;
   /** True when more than one URL scheme was tried because the capture does not say which. */
@@ -59,12 +62,22 @@ function segmentsText(segments: readonly DiffSegment[]): string {
 export function renderDiagnosis(d: Diagnosis, ctx: VerifyContext): string {
   const { op } = ctx;
   const v = d.verification;
-  const rows: Array<[string, string]> = [
-    ['operation', describeOperation(op)],
-    ['scheme', schemeLine(op, { scheme: d.scheme })],
-    ['endpoint', endpointText(d.endpoint)],
-    ['capture', `${CAPTURE_FORMAT_LABEL[ctx.format]} (recognised from its shape)`],
-  ];
+  const also =
+    ctx.alternatives && ctx.alternatives.length > 0
+      ? `; it also reads as ${ctx.alternatives.map((f) => `${CAPTURE_FORMAT_LABEL[f]} (--format ${f})`).join(', ')}`
+      : '';
+  const rows: Array<[string, string]> = op
+    ? [
+        ['operation', describeOperation(op)],
+        ['scheme', schemeLine(op, { scheme: d.scheme })],
+        ['endpoint', endpointText(d.endpoint)],
+        ['capture', `${CAPTURE_FORMAT_LABEL[ctx.format]} (recognised by its content${also})`],
+      ]
+    : [
+        ['operation', 'callback or customer return (server_callback_url, redirect_url)'],
+        ['scheme', 'control = SHA-1 of status + orderid + merchant_order + control key'],
+        ['capture', `${CAPTURE_FORMAT_LABEL[ctx.format]} (recognised by its content${also})`],
+      ];
   if (v.scheme === 'control') {
     if (ctx.login !== undefined)
       rows.push([
@@ -139,7 +152,12 @@ export function renderDiagnosis(d: Diagnosis, ctx: VerifyContext): string {
   }
   if (d.signatureMatches !== true) {
     if (v.scheme === 'control') {
-      out.push(heading('Expected signing input').trimEnd(), renderControlInput(op, {}, v.trace));
+      out.push(
+        heading('Expected signing input').trimEnd(),
+        op
+          ? renderControlInput(op, {}, v.trace)
+          : v.trace.terms.map((t, i) => `  ${i + 1}  ${t.label.padEnd(16)} ${t.value}`).join('\n'),
+      );
     } else {
       const title =
         v.scheme === 'oauth-hmac-sha1'
@@ -184,7 +202,7 @@ export function diagnosisJson(d: Diagnosis, ctx: VerifyContext): Record<string, 
     verdict: d.verdict === 'ok' ? 'OK' : d.verdict === 'mismatch' ? 'MISMATCH' : 'NOT_CHECKED',
     ok: d.verdict === 'ok',
     signatureMatches: d.signatureMatches,
-    operation: ctx.op.path,
+    operation: ctx.op?.path ?? d.operationPath,
     scheme: d.scheme,
     endpoint: d.endpoint,
     captureFormat: ctx.format,

@@ -3,6 +3,7 @@ import type { Diagnosis, DiagnoseInput } from './diagnosis-types.ts';
 import { collectFindings } from './steps/collect-findings.ts';
 import { explain } from './steps/explain.ts';
 import { isSchemeAssumedNote } from '../capture/parse-capture.ts';
+import { asCallbackCapture, CALLBACK_OPERATION } from './steps/callback-capture.ts';
 import { findMaskedValues } from './steps/find-masked-values.ts';
 import { identifyOperation } from './steps/identify-operation.ts';
 import { rankCauses } from './steps/rank-causes.ts';
@@ -23,7 +24,12 @@ export type * from './diagnosis-types.ts';
  * @see api-description.md, Authentication (schemes C, O1, O2).
  * @throws PayError OPERATION_UNKNOWN when the operation can be neither given nor found from the path.
  */
-export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
+export async function diagnose(given: DiagnoseInput): Promise<Diagnosis> {
+  // A callback or customer return is checked against its own formula (status + orderid + merchant_order).
+  const callback = given.operation ? undefined : asCallbackCapture(given.capture);
+  const input: DiagnoseInput = callback
+    ? { ...given, capture: callback, operation: CALLBACK_OPERATION, endpoint: { kind: 'endpoint', id: '' } }
+    : given;
   const { crypto } = input;
   const { operation, scheme, endpoint, body, login } = identifyOperation(input);
   const keys = await resolveKeys(input, scheme, login);
@@ -56,6 +62,11 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     login,
     keys,
   });
+
+  // A callback or return is a GET or a browser's form: no Accept header is asked of it.
+  if (callback)
+    for (let i = findings.length - 1; i >= 0; i--)
+      if (findings[i]!.id === 'accept-missing') findings.splice(i, 1);
 
   const masked = findMaskedValues({
     verification,
@@ -95,7 +106,11 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
         secrets,
         crypto,
       });
-      search = { confirmed: found.confirmed, variantsTried: search.variantsTried + found.variantsTried };
+      search = {
+        confirmed: found.confirmed,
+        variantsTried: search.variantsTried + found.variantsTried,
+        tried: mergeTried(search.tried ?? [], found.tried ?? []),
+      };
       if (found.confirmed.length > 0 || i === 0) {
         verification = v;
         recipe = r;
@@ -127,6 +142,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
     signatureMatches,
     received,
     variantsTried: search.variantsTried,
+    tried: search.tried ?? [],
     alternativesGiven: (secrets.alternatives ?? []).length > 0,
     maskedSigned,
     secrets,
@@ -200,4 +216,17 @@ export function captureNotes(
 ): string[] {
   const both = !parsed.schemeKnown && d.triedUrls.length > 1;
   return [...parsed.notes.filter((n) => !(both && isSchemeAssumedNote(n))), ...d.notes];
+}
+
+function mergeTried(
+  a: NonNullable<MistakeSearch['tried']>,
+  b: NonNullable<MistakeSearch['tried']>,
+): NonNullable<MistakeSearch['tried']> {
+  const out = a.map((t) => ({ ...t }));
+  for (const t of b) {
+    const same = out.find((x) => x.id === t.id);
+    if (same) same.count += t.count;
+    else out.push({ ...t });
+  }
+  return out;
 }

@@ -38,8 +38,11 @@ export interface DiagnoseInput {
   keyConsumer?: KeyConsumer;
   /** Other keys the request may have been signed with (test vs production, another merchant). */
   alternativeKeys?: readonly AlternativeKey[];
-  /** The merchant's endpoint id and group id, to try the one the path does not carry. */
-  knownIds?: { endpointId?: string; endpointGroupId?: string };
+  /**
+   * The merchant's endpoint id and group id, to try the one the path does not carry, and the
+   * `client_orderid` of its other orders, to try one signed in place of this one.
+   */
+  knownIds?: { endpointId?: string; endpointGroupId?: string; clientOrderIds?: readonly string[] };
   /** The gateway's own expected base string (OAuth) or concatenation (control), pasted. */
   expectedBaseString?: string;
   /** The time to judge oauth_timestamp against, epoch milliseconds. */

@@ -8,3 +8,4 @@ export * from './text-diff.ts';
 export * from './diagnose.ts';
 export * from './teach.ts';
 export * from './walkthrough.ts';
+export { asCallbackCapture, CALLBACK_OPERATION } from './steps/callback-capture.ts';

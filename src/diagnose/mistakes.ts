@@ -4,6 +4,7 @@ import {
   oauthBaseString,
   type ControlRecipe,
   type KeyChoice,
+  type KeyTweak,
   type OAuthRecipe,
   type SigningRecipe,
 } from './recipe.ts';
@@ -29,7 +30,11 @@ export type MistakeId =
   | 'include-oauth-signature'
   | 'wrong-signature-method'
   | 'stale-timestamp'
-  | 'malformed-signature';
+  | 'malformed-signature'
+  | 'formula-terms'
+  | 'key-text-slip'
+  | 'other-order-id'
+  | 'rsa-sha1';
 
 /** What the mistake does to a request, beyond the signature, when the teaching mode injects it. */
 export interface WireChange {
@@ -51,8 +56,11 @@ export interface MistakeContext {
   /** The body parameters as sent (decoded, in order, `control` excluded). */
   body: ReadonlyArray<{ name: string; value: string }>;
   endpoint: EndpointRef;
-  /** The merchant's endpoint id and endpoint group id, when known (to try the other one). */
-  knownIds?: { endpointId?: string; endpointGroupId?: string };
+  /**
+   * The merchant's endpoint id and endpoint group id, when known (to try the other one), and the
+   * `client_orderid` of its other orders (to try one signed in place of this one).
+   */
+  knownIds?: { endpointId?: string; endpointGroupId?: string; clientOrderIds?: readonly string[] };
   /** Labels of the other keys given (test vs production, another merchant). */
   alternatives: readonly string[];
   login: string;
@@ -73,9 +81,10 @@ export interface Mistake {
   /**
    * How the debugger finds it: `variant` (re-signing the capture's values the mistaken way
    * reproduces the received signature), `inspection` (the capture or the key shows it without a
-   * secret), `conclusion` (what is left when everything else checks out).
+   * secret), `conclusion` (what is left when everything else checks out), `search` (the formula
+   * search hashes the terms' orders itself, `steps/search-formula.ts`).
    */
-  detection: ReadonlyArray<'variant' | 'inspection' | 'conclusion'>;
+  detection: ReadonlyArray<'variant' | 'inspection' | 'conclusion' | 'search'>;
   /** The label of the teaching mode's switch, for the mistakes the teaching mode injects. */
   teachingSwitch?: string;
   transform?: MistakeTransform;
@@ -115,6 +124,11 @@ function withParams(r: OAuthRecipe, change: (v: string) => string): OAuthRecipe 
     return { ...p, value: v };
   });
   return changed ? { ...r, params } : undefined;
+}
+
+function withParamsNamed(r: OAuthRecipe, name: string, value: string): OAuthRecipe | undefined {
+  if (!r.params.some((p) => p.name === name && p.value !== value)) return undefined;
+  return { ...r, params: r.params.map((p) => (p.name === name ? { ...p, value } : p)) };
 }
 
 function differentParameterString(a: OAuthRecipe, b: OAuthRecipe): boolean {
@@ -443,23 +457,88 @@ export const MISTAKES: readonly Mistake[] = [
         recipe: { ...r, key: keyWith(r.key, { source: 'alternative', index }) },
         detail: `signed with the key "${label}"`,
       }));
-      const textKey = r.scheme === 'control' || (isOAuth(r) && r.algorithm === 'HMAC-SHA1');
-      if (textKey) {
-        const tweaks: Array<[KeyChoice['tweak'], string]> = [
-          ['trailing-newline', 'the control key read with its line end (\\n) still attached'],
-          ['trimmed', 'the control key without its surrounding spaces'],
-          ['uppercase', 'the control key in uppercase'],
-          ['lowercase', 'the control key in lowercase'],
-        ];
-        for (const [tweak, detail] of tweaks)
-          out.push({ recipe: { ...r, key: keyWith(r.key, { tweak }) }, detail });
-        if (isOAuth(r))
+      if (isOAuth(r) && r.algorithm === 'HMAC-SHA1')
+        out.push({
+          recipe: { ...r, key: keyWith(r.key, { encoded: false }) },
+          detail: 'the control key put into the HMAC key without percent-encoding it',
+        });
+      return out.length > 0 ? out : 'no other key to try';
+    },
+  },
+  {
+    id: 'key-text-slip',
+    title: 'Key text changed: whitespace, line end or letter case',
+    rules: rulesOf(['c-concatenation', 'o1-signing-key']),
+    advice:
+      'Sign with the control key exactly as issued: read the key file or setting without its line end (trim once when loading it), never add a space, and keep its letters in the case they were issued in.',
+    schemes: ['control', 'oauth-hmac-sha1'],
+    detection: ['variant'],
+    transform(r, ctx) {
+      if (isOAuth(r) && r.algorithm !== 'HMAC-SHA1') return 'an RSA key is not text';
+      if (ctx.mode === 'teach') return 'the teaching mode has no switch for it';
+      const tweaks: Array<[KeyTweak, string]> = [
+        ['trailing-newline', 'the control key read with its line end (\\n) still attached'],
+        ['trailing-crlf', 'the control key read with a Windows line end (\\r\\n) still attached'],
+        ['trailing-space', 'the control key followed by a space'],
+        ['leading-space', 'the control key after a space'],
+        ['trimmed', 'the control key without its surrounding spaces'],
+        ['uppercase', 'the control key in uppercase'],
+        ['lowercase', 'the control key in lowercase'],
+      ];
+      return tweaks.map(([tweak, detail]) => ({ recipe: { ...r, key: keyWith(r.key, { tweak }) }, detail }));
+    },
+  },
+  {
+    id: 'other-order-id',
+    title: "Another order's client_orderid signed",
+    rules: rulesOf(['c-formula-terms', 'c-concatenation', 'o1-gather-and-encode']),
+    advice:
+      'Sign the values of the request you send: build the signature from the same order object as the body, after its client_orderid is set (not from a previous or cached order).',
+    schemes: ALL,
+    detection: ['variant'],
+    transform(r, ctx) {
+      const others = (ctx.knownIds?.clientOrderIds ?? []).filter((x) => x !== '');
+      if (others.length === 0) return "give the client_orderid of the merchant's other orders to try them";
+      const out: MistakenVariant[] = [];
+      for (const id of others) {
+        const recipe = isOAuth(r)
+          ? withParamsNamed(r, 'client_orderid', id)
+          : withTerms(r, (t) => (t.label === 'client_orderid' ? id : undefined));
+        if (recipe)
           out.push({
-            recipe: { ...r, key: keyWith(r.key, { encoded: false }) },
-            detail: 'the control key put into the HMAC key without percent-encoding it',
+            recipe,
+            detail: `client_orderid signed as ${id}, another order's, instead of the one sent`,
           });
       }
-      return out.length > 0 ? out : 'no other key to try';
+      return out.length > 0 ? out : 'the signature does not cover client_orderid, or the ids are the same';
+    },
+  },
+  {
+    id: 'formula-terms',
+    title: 'Formula terms out of order, left out or doubled',
+    rules: rulesOf(['c-formula-terms', 'c-concatenation', 'c-formula-column']),
+    advice:
+      "Concatenate exactly the operation's formula, in its order, each term once, then the control key: build it from the catalog's formula rather than by hand (the console's signature pane shows each term).",
+    schemes: ['control'],
+    detection: ['search'],
+  },
+  {
+    id: 'rsa-sha1',
+    title: 'RSA signed with SHA-1 instead of SHA-256',
+    rules: rulesOf(['o2-rsa-signature', 'o2-signature-method']),
+    advice:
+      "Sign the base string with RSA and SHA-256 (openssl dgst -sha256 -sign, Java's SHA256withRSA, PHP's OPENSSL_ALGO_SHA256): openssl_sign's default and some libraries' RSA-SHA1 use SHA-1, which the gateway does not verify.",
+    schemes: ['oauth-rsa-sha256'],
+    detection: ['variant'],
+    transform(r, ctx) {
+      if (!isOAuth(r) || r.algorithm !== 'RSA-SHA256') return 'applies to RSA-SHA256 only';
+      if (ctx.mode === 'teach') return 'the teaching mode has no switch for it';
+      return [
+        {
+          recipe: { ...r, rsaHash: 'SHA-1' },
+          detail: 'the base string signed with RSA and SHA-1 instead of SHA-256',
+        },
+      ];
     },
   },
   {

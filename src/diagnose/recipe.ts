@@ -1,5 +1,5 @@
 import type { BaseString } from '../core/brands.ts';
-import { constantTimeEqual } from '../core/bytes.ts';
+import { constantTimeEqual, fromBase64, utf8Bytes } from '../core/bytes.ts';
 import type { TermSource } from '../core/control/control-terms.ts';
 import { CONTROL_KEY_MASK } from '../core/control/sign-control.ts';
 import type { CryptoPort } from '../core/crypto-port.ts';
@@ -32,8 +32,18 @@ export interface KeyChoice {
   /** HMAC-SHA1 only: the key is percent-encoded before the `&` (RFC 5849 §3.4.2). Default true. */
   encoded?: boolean;
   /** A slip in the key text: read with its line end, trimmed, or with its letters' case changed. */
-  tweak?: 'trailing-newline' | 'trimmed' | 'lowercase' | 'uppercase';
+  tweak?: KeyTweak;
 }
+
+/** A slip in the key text between the issued key and the signing call. */
+export type KeyTweak =
+  | 'trailing-newline'
+  | 'trailing-crlf'
+  | 'trailing-space'
+  | 'leading-space'
+  | 'trimmed'
+  | 'lowercase'
+  | 'uppercase';
 
 export interface RecipeTerm {
   label: string;
@@ -71,6 +81,8 @@ export interface OAuthRecipe {
   key: KeyChoice;
   /** Sign once, add that signature as `oauth_signature`, and sign again. */
   resign?: boolean;
+  /** RSA only: the digest the signer used when it is not SHA-256 (a library's RSA-SHA1 default). */
+  rsaHash?: 'SHA-1';
 }
 
 export interface AlternativeKey {
@@ -99,6 +111,12 @@ function tweakKey(key: string, tweak: KeyChoice['tweak']): string {
   switch (tweak) {
     case 'trailing-newline':
       return `${key}\n`;
+    case 'trailing-crlf':
+      return `${key}\r\n`;
+    case 'trailing-space':
+      return `${key} `;
+    case 'leading-space':
+      return ` ${key}`;
     case 'trimmed':
       return key.trim();
     case 'lowercase':
@@ -130,6 +148,16 @@ export function resolveTextKey(choice: KeyChoice, secrets: RecipeSecrets): strin
   return key === undefined ? undefined : tweakKey(key, choice.tweak);
 }
 
+const TWEAK_WORDS: Record<KeyTweak, string> = {
+  'trailing-newline': ' followed by a line end',
+  'trailing-crlf': ' followed by a Windows line end (\\r\\n)',
+  'trailing-space': ' followed by a space',
+  'leading-space': ' after a space',
+  trimmed: ' trimmed',
+  lowercase: ' in lowercase',
+  uppercase: ' in uppercase',
+};
+
 /** A key choice as it may be displayed: never the key itself. */
 export function describeKeyChoice(
   choice: KeyChoice,
@@ -144,14 +172,7 @@ export function describeKeyChoice(
         : choice.source === 'alternative'
           ? `<key "${secrets.alternatives?.[choice.index ?? 0]?.label ?? 'other'}">`
           : '<wrong_key>';
-  const tweak =
-    choice.tweak === 'trailing-newline'
-      ? ' followed by a line end'
-      : choice.tweak === 'trimmed'
-        ? ' trimmed'
-        : choice.tweak
-          ? ` in ${choice.tweak}`
-          : '';
+  const tweak = choice.tweak ? TWEAK_WORDS[choice.tweak] : '';
   const encoded = choice.encoded === false ? ' (not percent-encoded)' : '';
   return `${base}${tweak}${encoded}${hmac && choice.ampersand !== false ? '&' : ''}`;
 }
@@ -263,8 +284,28 @@ async function signOAuthText(
     const key = hmacKey(recipe.key, secrets);
     return key === undefined ? null : crypto.hmacSha1Base64(key, text);
   }
+  if (recipe.rsaHash === 'SHA-1') return null; // a SHA-1 signature can only be verified (public key)
   const key = rsaSigningKey(recipe.key, secrets);
   return key ? crypto.rsaSha256SignBase64(key, text) : null;
+}
+
+const sha1Keys = new WeakMap<CryptoKey, Promise<CryptoKey | null>>();
+
+/** The same public key, imported for RSASSA-PKCS1-v1_5 with SHA-1; null when it cannot be exported. */
+function sha1VerifyingKey(key: CryptoKey, crypto: CryptoPort): Promise<CryptoKey | null> {
+  let p = sha1Keys.get(key);
+  if (!p) {
+    p = crypto.subtle
+      .exportKey('spki', key)
+      .then((spki) =>
+        crypto.subtle.importKey('spki', spki, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-1' }, false, [
+          'verify',
+        ]),
+      )
+      .catch(() => null);
+    sha1Keys.set(key, p);
+  }
+  return p;
 }
 
 /** The base string a recipe ends up signing (for `resign`, the second one, which needs the first signature). */
@@ -324,6 +365,12 @@ export async function recipeReproduces(
       if (pub) {
         const text = await finalOAuthText(recipe, secrets, crypto);
         if (text === null) return null;
+        if (recipe.rsaHash === 'SHA-1') {
+          const sha1 = await sha1VerifyingKey(pub, crypto);
+          const sig = fromBase64(received);
+          if (!sha1 || !sig) return sha1 ? false : null;
+          return crypto.subtle.verify('RSASSA-PKCS1-v1_5', sha1, sig, utf8Bytes(text));
+        }
         return crypto.rsaSha256Verify(pub, received, text);
       }
     }

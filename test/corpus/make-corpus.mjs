@@ -202,6 +202,118 @@ function logLine({ url, body, auth, oauthAsPairs }) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The formats merchants' logs come in (issue 31)
+
+const qs = (pairs) => pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
+const plainObject = (pairs) => Object.fromEntries(pairs);
+
+/** PHP Monolog (Laravel, Symfony): `[date] channel.LEVEL: message {context} {extra}`. */
+function monologLine({ url: u, body }) {
+  return `[2026-01-01 00:00:01] payment.INFO: POST ${u} ${JSON.stringify(plainObject(body))} []\n`;
+}
+/** Laravel's Http client logged with the URL and the encoded body in the context. */
+function laravelLine({ url: u, bodyText }) {
+  return `[2026-01-01 00:00:01] production.INFO: Gateway request ${JSON.stringify({ method: 'POST', url: u, body: bodyText })} []\n`;
+}
+/** Java logback's default pattern. */
+function logbackLine({ url: u, bodyText }) {
+  return `2026-01-01 00:00:01.234 INFO [http-nio-8080-exec-1] c.m.PaymentClient - Request: POST ${u} body: ${bodyText}\n`;
+}
+/** pino: one JSON object a line, the request under req. */
+function pinoLine({ url: u, bodyText, headers }) {
+  const rec = {
+    level: 30,
+    time: T0 * 1000,
+    pid: 4242,
+    hostname: 'shop-1',
+    req: { method: 'POST', url: u, headers: Object.fromEntries(headers), body: bodyText },
+    msg: 'gateway request',
+  };
+  return `${JSON.stringify({ level: 30, time: T0 * 1000, msg: 'checkout started' })}\n${JSON.stringify(rec)}\n`;
+}
+/** A Python bytes literal as repr() writes it. */
+function pyBytes(text) {
+  let out = '';
+  for (const b of Buffer.from(text, 'utf8')) {
+    if (b === 0x5c) out += '\\\\';
+    else if (b === 0x27) out += "\\'";
+    else if (b === 0x0d) out += '\\r';
+    else if (b === 0x0a) out += '\\n';
+    else if (b === 0x09) out += '\\t';
+    else if (b < 0x20 || b > 0x7e) out += `\\x${b.toString(16).padStart(2, '0')}`;
+    else out += String.fromCharCode(b);
+  }
+  return `b'${out}'`;
+}
+/** requests with http.client's debuglevel = 1 and urllib3's DEBUG logging. */
+function pythonDebug(c) {
+  const raw = rawHttp(c);
+  const split = raw.indexOf('\r\n\r\n') + 4;
+  return (
+    [
+      `DEBUG:urllib3.connectionpool:Starting new HTTPS connection (1): ${HOST}:443`,
+      `send: ${pyBytes(raw.slice(0, split))}`,
+      `send: ${pyBytes(raw.slice(split))}`,
+      `reply: 'HTTP/1.1 200 OK\\r\\n'`,
+      'header: Content-Type: application/vnd.pay+json',
+      `DEBUG:urllib3.connectionpool:https://${HOST}:443 "POST ${new URL(c.url).pathname} HTTP/1.1" 200 87`,
+    ].join('\n') + '\n'
+  );
+}
+/** nginx's combined access log of the gateway's GET callback. */
+function accessLogLine(query) {
+  return `198.51.100.23 - - [01/Jan/2026:00:00:05 +0000] "GET /payment/callback?${qs(query)} HTTP/1.1" 200 2 "-" "PaynetEasy-Callback/1.0"\n`;
+}
+/** curl with each value given to --data-urlencode, as a shell script writes it. */
+function curlUrlencode({ url: u, headers, body }) {
+  return (
+    [
+      `curl -sS -X POST ${sq(u)}`,
+      ...headers.map(([k, v]) => `-H ${sq(`${k}: ${v}`)}`),
+      ...body.map(([k, v]) => `--data-urlencode ${sq(`${k}=${v}`)}`),
+    ].join(' \\\n  ') + '\n'
+  );
+}
+/** curl reading its body from a here-document (`-d @-`). */
+function curlHeredoc({ url: u, headers, bodyText }) {
+  return (
+    [
+      `curl -sS -X POST ${sq(u)}`,
+      ...headers.map(([k, v]) => `-H ${sq(`${k}: ${v}`)}`),
+      `-d @- <<'BODY'`,
+    ].join(' \\\n  ') + `\n${bodyText}\nBODY\n`
+  );
+}
+/** Chrome's HAR export, the body only in postData.params (values as encoded on the wire). */
+function harParams(c) {
+  const doc = JSON.parse(har(c));
+  doc.log.creator = { name: 'WebInspector', version: '537.36' };
+  doc.log.entries[0].request.postData = {
+    mimeType: 'application/x-www-form-urlencoded',
+    params: c.bodyText.split('&').map((p) => {
+      const i = p.indexOf('=');
+      return { name: p.slice(0, i), value: p.slice(i + 1) };
+    }),
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+/** Raw HTTP with Transfer-Encoding: chunked (a client that streams its body). */
+function rawChunked({ url: u, headers, bodyText }) {
+  const x = new URL(u);
+  const chunks = [];
+  for (let i = 0; i < bodyText.length; i += 40) chunks.push(bodyText.slice(i, i + 40));
+  const lines = [
+    `POST ${x.pathname} HTTP/1.1`,
+    `Host: ${x.host}`,
+    ...headers.map(([k, v]) => `${k}: ${v}`),
+    'Transfer-Encoding: chunked',
+  ];
+  const body =
+    chunks.map((ch) => `${Buffer.byteLength(ch).toString(16)}\r\n${ch}\r\n`).join('') + '0\r\n\r\n';
+  return `${lines.join('\r\n')}\r\n\r\n${body}`;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Cases
 
 const cases = [];
@@ -560,7 +672,12 @@ function main() {
     }),
     title: "Signed with another merchant's key, which the debugger is not given: a conclusion, not a proof",
     secrets: SECRET_A,
-    expected: { verdict: 'mismatch', cause: 'wrong-key', confidence: 'possible' },
+    expected: {
+      verdict: 'mismatch',
+      cause: 'wrong-key',
+      confidence: 'possible',
+      evidence: 'Key text changed: whitespace, line end or letter case (',
+    },
   });
   const voidBody = [
     ['login', A.login],
@@ -726,7 +843,12 @@ function main() {
     }),
     title: 'control sent in uppercase hex',
     secrets: SECRET_A,
-    expected: { verdict: 'mismatch', cause: 'uppercase-hex', confidence: 'confirmed' },
+    expected: {
+      verdict: 'mismatch',
+      cause: 'uppercase-hex',
+      confidence: 'confirmed',
+      evidence: 'local sandbox',
+    },
     withoutSecret: { cause: 'uppercase-hex' },
   });
   add({
@@ -835,19 +957,226 @@ function main() {
     withoutSecret: { cause: 'wrong-signature-method' },
   });
 
+  // ---- issue 31: the formats of merchants' logs, and the mistakes they make ---------------------
+  const cb = (status, orderid, merchantOrder, key = A.controlKey) =>
+    sha1(status + orderid + merchantOrder + key);
+  add({
+    ...controlCase({
+      id: 'ok-laravel-sale',
+      format: 'app-log',
+      path: 'v2/sale',
+      body: SALE_BODY,
+      terms: saleTerms(SALE_BODY),
+    }),
+    writer: laravelLine,
+    title: 'A correct sale from a Laravel log line (URL and encoded body in the context JSON)',
+    secrets: SECRET_A,
+    expected: { verdict: 'ok' },
+  });
+  add({
+    ...controlCase({
+      id: 'formula-terms-reordered',
+      format: 'app-log',
+      path: 'v2/sale',
+      body: SALE_BODY,
+      terms: [A.endpointId, minor('10.42'), 'inv-2026-0001', 'jane.doe@example.com'],
+    }),
+    writer: monologLine,
+    title: 'amount before client_orderid in the concatenation, from a Monolog line whose context is the body',
+    secrets: SECRET_A,
+    expected: {
+      verdict: 'mismatch',
+      cause: 'formula-terms',
+      confidence: 'confirmed',
+      evidence: 'amount + client_orderid',
+    },
+    withoutSecret: { noFindings: true },
+  });
+  add({
+    ...controlCase({
+      id: 'formula-term-doubled',
+      format: 'app-log',
+      path: 'v2/status',
+      body: statusBody,
+      terms: [A.login, A.login, 'inv-2026-0001', '9100001'],
+    }),
+    writer: logbackLine,
+    title: 'login concatenated twice, from a Java logback line',
+    secrets: SECRET_A,
+    expected: {
+      verdict: 'mismatch',
+      cause: 'formula-terms',
+      confidence: 'confirmed',
+      evidence: 'login concatenated twice',
+    },
+    withoutSecret: { noFindings: true },
+  });
+  add({
+    ...controlCase({
+      id: 'formula-term-left-out',
+      format: 'json-log',
+      path: 'v2/sale',
+      body: SALE_BODY,
+      terms: ['inv-2026-0001', minor('10.42'), 'jane.doe@example.com'],
+    }),
+    writer: pinoLine,
+    title: 'endpointId left out of the concatenation, from pino JSON log lines',
+    secrets: SECRET_A,
+    expected: {
+      verdict: 'mismatch',
+      cause: 'formula-terms',
+      confidence: 'confirmed',
+      evidence: 'endpointId left out',
+    },
+    withoutSecret: { noFindings: true },
+  });
+  add({
+    ...controlCase({
+      id: 'key-trailing-newline',
+      format: 'python-debug',
+      path: 'v2/sale',
+      body: SALE_BODY,
+      terms: saleTerms(SALE_BODY),
+      key: `${A.controlKey}\n`,
+    }),
+    writer: pythonDebug,
+    title: "The key read from a file with its line end, from Python requests' debug output",
+    secrets: SECRET_A,
+    expected: { verdict: 'mismatch', cause: 'key-text-slip', confidence: 'confirmed', evidence: 'line end' },
+    withoutSecret: { noFindings: true },
+  });
+  add({
+    ...controlCase({
+      id: 'key-lowercase',
+      format: 'raw-http',
+      path: 'v2/capture',
+      body: captureBody,
+      terms: [A.login, 'inv-2026-0006', '9100006', '1000', 'USD'],
+      key: A.controlKey.toLowerCase(),
+    }),
+    writer: rawChunked,
+    title: 'The key lowercased by a config loader, raw HTTP with a chunked body',
+    secrets: SECRET_A,
+    expected: { verdict: 'mismatch', cause: 'key-text-slip', confidence: 'confirmed', evidence: 'lowercase' },
+    withoutSecret: { noFindings: true },
+  });
+  add({
+    ...oauthCase({
+      id: 'key-trailing-space',
+      format: 'curl',
+      path: 'v2/payout',
+      body: PAYOUT_BODY,
+      method: 'HMAC-SHA1',
+      nonce: 'spaceNonce0020',
+      sign: ({ url: u, body, oauth }) =>
+        hmac(`${enc(`${A.controlKey} `)}&`, baseString({ url: u, params: params(body, oauth) })),
+    }),
+    writer: curlUrlencode,
+    title: 'A space after the key in the HMAC key, from curl with --data-urlencode pieces',
+    secrets: SECRET_A,
+    expected: {
+      verdict: 'mismatch',
+      cause: 'key-text-slip',
+      confidence: 'confirmed',
+      evidence: 'followed by a space',
+    },
+  });
+  add({
+    ...controlCase({
+      id: 'other-order-id',
+      format: 'har',
+      path: 'v2/sale',
+      body: SALE_BODY,
+      terms: saleTerms(SALE_BODY.map(([k, v]) => [k, k === 'client_orderid' ? 'inv-2026-0000' : v])),
+    }),
+    writer: harParams,
+    title: "The previous order's client_orderid signed, from a Chrome HAR with the body in postData.params",
+    secrets: { ...SECRET_A, knownIds: { clientOrderIds: ['inv-2025-0999', 'inv-2026-0000'] } },
+    expected: {
+      verdict: 'mismatch',
+      cause: 'other-order-id',
+      confidence: 'confirmed',
+      evidence: 'inv-2026-0000',
+    },
+  });
+  add({
+    ...oauthCase({
+      id: 'rsa-sha1',
+      format: 'curl',
+      path: 'v4/payout-check',
+      body: PAYOUT_BODY,
+      method: 'RSA-SHA256',
+      nonce: 'sha1Nonce0021',
+      sign: ({ url: u, body, oauth }) =>
+        createSign('RSA-SHA1')
+          .update(baseString({ url: u, params: params(body, oauth) }), 'utf8')
+          .sign(keys.aPrivate, 'base64'),
+    }),
+    writer: curlHeredoc,
+    title:
+      "RSA over SHA-1 (PHP openssl_sign's default) instead of SHA-256, from curl reading -d @- from a here-document",
+    secrets: RSA_A,
+    expected: { verdict: 'mismatch', cause: 'rsa-sha1', confidence: 'confirmed' },
+  });
+  const callbackQuery = (control) => [
+    ['type', 'sale'],
+    ['status', 'approved'],
+    ['amount', '10.42'],
+    ['orderid', '9100001'],
+    ['merchant_order', 'inv-2026-0001'],
+    ['client_orderid', 'inv-2026-0001'],
+    ['control', control],
+  ];
+  add({
+    id: 'ok-callback-access-log',
+    format: 'access-log',
+    path: 'callback',
+    text: accessLogLine(callbackQuery(cb('approved', '9100001', 'inv-2026-0001'))),
+    title: "A correct callback, from the merchant's nginx access log",
+    secrets: SECRET_A,
+    expected: { verdict: 'ok' },
+  });
+  add({
+    id: 'callback-terms-reordered',
+    format: 'access-log',
+    path: 'callback',
+    text: accessLogLine(callbackQuery(sha1('9100001' + 'approved' + 'inv-2026-0001' + A.controlKey))),
+    title:
+      'A callback checked by a handler that concatenates orderid before status (the merchant builds the same wrong control and refuses a good callback)',
+    secrets: SECRET_A,
+    expected: {
+      verdict: 'mismatch',
+      cause: 'formula-terms',
+      confidence: 'confirmed',
+      evidence: 'orderid + status',
+    },
+    withoutSecret: { noFindings: true },
+  });
+
   // ---- write --------------------------------------------------------------------------------
   rmSync(CASES, { recursive: true, force: true });
   mkdirSync(CASES, { recursive: true });
-  const EXT = { 'raw-http': 'http', curl: 'curl', har: 'har', 'log-line': 'line' };
+  const EXT = {
+    'raw-http': 'http',
+    curl: 'curl',
+    har: 'har',
+    'log-line': 'line',
+    'app-log': 'applog',
+    'json-log': 'jsonl',
+    'python-debug': 'pylog',
+    'access-log': 'access',
+  };
   for (const c of cases) {
     const text =
-      c.format === 'raw-http'
+      c.text ??
+      c.writer?.(c) ??
+      (c.format === 'raw-http'
         ? rawHttp(c)
         : c.format === 'curl'
           ? curl(c)
           : c.format === 'har'
             ? har(c, { withPageEntry: c.harPageEntry })
-            : logLine({ url: c.url, body: c.body, auth: c.auth, oauthAsPairs: c.oauthAsPairs });
+            : logLine({ url: c.url, body: c.body, auth: c.auth, oauthAsPairs: c.oauthAsPairs }));
     const file = `${c.id}.${EXT[c.format]}`;
     writeFileSync(join(CASES, file), text);
     const sidecar = {

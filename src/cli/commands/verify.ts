@@ -8,12 +8,13 @@ import {
 } from '../../core/index.ts';
 import { importVerifyingKey } from '../../core/keys/key-containers.ts';
 import {
+  CAPTURE_FORMAT_LABEL,
   matchOperationPath,
   parseCapture,
   type CaptureFormat,
   type ParsedCapture,
 } from '../../capture/index.ts';
-import { diagnose } from '../../diagnose/index.ts';
+import { asCallbackCapture, diagnose } from '../../diagnose/index.ts';
 import {
   CliError,
   ENV,
@@ -38,15 +39,47 @@ const OPTIONS = {
   'base-url': { type: 'string' },
   scheme: { type: 'string' },
   format: { type: 'string' },
+  'other-order-id': { type: 'string', multiple: true },
   'expected-base-string': { type: 'string' },
   now: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const FORMATS: readonly CaptureFormat[] = ['raw-http', 'curl', 'har', 'log-line'];
+const FORMATS = Object.keys(CAPTURE_FORMAT_LABEL) as readonly CaptureFormat[];
 
 type Values = Record<string, unknown>;
+
+/** A callback or customer return: its control checked against status + orderid + merchant_order + key. */
+async function verifyCallback(
+  parsed: ParsedCapture,
+  values: Values,
+  otherOrderIds: readonly string[],
+  io: Io,
+): Promise<number> {
+  const controlKey = await resolveControlKey(values, io.env);
+  const d = await diagnose({
+    capture: parsed.request,
+    ...(controlKey !== undefined ? { controlKey } : {}),
+    headersComplete: parsed.headersComplete,
+    ...(otherOrderIds.length > 0 ? { knownIds: { clientOrderIds: otherOrderIds } } : {}),
+    crypto: nodeCryptoPort(),
+  });
+  const ctx: VerifyContext = {
+    format: parsed.format,
+    ...(parsed.alternatives ? { alternatives: parsed.alternatives } : {}),
+    login: undefined,
+    loginSource: undefined,
+    autoScheme: false,
+    parseNotes: parsed.notes,
+  };
+  io.out(flag(values, 'json') ? json(diagnosisJson(d, ctx)) : renderDiagnosis(d, ctx));
+  if (d.verdict === 'cannot-check')
+    throw new CliError(
+      "no control key given: pass --control-key-file F (or PAYSIGN_CONTROL_KEY) to check the callback's control.",
+    );
+  return d.verdict === 'ok' ? 0 : 1;
+}
 
 /**
  * `paysign verify`: reads a captured request (raw HTTP, curl, HAR or a key=value log line, told
@@ -96,6 +129,9 @@ export async function runVerify(args: readonly string[], io: Io): Promise<number
   const pathname = new URL(parsed.request.url).pathname;
   const match = matchOperationPath(pathname, OPERATION_PATHS);
   const op = match && findOperation(match.path);
+  const otherOrderIds = (values['other-order-id'] as string[] | undefined) ?? [];
+  if ((!match || !op) && asCallbackCapture(parsed.request))
+    return verifyCallback(parsed, values, otherOrderIds, io);
   if (!match || !op) {
     throw new CliError(
       `the path "${pathname}" names no known operation: expected .../api/<operation>/<endpoint id>, e.g. /paynet/api/v2/sale/1111 ("paysign sign --help" lists the operations).`,
@@ -133,11 +169,13 @@ export async function runVerify(args: readonly string[], io: Io): Promise<number
     urlSchemeKnown,
     headersComplete: parsed.headersComplete,
     ...(parsed.maskedExport ? { maskedExport: true } : {}),
+    ...(otherOrderIds.length > 0 ? { knownIds: { clientOrderIds: otherOrderIds } } : {}),
     crypto,
   });
   const ctx: VerifyContext = {
     op,
     format: parsed.format,
+    ...(parsed.alternatives ? { alternatives: parsed.alternatives } : {}),
     login,
     loginSource:
       optionLogin !== undefined

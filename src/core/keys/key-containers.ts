@@ -318,7 +318,8 @@ export async function importVerifyingKey(
 ): Promise<{ key: CryptoKey; bits: number; fingerprint: string }> {
   const parsed = await parseKey(text, crypto);
   assertStrongEnough(parsed);
-  const key = await crypto.subtle.importKey('spki', parsed.spki, RSASSA, false, ['verify']);
+  // Extractable: a public key is no secret, and the debugger reads it again to check RSA with SHA-1.
+  const key = await crypto.subtle.importKey('spki', parsed.spki, RSASSA, true, ['verify']);
   return { key, bits: parsed.bits, fingerprint: await crypto.sha256Hex(parsed.spki) };
 }
 

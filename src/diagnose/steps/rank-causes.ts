@@ -32,6 +32,8 @@ export function rankCauses(args: {
   signatureMatches: boolean | null;
   received: string | null;
   variantsTried: number;
+  /** What the search tried, mistake by mistake. */
+  tried?: ReadonlyArray<{ id: MistakeId; title: string; count: number }>;
   alternativesGiven: boolean;
   /** A signed value is masked: nothing can be blamed on the key (masking itself is not a cause). */
   maskedSigned: boolean;
@@ -48,15 +50,19 @@ export function rankCauses(args: {
   const cause = (id: MistakeId, confidence: Confidence, evidence: string, extra: Partial<LikelyCause> = {}) =>
     causeOf(id, scheme, confidence, evidence, extra);
   const signatureWord = scheme === 'control' ? 'control' : 'oauth_signature';
+  // Whether the gateway takes it: the description is silent, the notes publish lowercase, the local sandbox accepts either.
+  const hexNote =
+    ' The description does not say which hex case the gateway takes; its notes publish lowercase, so the gateway may refuse this with INVALID_CONTROL_CODE, while the local sandbox compares case-insensitively and accepts it: a request that passes in the sandbox can still fail at the gateway.';
   for (const c of confirmed) {
     const last = c.variants[c.variants.length - 1]!;
+    const upper = c.mistakes.some((m) => m.id === 'uppercase-hex') ? hexNote : '';
     const mistakenInput = signingInputOf(last.recipe, secrets);
     if (c.mistakes.length === 1) {
       addCause(
         cause(
           c.mistakes[0]!.id,
           'confirmed',
-          `Re-signing the capture's own values this way reproduces the received ${signatureWord} exactly: ${last.detail}.`,
+          `Re-signing the capture's own values this way reproduces the received ${signatureWord} exactly: ${last.detail}.${upper}`,
           {
             mistakenSigningInput: mistakenInput,
           },
@@ -64,7 +70,7 @@ export function rankCauses(args: {
       );
     } else {
       const [a, b] = c.mistakes as [Mistake, Mistake];
-      const both = `Re-signing the capture's own values with two mistakes together reproduces the received ${signatureWord} exactly: ${c.variants[0]!.detail}; and ${last.detail}.`;
+      const both = `Re-signing the capture's own values with two mistakes together reproduces the received ${signatureWord} exactly: ${c.variants[0]!.detail}; and ${last.detail}.${upper}`;
       addCause(cause(a.id, 'confirmed', both, { mistakenSigningInput: mistakenInput, together: b.id }));
       addCause(cause(b.id, 'confirmed', both, { mistakenSigningInput: mistakenInput, together: a.id }));
     }
@@ -104,9 +110,14 @@ export function rankCauses(args: {
         cause(
           'wrong-key',
           'possible',
-          `No known mistake reproduces the received ${signatureWord} (${variantsTried} mistaken signings tried)${
-            args.alternativesGiven ? ', nor does any of the other keys given' : ''
-          }. Either it was signed with another key (another merchant's, the other environment's, an old one), or a value was changed after signing (an edit, a proxy re-encoding the body).`,
+          `No known mistake reproduces the received ${signatureWord} (${variantsTried} mistaken signings tried${
+            args.tried && args.tried.length > 0
+              ? `: ${args.tried
+                  .filter((t) => t.id !== 'wrong-key')
+                  .map((t) => `${t.title.replace(/`/g, '')} (${t.count})`)
+                  .join('; ')}`
+              : ''
+          })${args.alternativesGiven ? ', nor does any of the other keys given' : ''}. Either it was signed with another key (another merchant's, the other environment's, an old one), or a value was changed after signing (an edit, a proxy re-encoding the body).`,
         ),
       );
     }

@@ -2,8 +2,10 @@ import { constantTimeEqual } from '../../core/bytes.ts';
 import type { CryptoPort } from '../../core/crypto-port.ts';
 import type { Scheme } from '../../core/request/operation-spec.ts';
 import type { Verification } from '../../core/verify/verify-signature.ts';
+import { searchFormula } from './search-formula.ts';
 import {
   MISTAKES,
+  mistakeById,
   type Mistake,
   type MistakeContext,
   type MistakeId,
@@ -14,6 +16,7 @@ import {
   oauthRecipeOf,
   recipeReproduces,
   signRecipe,
+  type ControlRecipe,
   type RecipeSecrets,
   type SigningRecipe,
 } from '../recipe.ts';
@@ -30,6 +33,8 @@ export interface MistakeSearch {
   /** The mistaken signings that reproduce the received signature: singles first, pairs only when no single does. */
   confirmed: Tried[];
   variantsTried: number;
+  /** What was tried, mistake by mistake (for the "wrong key" conclusion to say so). */
+  tried?: Array<{ id: MistakeId; title: string; count: number }>;
 }
 
 /** The correct signing recipe of a verification: what the mistakes transform. */
@@ -91,7 +96,39 @@ export async function searchMistakes(args: {
     }
     return (await recipeReproduces(v.recipe, received, secrets, crypto)) === true;
   };
-  for (const s of singles) if (await reproduces(s.variants[0]!)) confirmed.push(s);
+  const tried = new Map<MistakeId, { id: MistakeId; title: string; count: number }>();
+  const count = (m: Mistake, n = 1) => {
+    const t = tried.get(m.id) ?? { id: m.id, title: m.title, count: 0 };
+    t.count += n;
+    tried.set(m.id, t);
+  };
+  for (const s of singles) {
+    count(s.mistakes[0]!);
+    if (await reproduces(s.variants[0]!)) confirmed.push(s);
+  }
+  // The formula's terms reordered, left out or doubled: hashed from shared prefixes, not one by one.
+  const formula = MISTAKES.find((m) => m.id === 'formula-terms')!;
+  if (confirmed.length === 0 && recipe.scheme === 'control' && !args.excluded.has('formula-terms')) {
+    const found = searchFormula(recipe, received, secrets);
+    variantsTried += found.tried;
+    count(formula, found.tried);
+    const upper = mistakeById('uppercase-hex');
+    for (const v of found.found)
+      confirmed.push(
+        found.uppercase
+          ? {
+              mistakes: [formula, upper],
+              variants: [
+                v,
+                {
+                  recipe: { ...(v.recipe as ControlRecipe), hexCase: 'upper' },
+                  detail: 'the SHA-1 digest written in uppercase hex',
+                },
+              ],
+            }
+          : { mistakes: [formula], variants: [v] },
+      );
+  }
   if (confirmed.length === 0) {
     outer: for (const s of singles) {
       for (const m of applicable) {
@@ -103,11 +140,12 @@ export async function searchMistakes(args: {
           const fp = fingerprint(v.recipe);
           if (seen.has(fp)) continue;
           seen.add(fp);
+          count(m);
           if (await reproduces(v))
             confirmed.push({ mistakes: [s.mistakes[0]!, m], variants: [s.variants[0]!, v] });
         }
       }
     }
   }
-  return { confirmed, variantsTried };
+  return { confirmed, variantsTried, tried: [...tried.values()] };
 }

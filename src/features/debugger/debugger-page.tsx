@@ -46,10 +46,12 @@ export function DebuggerPage({ context, place, runtime, onOpen }: DebuggerPagePr
       <header className="dbg-head">
         <h1 id="dbg-title">Signature debugger</h1>
         <p>
-          Paste a request as it was captured: raw HTTP, a curl command, a log line of <code>key=value</code>{' '}
-          pairs or a HAR entry. The debugger finds the operation, takes every value, nonce and timestamp from
-          the capture, signs it again and names the likely cause of a difference. Everything runs in this
-          browser: nothing is sent anywhere and no secret is stored.
+          Paste a request as it was captured: raw HTTP, a curl command, a HAR entry, a log line (
+          <code>key=value</code> pairs, Monolog, Laravel, Symfony, logback, pino), Python’s debug output or an
+          access-log line of a callback. The debugger finds the operation, takes every value, nonce and
+          timestamp from the capture, signs it again and names the likely cause of a difference. Everything
+          runs in this browser: nothing is sent anywhere and no secret is stored. A whole incident (many log
+          lines, callbacks, returns)? Paste it into the <a href="/capsule">incident capsule</a>.
         </p>
         {linked && 'error' in linked ? (
           <p className="dbg-error" role="alert">
@@ -75,12 +77,22 @@ export function DebuggerPage({ context, place, runtime, onOpen }: DebuggerPagePr
             </p>
           ) : (
             <>
-              <div className="dbg-actions">
-                <button type="button" className="ui-btn" onClick={() => onOpen(draftOf(run, place))}>
-                  Open in the workbench
-                </button>
-              </div>
-              <DiagnosisView parsed={run.parsed} d={run.diagnosis} now={run.now} />
+              {run.diagnosis.operationPath !== 'callback' ? (
+                <div className="dbg-actions">
+                  <button type="button" className="ui-btn" onClick={() => onOpen(draftOf(run, place))}>
+                    Open in the workbench
+                  </button>
+                </div>
+              ) : null}
+              <DiagnosisView
+                parsed={run.parsed}
+                d={run.diagnosis}
+                now={run.now}
+                onReadAs={(format) => {
+                  session.set('format', format);
+                  void session.diagnose(context);
+                }}
+              />
             </>
           )}
         </section>

@@ -102,6 +102,16 @@ export function MoreToTryFieldset({ session, snap }: Props) {
       <p className="dbg-hint">
         The merchant’s ids: the debugger tries signing with the one the path does not carry.
       </p>
+      <Input
+        label="Other orders’ client_orderid"
+        value={form.otherOrderIds}
+        placeholder="inv-1041, inv-1042"
+        onChange={(v) => session.set('otherOrderIds', v)}
+      />
+      <p className="dbg-hint">
+        Ids of the merchant’s other orders (e.g. the one before): the debugger tries each signed in place of
+        the one sent.
+      </p>
       {form.alternatives.map((a, i) => (
         <div className="dbg-pair" key={i} role="group" aria-label={`Other key ${i + 1}`}>
           <Input

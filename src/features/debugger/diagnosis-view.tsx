@@ -1,4 +1,3 @@
-import { SCHEME_TITLES } from '../../catalog/index.ts';
 import { percentDecode } from '../../core/index.ts';
 import {
   captureNotes,
@@ -9,7 +8,8 @@ import {
   type LikelyCause,
   type RuleReference,
 } from '../../diagnose/index.ts';
-import { CAPTURE_FORMAT_LABEL, type ParsedCapture } from '../../capture/index.ts';
+import { CAPTURE_FORMAT_LABEL, type CaptureFormat, type ParsedCapture } from '../../capture/index.ts';
+import { AlsoReadsAs, CaptureTarget } from './also-reads-as.tsx';
 import { InlineCode } from '../../ui/index.ts';
 import { Legend, Segments } from './segments.tsx';
 
@@ -214,7 +214,18 @@ function FirstDifferenceView({ d }: { d: Diagnosis }) {
   );
 }
 
-export function DiagnosisView({ parsed, d, now }: { parsed: ParsedCapture; d: Diagnosis; now: number }) {
+export function DiagnosisView({
+  parsed,
+  d,
+  now,
+  onReadAs,
+}: {
+  parsed: ParsedCapture;
+  d: Diagnosis;
+  now: number;
+  /** Reads the capture again as another format it also reads as (a wrong guess, one click away). */
+  onReadAs?: (format: CaptureFormat) => void;
+}) {
   const causes = d.likelyCauses;
   const notes = captureNotes(parsed, d);
   const maskedFinding = d.structuralFindings.find((f) => f.id === 'masked-values');
@@ -225,11 +236,11 @@ export function DiagnosisView({ parsed, d, now }: { parsed: ParsedCapture; d: Di
   return (
     <div className="dbg-out">
       <p className="dbg-summary">
-        Read as a <strong aria-label="Read as">{CAPTURE_FORMAT_LABEL[parsed.format]}</strong> · operation{' '}
-        <code>{d.operationPath}</code> · {d.endpoint.kind === 'group' ? 'endpoint group' : 'endpoint'}{' '}
-        <code>{d.endpoint.id}</code> · {SCHEME_TITLES[d.scheme]}
+        Read as a <strong aria-label="Read as">{CAPTURE_FORMAT_LABEL[parsed.format]}</strong> ·{' '}
+        <CaptureTarget d={d} />
         {d.scheme !== 'control' ? ` · timestamps judged against ${new Date(now).toISOString()}` : ''}
       </p>
+      {onReadAs ? <AlsoReadsAs parsed={parsed} onReadAs={onReadAs} /> : null}
       <p
         className={`dbg-verdict dbg-verdict-${d.verdict}`}
         role="status"

@@ -25,6 +25,8 @@ export interface DebuggerForm {
   alternatives: Array<{ label: string; controlKey: string }>;
   endpointId: string;
   endpointGroupId: string;
+  /** Other orders' client_orderid, separated by spaces or commas: tried in place of the one sent. */
+  otherOrderIds: string;
   now: string;
   expectedBaseString: string;
 }
@@ -40,6 +42,7 @@ export const EMPTY_FORM: DebuggerForm = {
   alternatives: [],
   endpointId: '',
   endpointGroupId: '',
+  otherOrderIds: '',
   now: '',
   expectedBaseString: '',
 };
@@ -99,6 +102,7 @@ export async function runDiagnosis(form: DebuggerForm, o: RunOptions): Promise<D
   }
   const endpointId = form.endpointId.trim();
   const endpointGroupId = form.endpointGroupId.trim();
+  const clientOrderIds = form.otherOrderIds.split(/[\s,]+/).filter((x) => x !== '');
   try {
     const diagnosis = await diagnose({
       capture: parsed.request,
@@ -114,11 +118,12 @@ export async function runDiagnosis(form: DebuggerForm, o: RunOptions): Promise<D
       ...(form.privateKeyPem.trim() !== '' ? { privateKeyText: form.privateKeyPem } : {}),
       ...(form.keyConsumer ? { keyConsumer: form.keyConsumer } : {}),
       ...(alternativeKeys.length > 0 ? { alternativeKeys } : {}),
-      ...(endpointId || endpointGroupId
+      ...(endpointId || endpointGroupId || clientOrderIds.length > 0
         ? {
             knownIds: {
               ...(endpointId ? { endpointId } : {}),
               ...(endpointGroupId ? { endpointGroupId } : {}),
+              ...(clientOrderIds.length > 0 ? { clientOrderIds } : {}),
             },
           }
         : {}),

@@ -1,0 +1,1 @@
+export { CapsulePage } from './capsule-page.tsx';
