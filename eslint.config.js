@@ -236,6 +236,26 @@ export default tseslint.config(
     files: ['sandbox/**', 'proxy/**', 'classroom/**', 'src/cli/**', 'src/node/**'],
     rules: packages(noUi('Node code'), noForge('Node code')),
   },
+  // One way to read a thrown value's message: errorText (src/core/errors.ts), not a local copy.
+  {
+    files: ['src/**/*.{ts,tsx}', 'proxy/**/*.ts', 'classroom/**/*.ts'],
+    ignores: ['src/core/errors.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "ConditionalExpression[test.operator='instanceof'][test.right.name='Error'][consequent.property.name='message']",
+          message: 'Use errorText(e) from src/core/errors.ts: one reading of a thrown value.',
+        },
+        {
+          selector:
+            "MemberExpression[property.name='message'] > TSAsExpression[typeAnnotation.typeName.name='Error']",
+          message: 'Use errorText(e) from src/core/errors.ts rather than casting what was thrown.',
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,

@@ -6,6 +6,7 @@ import { evaluateCheck, type Answer, type AttemptRecord, type CheckResult } from
 import type { ClassroomStore, ProgressRow, TraineeRow } from './classroom-store.ts';
 import { mistakeOfAttempt } from './diagnose-attempt.ts';
 import { checkOperations, type Exercise } from './exercise-schema.ts';
+import { errorText } from '../src/core/errors.ts';
 
 export interface ClassroomLimits {
   /** Attempts kept per trainee (the oldest go): bounds each trainee's data. */
@@ -288,7 +289,7 @@ export class Classroom {
       throw new ClassroomError(
         400,
         'PUBLIC_KEY_INVALID',
-        `The public key cannot be used (${(e as Error).message}): reload the join page to make a new key pair.`,
+        `The public key cannot be used (${errorText(e)}): reload the join page to make a new key pair.`,
       );
     }
     const session = newSecret();

@@ -12,6 +12,7 @@ import { confirmedCauseOfCapture } from './diagnose-attempt.ts';
 import { ExerciseFileError, loadExerciseFiles, type Exercise } from './exercise-schema.ts';
 import { classroomPolicy, classroomProxyAuthorize, classroomRoutes } from './http.ts';
 import { extendPolicy } from '../sandbox/route-access.ts';
+import { errorText } from '../src/core/errors.ts';
 
 export interface ClassroomSettings {
   /** Where the classroom keeps its state (classroom.sqlite); the sandbox's database is set apart. */
@@ -46,7 +47,7 @@ async function confirmedCauses(exercises: readonly Exercise[], dir: string): Pro
       cause = await confirmedCauseOfCapture(ex.check.capture, ex.check.captureControlKey, crypto);
     } catch (e) {
       throw new ExerciseFileError(
-        `${dir}: exercise "${ex.id}": check.capture cannot be read (${(e as Error).message}).`,
+        `${dir}: exercise "${ex.id}": check.capture cannot be read (${errorText(e)}).`,
       );
     }
     if (!cause)

@@ -11,6 +11,7 @@ import { operationOf } from './draft-params.ts';
 import { missingValues, type MissingValue } from './missing-values.ts';
 import { readAnswer, type AnswerReading } from './read-answer.ts';
 import type { RequestDraft } from './request-draft.ts';
+import { errorText } from '../core/errors.ts';
 
 /** What came back over the wire. */
 export interface WireAnswer {
@@ -179,10 +180,6 @@ export function recordExchange(
         }
       : { error: errorText(outcome.error) }),
   };
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 /**

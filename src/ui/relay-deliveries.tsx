@@ -1,3 +1,4 @@
+import { errorText } from '../core/errors.ts';
 import { useCallback, useEffect, useState } from 'react';
 import {
   listDeliveries,
@@ -40,7 +41,7 @@ export function RelayDeliveries({ login }: { login: string | undefined }) {
         setRows(d);
         setError(undefined);
       },
-      (e: unknown) => setError((e as Error).message),
+      (e: unknown) => setError(errorText(e)),
     );
   }, [login]);
   useEffect(() => {
@@ -55,7 +56,7 @@ export function RelayDeliveries({ login }: { login: string | undefined }) {
         setNote(`Replayed delivery ${d.id} (${mutation}): ${r.result}.`);
         refresh();
       },
-      (e: unknown) => setNote((e as Error).message),
+      (e: unknown) => setNote(errorText(e)),
     );
   };
   return (

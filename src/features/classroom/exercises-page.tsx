@@ -11,6 +11,7 @@ import {
 } from './classroom-api.ts';
 import { replaceTraineeKey } from './trainee-key.ts';
 import './classroom.css';
+import { errorText } from '../../core/errors.ts';
 
 const STATE_LABEL = {
   done: 'Done',
@@ -23,7 +24,7 @@ type Exercise = TraineeView['exercises'][number];
 type Navigate = (href: string) => void;
 
 function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  return errorText(e);
 }
 
 /** A link the app's router follows (a plain click), or the browser (a new tab, a modified click). */

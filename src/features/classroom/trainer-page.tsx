@@ -13,6 +13,7 @@ import {
   type TrainerSnapshot,
 } from './classroom-api.ts';
 import './classroom.css';
+import { errorText } from '../../core/errors.ts';
 
 const Ok = z.looseObject({});
 
@@ -139,7 +140,7 @@ export function TrainerPage() {
     () => followEvents('/classroom/trainer/events', trainerRefusal, TrainerSnapshotSchema, setLive),
     [],
   );
-  const failed = (e: unknown) => setActionError(e instanceof Error ? e.message : String(e));
+  const failed = (e: unknown) => setActionError(errorText(e));
   const act = (url: string, body: unknown, what: string) =>
     postJson(url, body, Ok, what).then(() => setActionError(null), failed);
   const restoreKey = (t: Trainee) =>

@@ -10,6 +10,7 @@ import {
 import { signingEnvFor, type SigningContext } from '../../model/signing-context.ts';
 import { readFlowAnswer } from './flow-answer.ts';
 import { FlowStepError, type FlowDeps, type StepHost } from './flow-run-types.ts';
+import { errorText } from '../../core/errors.ts';
 
 /** The catalog's operation a step names. */
 export function flowOperation(path: string): Operation {
@@ -111,7 +112,7 @@ export async function sendStep(
     prepared.record({ profileName: context.profileName, targetName: context.target.name }, outcome),
   );
   if (!outcome.ok) {
-    const message = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+    const message = errorText(outcome.error);
     if (!signal.aborted) host.update(key, { summary: message, ok: false });
     throw new FlowStepError(message);
   }

@@ -8,6 +8,7 @@ import { buildCollectionsFile, readCollectionsFile } from './saved-file.ts';
 import { checkName, type Collection } from './saved-schema.ts';
 import { useSaved } from './use-saved.ts';
 import './saved.css';
+import { errorText } from '../../core/errors.ts';
 
 export interface SavedPageProps {
   /** Opens a saved request's draft in the workbench (its id: Save then updates it). */
@@ -19,7 +20,7 @@ export interface SavedPageProps {
   onSend: (draft: RequestDraft, savedId: string) => void;
 }
 
-const text = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const text = (e: unknown) => errorText(e);
 
 /** A saved name: at most 200 characters, never empty. */
 const clip = (name: string, fallback: string) => name.trim().slice(0, 200).trim() || fallback;

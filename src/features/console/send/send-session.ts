@@ -10,6 +10,7 @@ import type {
 } from '../../../model/exchange.ts';
 import type { AnswerReading } from '../../../model/read-answer.ts';
 import type { AbortKind } from './send-lifecycle.ts';
+import { asError } from '../../../core/errors.ts';
 
 /** The answer on screen and the request it belongs to. */
 export interface SendOutcome {
@@ -62,10 +63,6 @@ export interface SendSnapshot {
 }
 
 const IDLE: SendSnapshot = { pending: false, outcome: null, error: null };
-
-function asError(e: unknown): Error {
-  return e instanceof Error ? e : new Error(String(e));
-}
 
 /**
  * The workbench's Send, headless: one send at a time through the model's exchange, its cancel and
