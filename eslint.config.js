@@ -256,6 +256,19 @@ export default tseslint.config(
       ],
     },
   },
+  // The machine is busy: an e2e test waits on the page (expect polling, waitForFunction), never a time.
+  {
+    files: ['e2e/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          property: 'waitForTimeout',
+          message: 'Wait on the page (expect(...).toHaveText, expect.poll, waitForFunction), not a time.',
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
