@@ -112,9 +112,16 @@ export default tseslint.config(
                 'Diagnosis sits above the catalog and captures and imports src/core, src/catalog and src/capture only. Let the caller (a feature, the CLI) do the rest with its result.',
             },
             {
+              target: './src/contracts',
+              from: ['./src', './proxy', './sandbox', './classroom'],
+              except: ['./catalog', './contracts'],
+              message:
+                'src/contracts is the servers’ wire as zod schemas: it imports zod and src/catalog only, so every server and the browser can read it.',
+            },
+            {
               target: './src/model',
               from: ['./src', './proxy', './sandbox', './classroom'],
-              except: ['./core', './catalog', './capture', './model'],
+              except: ['./core', './catalog', './capture', './contracts', './model'],
               message:
                 'The request model is pure and framework-free: it imports src/core, src/catalog and src/capture only. Resolve anything of the page (origin, inbox, login) through a Place passed in.',
             },
@@ -216,6 +223,14 @@ export default tseslint.config(
   {
     files: ['src/core/keys/**'],
     rules: packages(noUi('The signing core'), noNode('The signing core'), noSqlite('The signing core')),
+  },
+  // The contracts floor reads zod and the catalog, nothing else (no package but zod).
+  {
+    files: ['src/contracts/**'],
+    rules: packages([
+      '^(?!zod(/|$)|\\.)',
+      'src/contracts holds the wire’s zod schemas: it imports zod and src/catalog only.',
+    ]),
   },
   ...[
     ['src/catalog/**', 'The catalog'],

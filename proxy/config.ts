@@ -4,7 +4,7 @@ import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
 import { intFrom, serverLimitsFromEnv, type ServerLimits } from '../sandbox/server-limits.ts';
 import { shownProxy, type NetworkSettings, type TargetTls } from './upstream-network.ts';
-import { TARGET_KINDS, type ProxyTarget } from '../src/model/proxy-contract.ts';
+import { TARGET_KINDS, type ProxyTarget } from '../src/contracts/proxy.ts';
 import { errorText } from '../src/core/errors.ts';
 
 /** A configured target: what `GET /proxy/targets` lists, plus what only the server may know. */

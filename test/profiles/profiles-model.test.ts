@@ -21,7 +21,7 @@ import {
 } from '../../src/features/profiles/vault-crypto.ts';
 import type { StoredVault } from '../../src/features/profiles/vault-store.ts';
 import type { ClassroomCredentials } from '../../src/browser/classroom-credentials.ts';
-import type { ProxyTarget } from '../../src/model/proxy-contract.ts';
+import type { ProxyTarget } from '../../src/contracts/proxy.ts';
 
 const subtle = webcrypto.subtle as SubtleCrypto;
 const PASSPHRASE = 'correct horse battery';

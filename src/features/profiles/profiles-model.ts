@@ -1,5 +1,5 @@
 import type { ClassroomCredentials } from '../../browser/classroom-credentials.ts';
-import type { ProxyTarget } from '../../model/proxy-contract.ts';
+import type { ProxyTarget } from '../../contracts/proxy.ts';
 import { initialProfilesState, preferredTarget, vaultStatusOf, type VaultStatus } from './initial-state.ts';
 import type { KeyImport } from './key-import.ts';
 import { blankProfile, newProfileId, uniqueName, type DemoMerchant, type Profile } from './profile-schema.ts';

@@ -11,7 +11,7 @@ import { schemeOf, type Place, type RequestDraft, type SigningRuntime } from '..
 import { prepareExchange, type Transport } from '../../model/exchange.ts';
 import type { AnswerReading } from '../../model/read-answer.ts';
 import { signingEnvFor, type SigningContext } from '../../model/signing-context.ts';
-import { type ProxyTarget } from '../../model/proxy-contract.ts';
+import { type ProxyTarget } from '../../contracts/proxy.ts';
 import {
   editDraft,
   flatValues,
