@@ -8,7 +8,8 @@ import {
   type Scheme,
 } from '../src/core/index.ts';
 import { verifySignature, type OAuthVerification } from '../src/core/verify/verify-signature.ts';
-import { fullAmountOptional, type Operation } from '../src/catalog/index.ts';
+import type { Operation } from '../src/catalog/index.ts';
+import { fullAmountOptional } from '../src/catalog/order-states.ts';
 import type { Merchant } from './merchants.ts';
 import { forbidden, validationError, type ApiReply } from './replies.ts';
 

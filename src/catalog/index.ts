@@ -11,4 +11,3 @@ export * from './error-code-label.ts';
 // (test/app/first-load-budget.test.ts): error-codes.ts (the table's text), request-schema.ts
 // (the form's checks load after the first render), responses.ts and sandbox-debug.ts (read after
 // an answer).
-export * from './order-states.ts';

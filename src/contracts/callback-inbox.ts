@@ -6,8 +6,7 @@
  */
 import { z } from 'zod/mini';
 
-/** An inbox's name: what the server accepts in `/callbacks/<inbox>`. */
-export const INBOX_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+export { INBOX_NAME, inboxPaths } from './inbox-paths.ts';
 
 /** Where the fields came from: the URL's query string, a form body, or both. */
 export const CALLBACK_SOURCES = ['query', 'body', 'query+body'] as const;
@@ -25,10 +24,3 @@ export type CallbackEvent = z.infer<typeof CallbackEventSchema>;
 
 /** `GET /callbacks/<inbox>/list`: the kept events, in the order they arrived. */
 export const CallbackListSchema = z.array(CallbackEventSchema);
-
-/** The inbox's paths, relative to the console's origin. */
-export const inboxPaths = (inbox: string) => ({
-  inbox: `/callbacks/${inbox}`,
-  events: `/callbacks/${inbox}/events`,
-  list: `/callbacks/${inbox}/list`,
-});

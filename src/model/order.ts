@@ -3,9 +3,10 @@
  * the 3-D Secure uploads it calls for. The console's follow-ups, the return page, history and the
  * flows read them here rather than each from the body.
  */
-import { CLIENT_ORDER_ID_NAMES, type OrderState } from '../catalog/index.ts';
+import { CLIENT_ORDER_ID_NAMES } from '../catalog/index.ts';
+import type { OrderState } from '../catalog/order-states.ts';
 
-export type { OrderState } from '../catalog/index.ts';
+export type { OrderState } from '../catalog/order-states.ts';
 
 const METHOD = '3ds/v1/upload-method-url-result';
 const CRES = '3ds/v1/upload-cres-result';

@@ -4,15 +4,14 @@
  * the key type ever widens to string), and every key is an operation of the catalog.
  */
 import { describe, expect, it } from 'vitest';
+import { findOperation, type OperationPath } from '../../src/catalog/index.ts';
 import {
-  findOperation,
   FOLLOW_UP_STATES,
   followUpStates,
   FULL_AMOUNT_OPTIONAL,
   fullAmountOptional,
-  type OperationPath,
   type OrderState,
-} from '../../src/catalog/index.ts';
+} from '../../src/catalog/order-states.ts';
 
 type FollowUpTable = Partial<Record<OperationPath, readonly OrderState[]>>;
 

@@ -1,4 +1,5 @@
-import { exampleValues, findOperation, followUpStates, type Operation } from '../../../catalog/index.ts';
+import { exampleValues, findOperation, type Operation } from '../../../catalog/index.ts';
+import { followUpStates } from '../../../catalog/order-states.ts';
 import { draftFromValues, type RequestDraft } from '../../../model/index.ts';
 import {
   carriedIds,
@@ -10,7 +11,7 @@ import {
 
 // The order's facts are the model's (src/model/order.ts); the console's modules read them here.
 export { carriedIds, orderStateOf, threeDsUploads, type CarriedIds, type OrderState };
-export { FOLLOW_UP_STATES } from '../../../catalog/index.ts';
+export { FOLLOW_UP_STATES } from '../../../catalog/order-states.ts';
 
 /** A new transaction on a stored card (make-rebill) needs an order id of its own. */
 function startsNewOrder(target: Operation): boolean {
