@@ -112,9 +112,16 @@ export default tseslint.config(
                 'Diagnosis sits above the catalog and captures and imports src/core, src/catalog and src/capture only. Let the caller (a feature, the CLI) do the rest with its result.',
             },
             {
+              target: './src/contracts',
+              from: ['./src', './proxy', './sandbox', './classroom'],
+              except: ['./catalog', './contracts'],
+              message:
+                'src/contracts is the servers’ wire as zod schemas: it imports zod and src/catalog only, so every server and the browser can read it.',
+            },
+            {
               target: './src/model',
               from: ['./src', './proxy', './sandbox', './classroom'],
-              except: ['./core', './catalog', './capture', './model'],
+              except: ['./core', './catalog', './capture', './contracts', './model'],
               message:
                 'The request model is pure and framework-free: it imports src/core, src/catalog and src/capture only. Resolve anything of the page (origin, inbox, login) through a Place passed in.',
             },
@@ -217,6 +224,14 @@ export default tseslint.config(
     files: ['src/core/keys/**'],
     rules: packages(noUi('The signing core'), noNode('The signing core'), noSqlite('The signing core')),
   },
+  // The contracts floor reads zod and the catalog, nothing else (no package but zod).
+  {
+    files: ['src/contracts/**'],
+    rules: packages([
+      '^(?!zod(/|$)|\\.)',
+      'src/contracts holds the wire’s zod schemas: it imports zod and src/catalog only.',
+    ]),
+  },
   ...[
     ['src/catalog/**', 'The catalog'],
     ['src/capture/**', 'Capture parsing'],
@@ -235,6 +250,39 @@ export default tseslint.config(
   {
     files: ['sandbox/**', 'proxy/**', 'classroom/**', 'src/cli/**', 'src/node/**'],
     rules: packages(noUi('Node code'), noForge('Node code')),
+  },
+  // One way to read a thrown value's message: errorText (src/core/errors.ts), not a local copy.
+  {
+    files: ['src/**/*.{ts,tsx}', 'proxy/**/*.ts', 'classroom/**/*.ts'],
+    ignores: ['src/core/errors.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "ConditionalExpression[test.operator='instanceof'][test.right.name='Error'][consequent.property.name='message']",
+          message: 'Use errorText(e) from src/core/errors.ts: one reading of a thrown value.',
+        },
+        {
+          selector:
+            "MemberExpression[property.name='message'] > TSAsExpression[typeAnnotation.typeName.name='Error']",
+          message: 'Use errorText(e) from src/core/errors.ts rather than casting what was thrown.',
+        },
+      ],
+    },
+  },
+  // The machine is busy: an e2e test waits on the page (expect polling, waitForFunction), never a time.
+  {
+    files: ['e2e/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          property: 'waitForTimeout',
+          message: 'Wait on the page (expect(...).toHaveText, expect.poll, waitForFunction), not a time.',
+        },
+      ],
+    },
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],

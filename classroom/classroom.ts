@@ -15,6 +15,7 @@ import { mistakeOfAttempt } from './diagnose-attempt.ts';
 import { drawVariant, fillText, type Variant } from './variants.ts';
 import { signedWithReplacedKey, traineeKeyState, type TraineeKeyState } from './trainee-keys.ts';
 import { checkOperations, type Exercise } from './exercise-schema.ts';
+import { errorText } from '../src/core/errors.ts';
 
 export interface ClassroomLimits {
   /** Attempts kept per trainee (the oldest go): bounds each trainee's data. */
@@ -491,7 +492,7 @@ export class Classroom {
       throw new ClassroomError(
         400,
         'PUBLIC_KEY_INVALID',
-        `The public key cannot be used (${(e as Error).message}): reload the join page to make a new key pair.`,
+        `The public key cannot be used (${errorText(e)}): reload the join page to make a new key pair.`,
       );
     }
     const session = newSecret();

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { findOperation } from '../src/catalog/index.ts';
 import type { Scheme } from '../src/core/index.ts';
 import { MISTAKES, type MistakeId } from '../src/diagnose/index.ts';
+import { errorText } from '../src/core/errors.ts';
 
 /* Exercises are data: one JSON file per exercise in classroom/exercises (or EXERCISES_DIR). */
 
@@ -188,9 +189,7 @@ export function parseExercise(file: string, text: string): Exercise {
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new ExerciseFileError(
-      `${file}: not valid JSON (${(e as Error).message}); fix the file or remove it.`,
-    );
+    throw new ExerciseFileError(`${file}: not valid JSON (${errorText(e)}); fix the file or remove it.`);
   }
   const r = exerciseSchema.safeParse(data);
   if (!r.success) throw new ExerciseFileError(issueText(file, r.error.issues[0]!));

@@ -6,6 +6,7 @@ import { intFrom } from '../sandbox/server-limits.ts';
 import { z } from 'zod';
 import { qrTerminal } from './join-qr.ts';
 import { classroomAddresses, buildClassroomServer } from './server.ts';
+import { errorText } from '../src/core/errors.ts';
 
 const env = { ...process.env };
 // The classroom keeps its sandbox apart from `npm start`'s, and listens on its own port.
@@ -47,7 +48,7 @@ try {
     },
   });
 } catch (err) {
-  fail((err as Error).message.split('\n')[0]!);
+  fail(errorText(err).split('\n')[0]!);
 }
 const port = await listenOrExit(app, config, 'pay-console classroom');
 const shown = classroomAddresses(config.host)[0] ?? urlHost(config.host);

@@ -22,6 +22,7 @@ import { sandboxOptionsFromEnv } from '../sandbox/options.ts';
 import { CLASSROOM_CALLBACK_HOSTS_ENV, parseCallbackHosts, traineeCallbackRule } from './callback-rule.ts';
 import { TrainerScenarios, trainerScenarioRoutes } from './trainer-scenarios.ts';
 import { secureDataDir } from '../sandbox/secure-files.ts';
+import { errorText } from '../src/core/errors.ts';
 
 export interface ClassroomSettings {
   /** Where the classroom keeps its state (classroom.sqlite); the sandbox's database is set apart. */
@@ -56,7 +57,7 @@ async function confirmedCauses(exercises: readonly Exercise[], dir: string): Pro
       cause = await confirmedCauseOfCapture(ex.check.capture, ex.check.captureControlKey, crypto);
     } catch (e) {
       throw new ExerciseFileError(
-        `${dir}: exercise "${ex.id}": check.capture cannot be read (${(e as Error).message}).`,
+        `${dir}: exercise "${ex.id}": check.capture cannot be read (${errorText(e)}).`,
       );
     }
     if (!cause)

@@ -139,7 +139,8 @@ test('4096-bit generation keeps the page responsive and is timed; pasted keys ar
       };
       requestAnimationFrame(tick);
     });
-    await page.waitForTimeout(1000);
+    // A baseline of idle frames before the click: counted frames, not a wall-clock wait.
+    await page.waitForFunction(() => (window as unknown as { __frames: number[] }).__frames.length >= 30);
     const clickedAt = await page.evaluate(() => performance.now());
     const button = page.getByRole('button', { name: 'Generate key pair' });
     await button.click();

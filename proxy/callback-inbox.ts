@@ -3,19 +3,10 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isCvvName, luhnValid, maskDigits } from '../src/catalog/index.ts';
 import { openEventStream } from './event-stream.ts';
 import { errorBody } from './upstream-errors.ts';
+import { INBOX_NAME, type CallbackEvent } from '../src/contracts/callback-inbox.ts';
 
-export const INBOX_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** One callback as the console sees it. `query` holds the fields of the query string and of a form body. */
-export interface CallbackEvent {
-  id: number;
-  inbox: string;
-  receivedAt: string;
-  method: string;
-  /** Where the fields came from: the URL's query string, a form body, or both. */
-  source: 'query' | 'body' | 'query+body';
-  query: Record<string, string>;
-}
+export { INBOX_NAME };
+export type { CallbackEvent };
 
 const MAX_FIELDS = 200;
 const MAX_VALUE = 8192;

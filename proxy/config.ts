@@ -4,7 +4,8 @@ import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
 import { intFrom, serverLimitsFromEnv, type ServerLimits } from '../sandbox/server-limits.ts';
 import { shownProxy, type NetworkSettings, type TargetTls } from './upstream-network.ts';
-import { TARGET_KINDS, type ProxyTarget } from '../src/model/proxy-contract.ts';
+import { TARGET_KINDS, type ProxyTarget } from '../src/contracts/proxy.ts';
+import { errorText } from '../src/core/errors.ts';
 
 /** A configured target: what `GET /proxy/targets` lists, plus what only the server may know. */
 export interface ConfiguredTarget extends ProxyTarget {
@@ -231,7 +232,7 @@ function targetTls(entry: TargetEntry, baseDir: string, source: string): TargetT
     try {
       createSecureContext({ ca: ca.text });
     } catch (err) {
-      throw new ConfigError(`${where}: caFile ${ca.path} cannot be used (${(err as Error).message})`);
+      throw new ConfigError(`${where}: caFile ${ca.path} cannot be used (${errorText(err)})`);
     }
   }
   if (entry.certFile && entry.keyFile) {
@@ -259,7 +260,7 @@ function targetTls(entry: TargetEntry, baseDir: string, source: string): TargetT
       createSecureContext({ cert: cert.text, key: key.text });
     } catch (err) {
       throw new ConfigError(
-        `${where}: certFile ${cert.path} and keyFile ${key.path} cannot be used together (${(err as Error).message}); check that the key belongs to the certificate`,
+        `${where}: certFile ${cert.path} and keyFile ${key.path} cannot be used together (${errorText(err)}); check that the key belongs to the certificate`,
       );
     }
     Object.assign(tls, { cert: cert.text, certFile: cert.path, key: key.text, keyFile: key.path });
@@ -273,7 +274,7 @@ function parseTargets(json: string, source: string, baseDir: string): Configured
     data = JSON.parse(json);
   } catch (e) {
     throw new ConfigError(
-      `${source} is not valid JSON (${(e as Error).message}); expected a list of {name, baseUrl, kind}`,
+      `${source} is not valid JSON (${errorText(e)}); expected a list of {name, baseUrl, kind}`,
     );
   }
   const parsed = targetListSchema.safeParse(data);
@@ -304,7 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   try {
     limits = serverLimitsFromEnv(env);
   } catch (err) {
-    throw new ConfigError((err as Error).message);
+    throw new ConfigError(errorText(err));
   }
   const targets: ConfiguredTarget[] = [];
   if (e.PROXY_TARGETS_FILE && e.PROXY_TARGETS_FILE.trim() !== '') {

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { fetch as undiciFetch } from 'undici';
 import type { ConfiguredTarget } from './config.ts';
-import type { ProxyEnvelope } from '../src/model/proxy-contract.ts';
+import type { ProxyEnvelope } from '../src/contracts/proxy.ts';
 import { upstreamUrl } from './forward-path.ts';
 import { takeTlsObservation, type Route, type UpstreamRoutes } from './upstream-network.ts';
 import { classifyUpstreamError, errorBody, ProxyError } from './upstream-errors.ts';

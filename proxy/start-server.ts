@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig, urlHost, type ConfiguredTarget, type ServerConfig } from './config.ts';
 import { buildServer, type BuildServerOptions, type ConsoleServer } from './server.ts';
 import { proxyFor, shownProxy } from './upstream-network.ts';
+import { errorText } from '../src/core/errors.ts';
 
 function describeListenError(err: unknown, config: ServerConfig): string {
   const code = (err as NodeJS.ErrnoException).code;
@@ -12,7 +13,7 @@ function describeListenError(err: unknown, config: ServerConfig): string {
     return `cannot listen on HOST=${config.host}: it is not an address of this machine; use 127.0.0.1 or one of its own addresses`;
   }
   if (code === 'EACCES') return `no permission to listen on port ${config.port}: use a port above 1023`;
-  return `cannot start the server (${code ?? (err as Error).message})`;
+  return `cannot start the server (${code ?? errorText(err)})`;
 }
 
 /** How a target is reached, for the start-up lines: in process, through a proxy, with which TLS files. */
@@ -78,7 +79,7 @@ export async function startServer(
     app = await buildServer(config, await options(config));
   } catch (err) {
     // The sandbox's settings (SANDBOX_*, its merchants file) are checked here; their message names the fix.
-    console.error(`pay-console: ${(err as Error).message.split('\n')[0]}`);
+    console.error(`pay-console: ${errorText(err).split('\n')[0]}`);
     process.exit(1);
   }
   const port = await listenOrExit(app, config, 'pay-console');

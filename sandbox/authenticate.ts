@@ -9,6 +9,7 @@ import {
 } from '../src/core/index.ts';
 import { verifySignature, type OAuthVerification } from '../src/core/verify/verify-signature.ts';
 import type { Operation } from '../src/catalog/index.ts';
+import { fullAmountOptional } from '../src/catalog/order-states.ts';
 import type { Merchant } from './merchants.ts';
 import { forbidden, validationError, type ApiReply } from './replies.ts';
 
@@ -23,9 +24,6 @@ export interface AuthContext {
    */
   orderAmount?: (orderid: string) => { amount: string; currency: string } | undefined;
 }
-
-/** Operations whose formula signs an `amount` and `currency` the request may leave out (a full one). */
-const FULL_AMOUNT_OPTIONAL: ReadonlySet<string> = new Set(['v2/capture', 'v2/return']);
 
 export interface AuthRequest {
   op: Operation;
@@ -98,7 +96,7 @@ async function checkControl(req: AuthRequest, ctx: AuthContext): Promise<AuthRes
   const orderid = req.params.get('orderid');
   if (
     ctx.orderAmount &&
-    FULL_AMOUNT_OPTIONAL.has(req.op.path) &&
+    fullAmountOptional(req.op.path) &&
     !req.params.has('amount') &&
     !req.params.has('currency') &&
     orderid

@@ -3,6 +3,7 @@ import { resolveSandboxOptions, sandboxOptionsFromEnv } from './options.ts';
 import { restoreDemoKey } from './restore-key.ts';
 import { serverLimitsFromEnv } from './server-limits.ts';
 import { ensureSandboxCertificate } from './tls-certificate.ts';
+import { errorText } from '../src/core/errors.ts';
 
 /** `SANDBOX_HTTPS=1` (or `--https`): serve HTTPS with the sandbox's own certificate. */
 function httpsWanted(env: NodeJS.ProcessEnv, args: readonly string[]): boolean {
@@ -101,6 +102,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  console.error(`The sandbox could not start: ${e instanceof Error ? e.message : String(e)}`);
+  console.error(`The sandbox could not start: ${errorText(e)}`);
   process.exit(1);
 });

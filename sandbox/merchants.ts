@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { isPayError, type CryptoPort, type EndpointRef } from '../src/core/index.ts';
 import { generateKeyPair, importVerifyingKey } from '../src/core/keys/key-containers.ts';
 import type { AddedMerchantRow, SandboxStore } from './store.ts';
+import { errorText } from '../src/core/errors.ts';
 
 /** A merchant of the sandbox, as `SANDBOX_MERCHANTS` lists it. */
 export const merchantConfigSchema = z.object({
@@ -135,7 +136,7 @@ export class MerchantRegistry {
 }
 
 function describe(e: unknown): string {
-  return isPayError(e) ? e.message : e instanceof Error ? e.message : String(e);
+  return isPayError(e) ? e.message : errorText(e);
 }
 
 async function toMerchant(

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../../proxy/config.ts';
 import { buildClassroomServer } from '../../classroom/server.ts';
+import { errorText } from '../../src/core/errors.ts';
 
 try {
   const dir = mkdtempSync(join(tmpdir(), 'pay-console-classroom-bench-'));
@@ -45,6 +46,6 @@ try {
     token: app.classroom.trainerToken(),
   });
 } catch (err) {
-  process.send?.({ type: 'failed', message: err instanceof Error ? err.message : String(err) });
+  process.send?.({ type: 'failed', message: errorText(err) });
   process.exit(1);
 }

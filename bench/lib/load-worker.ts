@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { load, type PreparedRequest } from './load.ts';
+import { errorText } from '../../src/core/errors.ts';
 
 interface Spec {
   label: string;
@@ -23,7 +24,7 @@ load(spec.label, spec.url, spec.requests, {
     process.stdout.write(`${JSON.stringify(result)}\n`);
   },
   (e: unknown) => {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`${errorText(e)}\n`);
     process.exit(1);
   },
 );

@@ -4,6 +4,7 @@
  * under test has its CPU to itself.
  */
 import autocannon from 'autocannon';
+import { asError } from '../../src/core/errors.ts';
 
 export interface PreparedRequest {
   /** Path after the sandbox base URL, like api/v2/status/1111. */
@@ -91,7 +92,7 @@ export function load(
       },
       (err, result) => {
         if (err) {
-          reject(err instanceof Error ? err : new Error(String(err)));
+          reject(asError(err));
           return;
         }
         const bad = result.non2xx + result.errors + result.timeouts;

@@ -2,36 +2,10 @@ import type Database from 'better-sqlite3';
 import { callbackRouteOf, type CallbackUrlField } from '../../src/catalog/callback-routes.ts';
 import { limitClause, statementCache } from '../sqlite.ts';
 
-/**
- * What the relay did with a callback: `delivery` (an attempt on the schedule), `duplicate` and
- * `forged` (the scenario lab's extra sends), `dropped` and `held` (the scenario lab kept it back),
- * `refused` (a host not allowed), `replay` (a user's replay, as it was or mutated).
- */
-export type DeliveryKind = 'delivery' | 'duplicate' | 'forged' | 'dropped' | 'held' | 'refused' | 'replay';
+import type { DeliveryKind, DeliveryRecord } from '../../src/contracts/scenario-lab.ts';
 
-/** One row of the relay's record: the callback sent and the handler's answer. */
-export interface DeliveryRecord {
-  id: number;
-  callbackId: number | null;
-  orderId: number;
-  merchant: string;
-  kind: DeliveryKind;
-  /** For a replay: how it was changed (`as-is`, `bad-control`, `amount`, `duplicate`, `stale`). */
-  mutation: string | null;
-  /** The URL with the callback's query, as sent (no card data: ids, status, amount, control). */
-  url: string;
-  /** The sandbox's clock when it was sent. */
-  at: number;
-  /** The handler's HTTP status; null when nothing came back (timeout, network error, not sent). */
-  httpStatus: number | null;
-  /** `HTTP 200`, `timeout`, `network error: …`, `dropped (scenario …)`. */
-  result: string;
-  durationMs: number | null;
-  /** The start of the handler's answer (at most 200 characters). */
-  bodyExcerpt: string | null;
-  /** The request field whose URL this went to (null: recorded before the sandbox kept it). */
-  urlField: CallbackUrlField | null;
-}
+// The record's shape is the lab's wire contract (src/contracts/scenario-lab.ts), read by the console.
+export type { DeliveryKind, DeliveryRecord };
 
 /** A record as the relay's routes answer it: with why its URL heard about the transaction. */
 export type DeliveryView = DeliveryRecord & { urlWhy: string | null };

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { callbackControl, type CryptoPort } from '../../src/core/index.ts';
+import { REPLAY_MUTATIONS } from '../../src/contracts/scenario-lab.ts';
 
 /**
  * How a recorded callback can be replayed: as it was, with a wrong `control`, with another amount
  * (`amount` is not signed: only a status call tells the truth), as a duplicate, or stale (an
  * earlier status, `processing`, correctly signed).
  */
-export const MUTATIONS = ['as-is', 'bad-control', 'amount', 'duplicate', 'stale'] as const;
+export const MUTATIONS = REPLAY_MUTATIONS;
 export type Mutation = (typeof MUTATIONS)[number];
 export const MutationSchema = z.enum(MUTATIONS);
 

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { secureNonceSource, webCryptoPort, type CryptoPort } from '../core/index.ts';
 import type { Place, SigningRuntime } from '../model/index.ts';
-import { callbackUrl } from '../features/console/index.ts';
+import { callbackUrl } from '../browser/session-inbox.ts';
 
 /**
  * Where RSA signs: the issue's rule is latency first (keystroke → signature on screen). On the

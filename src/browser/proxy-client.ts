@@ -1,7 +1,7 @@
 /**
  * The browser's side of the same-origin proxy: list the targets, and send one built request through
  * `POST /proxy/<target>/<path>`. Every answer is parsed with the proxy's own contract
- * (`src/model/proxy-contract.ts`) before the UI sees it.
+ * (`src/contracts/proxy.ts`) before the UI sees it.
  */
 import type { BuiltRequest } from '../core/index.ts';
 import type { Transport } from '../model/exchange.ts';
@@ -11,7 +11,7 @@ import {
   ProxyTargetsSchema,
   type ProxyEnvelope,
   type ProxyTarget,
-} from '../model/proxy-contract.ts';
+} from '../contracts/proxy.ts';
 
 export { ProxyEnvelopeSchema, type ProxyEnvelope };
 

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import type { CryptoPort } from '../core/index.ts';
+import { errorText } from '../core/errors.ts';
 
 /**
  * The messages between the page and its RSA signing worker. Requests go by `postMessage`; answers
@@ -61,7 +62,7 @@ export function signerEndpoint(crypto: CryptoPort): {
       try {
         return { type: 'signed', id: m.id, signature: await crypto.rsaSha256SignBase64(key, m.text) };
       } catch (e) {
-        return { type: 'failed', id: m.id, message: e instanceof Error ? e.message : String(e) };
+        return { type: 'failed', id: m.id, message: errorText(e) };
       }
     },
   };

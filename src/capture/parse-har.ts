@@ -1,4 +1,4 @@
-import { PayError } from '../core/errors.ts';
+import { errorText, PayError } from '../core/errors.ts';
 import { percentEncode } from '../core/percent-encode.ts';
 import type { CapturedRequest } from './parse-raw-http.ts';
 
@@ -37,7 +37,7 @@ export function parseHar(text: string, entry?: number): HarParse {
   } catch (cause) {
     throw new PayError(
       'HTTP_PARSE',
-      `The text starts like JSON but does not parse (${(cause as Error).message}): paste the whole HAR file or one entry of it.`,
+      `The text starts like JSON but does not parse (${errorText(cause)}): paste the whole HAR file or one entry of it.`,
       { cause },
     );
   }

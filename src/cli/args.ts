@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { isPayError } from '../core/index.ts';
+import { errorText } from '../core/errors.ts';
 
 /** A usage or input error: one line on stderr, then the exit code (2 unless said otherwise). */
 export class CliError extends Error {
@@ -33,7 +34,7 @@ export function parseCommandArgs<O extends OptionSpec>(command: string, args: re
     return parseArgs({ args: [...args], options, strict: true, allowPositionals: true });
   } catch (e) {
     const code = (e as { code?: string }).code;
-    const message = e instanceof Error ? e.message : String(e);
+    const message = errorText(e);
     const flag = /'(-[^' ]+)/.exec(message)?.[1] ?? '';
     const help = `run "paysign ${command} --help"`;
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
@@ -73,9 +74,7 @@ export async function readTextFile(path: string, what: string): Promise<string> 
           ? 'permission denied'
           : code === 'EISDIR'
             ? 'it is a directory'
-            : e instanceof Error
-              ? e.message
-              : String(e);
+            : errorText(e);
     throw new CliError(`cannot read ${what} "${path}": ${why}.`);
   }
 }

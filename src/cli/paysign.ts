@@ -13,6 +13,7 @@ import { runRun } from './commands/run.ts';
 import { runVerify } from './commands/verify.ts';
 import { HANDLER_CHECK_HELP, KEYS_HELP, MAIN_HELP, RUN_HELP, signHelp, VERIFY_HELP } from './help.ts';
 import { processIo, type Io } from './output.ts';
+import { errorText } from '../core/errors.ts';
 
 async function main(argv: readonly string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
@@ -76,7 +77,7 @@ function describeFailure(e: unknown): { line: string; exitCode: number } {
       .trim();
   if (e instanceof CliError) return { line: `paysign: ${oneLine(e.message)}`, exitCode: e.exitCode };
   if (isPayError(e)) return { line: `paysign: ${oneLine(e.message)}`, exitCode: 2 };
-  const message = e instanceof Error ? e.message : String(e);
+  const message = errorText(e);
   return { line: `paysign: unexpected error: ${oneLine(message)}`, exitCode: 2 };
 }
 

@@ -59,3 +59,13 @@ export class PayError extends CodedError<PayErrorCode> {
 export function isPayError(e: unknown): e is PayError {
   return e instanceof PayError;
 }
+
+/** The message of anything thrown: an Error's own, anything else as text. */
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Anything thrown, as an Error (a thrown string or object becomes its message). */
+export function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
+}

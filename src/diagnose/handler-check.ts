@@ -7,6 +7,7 @@
  */
 import { callbackControl, type CryptoPort } from '../core/index.ts';
 import { scenarioSpec, type ScenarioRule } from '../catalog/scenarios.ts';
+import { errorText } from '../core/errors.ts';
 
 export type CheckId =
   'answers-in-time' | 'idempotent-duplicate' | 'refuses-bad-control' | 'no-state-rollback';
@@ -151,7 +152,7 @@ export async function runHandlerChecks(
     try {
       r = await body();
     } catch (e) {
-      r = { outcome: 'failed', detail: `The check could not run: ${(e as Error).message}` };
+      r = { outcome: 'failed', detail: `The check could not run: ${errorText(e)}` };
     }
     results.push({ ...def, ...r, durationMs: ports.now() - started });
   };

@@ -10,31 +10,8 @@ import {
 } from './recipe.ts';
 import { rulesOf, type RuleReference } from './rulebook.ts';
 
-/** Stable ids of the known mistakes (the corpus, the UI and the CLI use them). */
-export type MistakeId =
-  | 'amount-major-units'
-  | 'plus-for-space'
-  | 'double-encoding'
-  | 'unsorted-parameters'
-  | 'default-port'
-  | 'http-vs-https'
-  | 'wrong-key'
-  | 'key-swapped-with-login'
-  | 'hmac-key-without-ampersand'
-  | 'pkcs1-pkcs8-confusion'
-  | 'endpoint-vs-group-id'
-  | 'hyphen-vs-underscore'
-  | 'field-missing-from-formula'
-  | 'uppercase-hex'
-  | 'lowercase-percent-encoding'
-  | 'include-oauth-signature'
-  | 'wrong-signature-method'
-  | 'stale-timestamp'
-  | 'malformed-signature'
-  | 'formula-terms'
-  | 'key-text-slip'
-  | 'other-order-id'
-  | 'rsa-sha1';
+/** Stable ids of the known mistakes (the corpus, the UI and the CLI use them): the table's ids. */
+export type MistakeId = (typeof MISTAKES)[number]['id'];
 
 /** What the mistake does to a request, beyond the signature, when the teaching mode injects it. */
 export interface WireChange {
@@ -71,8 +48,8 @@ export interface MistakeContext {
 /** A mistake's transformation: the recipes a signer making it follows, or why it does not apply. */
 export type MistakeTransform = (recipe: SigningRecipe, ctx: MistakeContext) => MistakenVariant[] | string;
 
-export interface Mistake {
-  id: MistakeId;
+export interface Mistake<Id extends string = MistakeId> {
+  id: Id;
   title: string;
   /** The rule of the description (or notes, or RFC) the mistake breaks. */
   rules: readonly RuleReference[];
@@ -159,7 +136,12 @@ function keyWith(key: KeyChoice, change: Partial<KeyChoice>): KeyChoice {
  * produces the mistaken signing from a correct recipe: the debugger applies it to a capture's values
  * and compares with the received signature; the teaching mode applies it to the user's values.
  */
-export const MISTAKES: readonly Mistake[] = [
+/** The table's ids are inferred as literals: a new entry names a new MistakeId. */
+function mistakeTable<const Id extends string>(list: ReadonlyArray<Mistake<Id>>): ReadonlyArray<Mistake<Id>> {
+  return list;
+}
+
+export const MISTAKES = mistakeTable([
   {
     id: 'amount-major-units',
     title: 'Amount not in minor units',
@@ -757,7 +739,7 @@ export const MISTAKES: readonly Mistake[] = [
     schemes: ALL,
     detection: ['inspection'],
   },
-];
+]);
 
 const BY_ID = new Map(MISTAKES.map((m) => [m.id, m]));
 

@@ -1,7 +1,7 @@
 import { toMinorUnits } from '../core/amount.ts';
 import { constantTimeEqual, fromBase64 } from '../core/bytes.ts';
 import type { ControlTerm } from '../core/control/control-terms.ts';
-import { PayError } from '../core/errors.ts';
+import { PayError, errorText } from '../core/errors.ts';
 import { parseAuthorizationHeader } from '../core/oauth/authorization-header.ts';
 import { OAUTH_PROTOCOL_PARAMETERS } from '../core/oauth/oauth-parameters.ts';
 import { FORM_MEDIA_TYPE, PAY_MEDIA_TYPE } from '../core/request/build-request.ts';
@@ -377,7 +377,7 @@ function oauthChecks(
       id: 'authorization-unreadable',
       severity: 'error',
       subject: 'Authorization',
-      message: e instanceof Error ? e.message : String(e),
+      message: errorText(e),
     });
     return;
   }

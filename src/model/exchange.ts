@@ -20,6 +20,7 @@ import {
 } from './send-certainty.ts';
 import { variablesIn } from './variables.ts';
 import { unresolvedText } from './variable-words.ts';
+import { errorText } from '../core/errors.ts';
 
 /** What came back over the wire. */
 export interface WireAnswer {
@@ -209,10 +210,6 @@ export function recordExchange(
       : { error: errorText(outcome.error) }),
     ...(certainty !== 'answered' ? { certainty } : {}),
   };
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { Credentials, EndpointRef } from '../core/index.ts';
 import type { CredentialGaps, Place, SigningEnv, SigningRuntime } from './index.ts';
 
-import type { ProxyTarget } from './proxy-contract.ts';
+import type { ProxyTarget } from '../contracts/proxy.ts';
 
 /** Everything the workbench needs to sign and send: the active profile, resolved. */
 export interface SigningContext {

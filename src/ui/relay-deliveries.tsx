@@ -1,3 +1,4 @@
+import { errorText } from '../core/errors.ts';
 import { useCallback, useEffect, useState } from 'react';
 import {
   clockState,
@@ -64,7 +65,7 @@ export function RelayDeliveries({
         setRows(d);
         setError(undefined);
       },
-      (e: unknown) => setError((e as Error).message),
+      (e: unknown) => setError(errorText(e)),
     );
   }, [login, orderId]);
   const pending = rows?.some((d) => d.nextAttemptAt !== null) ?? false;
@@ -88,7 +89,7 @@ export function RelayDeliveries({
         setNote(`Replayed delivery ${d.id} (${how}): ${r.result}.`);
         refresh();
       },
-      (e: unknown) => setNote((e as Error).message),
+      (e: unknown) => setNote(errorText(e)),
     );
   };
   return (

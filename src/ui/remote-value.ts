@@ -1,4 +1,5 @@
 /** When something happens, on an injected clock: `after` schedules and returns its cancel. */
+import { asError } from '../core/errors.ts';
 export interface Timers {
   now(): number;
   after(ms: number, run: () => void): () => void;
@@ -14,8 +15,6 @@ export const browserTimers: Timers = {
 
 type State<T> =
   { status: 'idle' | 'pending' } | { status: 'success'; data: T } | { status: 'error'; error: Error };
-
-const asError = (e: unknown) => (e instanceof Error ? e : new Error(String(e)));
 
 /**
  * A value fetched once and kept (TanStack's useQuery with `staleTime: Infinity`, without TanStack on

@@ -105,6 +105,17 @@ const PROBES: Probe[] = [
     `../__zones-probe-feature__/index.ts`,
     PATHS,
   ),
+  // Issue 29 §2: the contracts floor reads zod and the catalog only.
+  probe('contracts ← src/core', 'src/contracts', '../core/index.ts', PATHS),
+  probe('contracts ← src/model', 'src/contracts', '../model/index.ts', PATHS),
+  probe('contracts ← src/browser', 'src/contracts', '../browser/idb.ts', PATHS),
+  probe('contracts ← proxy', 'src/contracts', '../../proxy/guards.ts', PATHS),
+  probe('contracts ← react', 'src/contracts', 'react', PACKAGES),
+  probe('contracts ← fastify', 'src/contracts', 'fastify', PACKAGES),
+  probe('legal: contracts ← zod/mini', 'src/contracts', 'zod/mini', null),
+  probe('legal: contracts ← src/catalog', 'src/contracts', '../catalog/index.ts', null),
+  probe('legal: proxy ← src/contracts', 'proxy', '../src/contracts/callback-inbox.ts', null),
+  probe('legal: browser ← src/contracts', 'src/browser', '../contracts/callback-inbox.ts', null),
   // Issue 22 §2: the outer ring.
   probe('sandbox ← proxy', 'sandbox', '../proxy/guards.ts', PATHS),
   probe('sandbox ← classroom', 'sandbox', '../classroom/http.ts', PATHS),

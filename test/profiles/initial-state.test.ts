@@ -4,7 +4,7 @@ import { keyImporter } from '../../src/features/profiles/key-import.ts';
 import { initialProfilesState } from '../../src/features/profiles/initial-state.ts';
 import { settleProfilesPrefetch } from '../../src/features/profiles/prefetch.ts';
 import type { DemoMerchant, StoredProfiles } from '../../src/features/profiles/profile-schema.ts';
-import type { ProxyTarget } from '../../src/model/proxy-contract.ts';
+import type { ProxyTarget } from '../../src/contracts/proxy.ts';
 
 const targets = [
   { name: 'real', kind: 'remote', baseUrl: 'https://gate.example/paynet' },

@@ -21,7 +21,7 @@ import {
 } from '../../src/features/profiles/vault-crypto.ts';
 import type { StoredVault } from '../../src/features/profiles/vault-store.ts';
 import type { ClassroomCredentials } from '../../src/browser/classroom-credentials.ts';
-import type { ProxyTarget } from '../../src/model/proxy-contract.ts';
+import type { ProxyTarget } from '../../src/contracts/proxy.ts';
 
 const subtle = webcrypto.subtle as SubtleCrypto;
 const PASSPHRASE = 'correct horse battery';
@@ -105,14 +105,24 @@ function fakeTimers() {
 /** Lets every pending promise settle (no timer involved). */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Turns of the event loop until `done` (Web Crypto answers over several): no clock involved. */
-async function until(done: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 10_000; turn++) {
-    if (done()) return;
-    await settle();
-  }
-  throw new Error('never came true');
+/**
+ * Resolves once `done` holds, checked now and on every change `subscribe` reports (the model's
+ * snapshots, the vault's writes): a promise, not a count of event-loop turns, so a slow Web Crypto
+ * on a busy machine only makes it later (the test's own timeout still bounds it).
+ */
+function whenTrue(subscribe: (listener: () => void) => () => void, done: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (done()) return resolve();
+    const stop = subscribe(() => {
+      if (!done()) return;
+      stop();
+      resolve();
+    });
+  });
 }
+
+const vaultUpdatedAt = (s: ProfilesSnapshot): string | undefined =>
+  s.vault.kind === 'unlocked' ? s.vault.updatedAt : undefined;
 
 interface Setup {
   stored?: StoredProfiles;
@@ -127,6 +137,7 @@ function setup(options: Setup = {}) {
   const timers = fakeTimers();
   let record: VaultRecord | undefined = options.vault;
   const writes: VaultRecord[] = [];
+  const writeListeners = new Set<() => void>();
   let failWrites: Error | null = null;
   const asked = { demo: 0, targets: 0 };
   const cleared: number[] = [];
@@ -160,6 +171,7 @@ function setup(options: Setup = {}) {
         if (failWrites) return Promise.reject(failWrites);
         writes.push(r);
         record = r;
+        writeListeners.forEach((l) => l());
         return Promise.resolve();
       },
       remove: () => {
@@ -181,7 +193,16 @@ function setup(options: Setup = {}) {
   const model = new ProfilesModel(ports);
   const stop = model.start();
   const snap = (): ProfilesSnapshot => model.getSnapshot();
+  const onChange = (listener: () => void) => {
+    const off = model.subscribe(listener);
+    writeListeners.add(listener);
+    return () => {
+      off();
+      writeListeners.delete(listener);
+    };
+  };
   return {
+    until: (done: () => boolean) => whenTrue(onChange, done),
     model,
     snap,
     stop,
@@ -210,7 +231,7 @@ const userProfile = {
 describe('the profiles model', () => {
   it('first load with nothing stored: the demo profile on the local target, signing with the demo secrets', async () => {
     const t = setup();
-    await until(() => t.snap().key.status === 'done');
+    await t.until(() => t.snap().key.status === 'done');
     const s = t.snap();
     expect(s.profiles).toHaveLength(1);
     expect(s.active).toMatchObject({
@@ -307,7 +328,8 @@ describe('the profiles model', () => {
     await settle();
     expect(t.writes).toHaveLength(1);
     t.timers.advance(1);
-    await until(() => t.writes.length === 2);
+    // The model marks the vault with the write's time once the write has landed.
+    await t.until(() => t.writes.length === 2 && vaultUpdatedAt(t.snap()) === '2026-03-04T05:06:07.300Z');
     expect(t.snap().vault).toEqual({ kind: 'unlocked', updatedAt: '2026-03-04T05:06:07.300Z' });
     const record = t.writes[1]!;
     expect(JSON.stringify(record)).not.toContain('CHANGED-CK');
@@ -327,7 +349,7 @@ describe('the profiles model', () => {
     await expect(t.model.setPrivateKeyPem(pem)).rejects.toThrow(/locked/);
 
     await t.model.unlock(PASSPHRASE);
-    await until(() => t.snap().key.status === 'done');
+    await t.until(() => t.snap().key.status === 'done');
     expect(t.snap().vault).toEqual({ kind: 'unlocked', updatedAt: '2026-01-02T03:04:05.000Z' });
     expect(t.snap().secrets).toEqual({ controlKey: 'MY-CK', privateKeyPem: pem });
     expect(t.snap().key.status).toBe('done');
@@ -361,7 +383,7 @@ describe('the profiles model', () => {
     t.failWrites(null);
     t.model.setSecret('controlKey', 'AGAIN');
     t.timers.advance(300);
-    await until(() => t.writes.length === 1);
+    await t.until(() => t.writes.length === 1 && t.snap().vaultWriteError === null);
     expect(t.snap().vaultWriteError).toBeNull();
     expect(t.writes).toHaveLength(1);
   });
@@ -370,7 +392,7 @@ describe('the profiles model', () => {
     const t = setup();
     await settle();
     const answer = t.model.rememberPrivateKey(pem);
-    await until(() => t.snap().asksPassphrase);
+    await t.until(() => t.snap().asksPassphrase);
     t.model.closePrompt();
     await expect(answer).resolves.toBe(false);
     expect(t.snap().asksPassphrase).toBe(false);

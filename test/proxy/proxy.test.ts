@@ -5,7 +5,7 @@ import {
   ProxyErrorBodySchema,
   ProxyTargetSchema,
   ProxyTargetsSchema,
-} from '../../src/model/proxy-contract.ts';
+} from '../../src/contracts/proxy.ts';
 import {
   json,
   send,
@@ -338,7 +338,7 @@ describe('ALLOWED_HOSTS and ALLOWED_ORIGINS', () => {
   });
 });
 
-describe('the wire contract (src/model/proxy-contract.ts), read by the proxy and the browser alike', () => {
+describe('the wire contract (src/contracts/proxy.ts), read by the proxy and the browser alike', () => {
   const keysOf = (schema: { shape: object }) => Object.keys(schema.shape).sort();
   it('the targets list, an envelope and an error parse with it, with no field beside its own', async () => {
     const targets = ProxyTargetsSchema.parse(json(await send(server.port, 'GET', '/proxy/targets')));

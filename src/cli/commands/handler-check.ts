@@ -1,3 +1,4 @@
+import { errorText } from '../../core/errors.ts';
 import { randomInt } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { z } from 'zod';
@@ -122,7 +123,7 @@ export async function runHandlerCheck(args: readonly string[], io: Io): Promise<
     try {
       await writeFile(junit, junitXml(report));
     } catch (e) {
-      throw new CliError(`cannot write --junit "${junit}": ${(e as Error).message}.`);
+      throw new CliError(`cannot write --junit "${junit}": ${errorText(e)}.`);
     }
   }
   io.out(flag(values, 'json') ? `${JSON.stringify(report, null, 2)}\n` : render(report));

@@ -13,6 +13,7 @@ import {
 import { CliError, flag, parseCommandArgs, readFileOrStdin, rethrowAbout, str } from '../args.ts';
 import { KEYS_CONVERT_HELP, KEYS_GENERATE_HELP, KEYS_HELP, KEYS_INSPECT_HELP } from '../help.ts';
 import { fields, json, type Io } from '../output.ts';
+import { errorText } from '../../core/errors.ts';
 
 const HELP = { help: { type: 'boolean', short: 'h' } } as const;
 const PRIVATE_MODE = 0o600;
@@ -60,7 +61,7 @@ async function writeKeyFile(path: string, text: string, mode: number, force: boo
   } catch (e) {
     const code = (e as { code?: string }).code;
     if (code === 'EEXIST') throw new CliError(`${path} already exists: pass --force to overwrite it.`);
-    throw new CliError(`cannot write ${path}: ${e instanceof Error ? e.message : String(e)}.`);
+    throw new CliError(`cannot write ${path}: ${errorText(e)}.`);
   }
 }
 
@@ -131,7 +132,7 @@ async function generate(args: readonly string[], io: Io): Promise<number> {
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
   } catch (e) {
-    throw new CliError(`cannot create --out-dir ${dir}: ${e instanceof Error ? e.message : String(e)}.`);
+    throw new CliError(`cannot create --out-dir ${dir}: ${errorText(e)}.`);
   }
   const texts = [pair.pkcs8Pem, pair.pkcs1Pem, pair.spkiPem];
   for (const [i, f] of files.entries()) await writeKeyFile(f.path, texts[i]!, f.mode, force);

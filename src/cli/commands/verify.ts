@@ -1,15 +1,11 @@
 import { nodeCryptoPort } from '../../node/node-crypto-port.ts';
-import { findOperation, OPERATION_PATHS, type Operation } from '../../catalog/index.ts';
-import {
-  decodeFormBody,
-  normalizeUrl,
-  parseAuthorizationHeader,
-  type CapturedRequest,
-} from '../../core/index.ts';
+import type { Operation } from '../../catalog/index.ts';
+import { decodeFormBody, normalizeUrl, type CapturedRequest } from '../../core/index.ts';
 import { importVerifyingKey } from '../../core/keys/key-containers.ts';
 import {
   CAPTURE_FORMAT_LABEL,
-  matchOperationPath,
+  identifyCapture,
+  isCaptureUnknown,
   parseCapture,
   type CaptureFormat,
   type ParsedCapture,
@@ -126,24 +122,31 @@ export async function runVerify(args: readonly string[], io: Io): Promise<number
   } catch (e) {
     rethrowAbout('cannot read the request', e);
   }
-  const pathname = new URL(parsed.request.url).pathname;
-  const match = matchOperationPath(pathname, OPERATION_PATHS);
-  const op = match && findOperation(match.path);
+  const body = decodeFormBody(parsed.request.body);
+  // The one identification the debugger and the sandbox use: operation, endpoint and the scheme
+  // the capture is signed with among those the operation allows.
+  const id = identifyCapture({
+    url: parsed.request.url,
+    authorization: parsed.request.headers.authorization,
+    body,
+  });
   const otherOrderIds = (values['other-order-id'] as string[] | undefined) ?? [];
-  if ((!match || !op) && asCallbackCapture(parsed.request))
+  // A callback or a customer return names no operation: it is checked against its own formula.
+  if (isCaptureUnknown(id) && asCallbackCapture(parsed.request))
     return verifyCallback(parsed, values, otherOrderIds, io);
-  if (!match || !op) {
+  if (isCaptureUnknown(id)) {
+    const pathname = id.problem === 'operation' ? id.pathname : parsed.request.url;
     throw new CliError(
       `the path "${pathname}" names no known operation: expected .../api/<operation>/<endpoint id>, e.g. /paynet/api/v2/sale/1111 ("paysign sign --help" lists the operations).`,
     );
   }
-
-  const body = decodeFormBody(parsed.request.body);
+  const op = id.operation;
+  const pathname = new URL(parsed.request.url).pathname;
+  const prefix = new URL(id.baseUrl!).pathname;
   const bodyLogin = body.find((p) => p.name === 'login')?.value;
   const optionLogin = str(values, 'login');
-  const consumerKey = op.scheme === 'control' ? undefined : consumerKeyOf(parsed.request);
-  const login = optionLogin ?? bodyLogin ?? consumerKey;
-  if (op.scheme === 'control' && login === undefined && (op.formula ?? []).some((t) => t.kind === 'login')) {
+  const login = optionLogin ?? bodyLogin ?? id.consumerKey;
+  if (id.scheme === 'control' && login === undefined && (op.formula ?? []).some((t) => t.kind === 'login')) {
     throw new CliError(
       `the control formula of ${op.path} signs the merchant login, but the request has no login field: pass --login L.`,
     );
@@ -154,12 +157,12 @@ export async function runVerify(args: readonly string[], io: Io): Promise<number
   const privateKeyText =
     privateKeyFile === undefined ? undefined : await readTextFile(privateKeyFile, '--private-key-file');
 
-  const { capture, urlSchemeKnown } = signedUrl(parsed, pathname, match.prefix, values);
+  const { capture, urlSchemeKnown } = signedUrl(parsed, pathname, prefix, values);
   const crypto = nodeCryptoPort();
   const d = await diagnose({
     capture,
     operation: op,
-    endpoint: match.endpoint,
+    endpoint: id.endpoint,
     ...(login !== undefined ? { login } : {}),
     ...(controlKey !== undefined ? { controlKey } : {}),
     ...(publicKey ? { publicKey } : {}),
@@ -185,7 +188,7 @@ export async function runVerify(args: readonly string[], io: Io): Promise<number
           : login !== undefined
             ? 'header'
             : undefined,
-    autoScheme: !urlSchemeKnown && op.scheme !== 'control',
+    autoScheme: !urlSchemeKnown && id.scheme !== 'control',
     parseNotes: parsed.notes,
   };
   io.out(flag(values, 'json') ? json(diagnosisJson(d, ctx)) : renderDiagnosis(d, ctx));
@@ -270,14 +273,4 @@ function signedUrl(
     };
   }
   return { capture: parsed.request, urlSchemeKnown: parsed.schemeKnown };
-}
-
-function consumerKeyOf(captured: CapturedRequest): string | undefined {
-  const auth = captured.headers.authorization;
-  if (!auth) return undefined;
-  try {
-    return parseAuthorizationHeader(auth).find((p) => p.name === 'oauth_consumer_key')?.value;
-  } catch {
-    return undefined;
-  }
 }

@@ -5,6 +5,7 @@
  * never for a PKCS#8 or SPKI key.
  */
 import forge from 'node-forge';
+import { errorText } from '../errors.ts';
 
 function toForgeAsn1(der: Uint8Array): forge.asn1.Asn1 {
   let bin = '';
@@ -73,7 +74,7 @@ export function decryptPrivateKeyPem(
   try {
     key = forge.pki.decryptRsaPrivateKey(pem, passphrase) as forge.pki.rsa.PrivateKey | null;
   } catch (e) {
-    const text = e instanceof Error ? e.message : String(e);
+    const text = errorText(e);
     if (/unsupported|unknown|not supported/i.test(text)) return { failure: 'unsupported' };
     if (/not an rsa|oid is not rsa|rsaEncryption/i.test(text)) return { failure: 'not-rsa' };
     // A wrong passphrase can yield bytes that pass the padding check and then fail as ASN.1.

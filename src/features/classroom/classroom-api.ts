@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import '../../catalog/zod-english.ts';
+import { errorText } from '../../core/errors.ts';
 
 /* The classroom server's answers, parsed before the pages use them. */
 
@@ -270,7 +271,7 @@ export function followEvents<T>(
       if (message !== null) refuse(message);
       else source = openStream(url, refusal, schema, onChange, refuse);
     },
-    (e: unknown) => !closed && refuse(e instanceof Error ? e.message : String(e)),
+    (e: unknown) => !closed && refuse(errorText(e)),
   );
   return () => {
     closed = true;

@@ -12,6 +12,7 @@ import {
 import { replaceTraineeKey } from './trainee-key.ts';
 import { OwnHints } from './own-hints.tsx';
 import './classroom.css';
+import { errorText } from '../../core/errors.ts';
 
 const STATE_LABEL = {
   done: 'Done',
@@ -24,7 +25,7 @@ type Exercise = TraineeView['exercises'][number];
 type Navigate = (href: string) => void;
 
 function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  return errorText(e);
 }
 
 /** A link the app's router follows (a plain click), or the browser (a new tab, a modified click). */

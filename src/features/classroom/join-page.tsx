@@ -4,6 +4,7 @@ import { saveClassroomCredentials } from '../../browser/classroom-credentials.ts
 import { JoinAnswerSchema, postJson } from './classroom-api.ts';
 import { makeTraineeKeyPair } from './trainee-key.ts';
 import './classroom.css';
+import { errorText } from '../../core/errors.ts';
 
 /**
  * The trainee's way in: a display name; this browser makes an RSA key pair, sends only the public
@@ -40,7 +41,7 @@ export function JoinPage({ crypto, onJoined }: { crypto: CryptoPort; onJoined: (
       });
       onJoined();
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorText(err));
       setStep('idle');
     }
   }

@@ -17,6 +17,7 @@ import { VariantsTable } from './variants-table.tsx';
 import { AutoHintControl } from './auto-hint-control.tsx';
 import './classroom.css';
 import { TrainerScenarios } from './trainer-scenarios.tsx';
+import { errorText } from '../../core/errors.ts';
 
 const Ok = z.looseObject({});
 
@@ -155,7 +156,7 @@ export function TrainerPage() {
     () => followEvents('/classroom/trainer/events', trainerRefusal, TrainerSnapshotSchema, setLive),
     [],
   );
-  const failed = (e: unknown) => setActionError(e instanceof Error ? e.message : String(e));
+  const failed = (e: unknown) => setActionError(errorText(e));
   const act = (url: string, body: unknown, what: string) =>
     postJson(url, body, Ok, what).then(() => setActionError(null), failed);
   // Through the classroom (not the sandbox's key route), so it knows which key the restore replaced.

@@ -1,4 +1,4 @@
-import { isPayError, type Clock, type CryptoPort } from '../../core/index.ts';
+import { type Clock, type CryptoPort } from '../../core/index.ts';
 import { importVerifyingKey } from '../../core/keys/key-containers.ts';
 import { diagnose, type AlternativeKey, type Diagnosis, type KeyConsumer } from '../../diagnose/index.ts';
 import {
@@ -10,6 +10,7 @@ import {
 } from '../../capture/index.ts';
 import { draftFromCapture } from '../../model/import-draft.ts';
 import type { Place, RequestDraft } from '../../model/index.ts';
+import { errorText } from '../../core/errors.ts';
 
 export { CAPTURE_FORMAT_LABEL, detectCaptureFormat, type CaptureFormat };
 
@@ -66,10 +67,6 @@ export function parseNow(text: string, clock: Clock): number | string {
   return ms;
 }
 
-function message(e: unknown): string {
-  return isPayError(e) || e instanceof Error ? e.message : String(e);
-}
-
 export interface RunOptions {
   crypto: CryptoPort;
   clock: Clock;
@@ -83,7 +80,7 @@ export async function runDiagnosis(form: DebuggerForm, o: RunOptions): Promise<D
   try {
     parsed = parseCapture(form.capture, form.format === 'auto' ? {} : { format: form.format });
   } catch (e) {
-    return { ok: false, field: 'capture', message: message(e) };
+    return { ok: false, field: 'capture', message: errorText(e) };
   }
   const now = parseNow(form.now, o.clock);
   if (typeof now === 'string') return { ok: false, field: 'now', message: now };
@@ -92,7 +89,7 @@ export async function runDiagnosis(form: DebuggerForm, o: RunOptions): Promise<D
     try {
       publicKey = (await importVerifyingKey(form.publicKeyPem, o.crypto)).key;
     } catch (e) {
-      return { ok: false, field: 'publicKeyPem', message: `The public key cannot be read: ${message(e)}` };
+      return { ok: false, field: 'publicKeyPem', message: `The public key cannot be read: ${errorText(e)}` };
     }
   }
   const alternativeKeys: AlternativeKey[] = [];
@@ -131,7 +128,7 @@ export async function runDiagnosis(form: DebuggerForm, o: RunOptions): Promise<D
     });
     return { ok: true, parsed, diagnosis, now };
   } catch (e) {
-    return { ok: false, field: 'capture', message: message(e) };
+    return { ok: false, field: 'capture', message: errorText(e) };
   }
 }
 

@@ -3,7 +3,8 @@ import { buildOpenApi, buildPostmanCollection, exchangesToHar } from '../../expo
 import { returnUrlOf, type Place } from '../../model/index.ts';
 import type { Exchange } from '../../model/exchange.ts';
 import type { SigningContext } from '../../model/signing-context.ts';
-import { downloadText, errorText } from './download.ts';
+import { errorText } from '../../core/errors.ts';
+import { downloadText } from './download.ts';
 
 const DEFAULT_BASE = 'https://sandbox.example.com/paynet';
 const JSON_TYPE = 'application/json';

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { importCapture, type ImportedCapture } from '../../exports/index.ts';
 import type { Place, RequestDraft } from '../../model/index.ts';
 import type { SigningContext } from '../../model/signing-context.ts';
-import { errorText } from './download.ts';
+import { errorText } from '../../core/errors.ts';
 
 const EXAMPLE = `curl -X POST 'https://sandbox.example.com/paynet/api/v2/status/1111' \\
   -H 'Accept: application/vnd.pay+json' \\

@@ -5,7 +5,7 @@ import {
   prepareShareDraft,
   SHARE_FRAGMENT_KEY,
 } from '../../model/share-link.ts';
-import { errorText } from './download.ts';
+import { errorText } from '../../core/errors.ts';
 
 export type ShareFragment = { draft: RequestDraft } | { error: string };
 

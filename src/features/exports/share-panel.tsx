@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { RequestDraft } from '../../model/index.ts';
 import { CopyButton } from '../../ui/index.ts';
-import { errorText } from './download.ts';
+import { errorText } from '../../core/errors.ts';
 import { shareLinkFor } from './share-fragment.ts';
 
 export function SharePanel({ draft }: { draft: RequestDraft | null }) {

@@ -10,7 +10,8 @@ import {
 import { operationOf, schemeOf, type Place, type RequestDraft } from '../../model/index.ts';
 import type { SigningContext } from '../../model/signing-context.ts';
 import { CopyButton } from '../../ui/index.ts';
-import { downloadText, errorText } from './download.ts';
+import { errorText } from '../../core/errors.ts';
+import { downloadText } from './download.ts';
 
 const SHORT: Record<SnippetLanguage, string> = {
   bash: 'bash',

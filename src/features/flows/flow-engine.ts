@@ -13,6 +13,7 @@ import {
 import { runStatusStep } from './flow-status-step.ts';
 import { runCustomerStep, runMethodStep, runRequestStep } from './flow-steps.ts';
 import { envVars, fillTemplate, initialVars, textOf } from './flow-vars.ts';
+import { errorText } from '../../core/errors.ts';
 
 /**
  * One run of a guided flow: steps run one at a time (Next step) or to the end (Run all); every
@@ -175,7 +176,7 @@ export class FlowRun {
       return true;
     } catch (e) {
       if (signal.aborted) return false;
-      const message = e instanceof Error ? e.message : String(e);
+      const message = errorText(e);
       this.setStep(index, 'failed', message);
       this.push({ kind: 'note', text: `${step.title} failed: ${message}`, tone: 'bad' });
       this.set({ phase: 'failed', customer: null, message: `${step.title} failed: ${message}` });

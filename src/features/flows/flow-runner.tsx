@@ -38,6 +38,7 @@ const CONTROL_TEXT: Record<ControlCheck, string> = {
 };
 
 const INBOX_TEXT: Record<InboxState, string> = {
+  idle: 'connecting to the callback inbox…',
   connecting: 'connecting to the callback inbox…',
   open: 'callback inbox connected',
   error: 'callback inbox unreachable',

@@ -11,6 +11,7 @@ import { endOf, unknownOutcome, unknownOutcomeSentence } from '../../model/send-
 import { signingEnvFor, type SigningContext } from '../../model/signing-context.ts';
 import { readFlowAnswer } from './flow-answer.ts';
 import { FlowStepError, type FlowDeps, type StepHost } from './flow-run-types.ts';
+import { errorText } from '../../core/errors.ts';
 
 /** The catalog's operation a step names. */
 export function flowOperation(path: string): Operation {
@@ -119,7 +120,7 @@ export async function sendStep(
     outcome.ok ? outcome.answer.json : undefined,
   );
   if (!outcome.ok) {
-    const failed = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+    const failed = errorText(outcome.error);
     const message = unknown ? `${failed} ${unknownOutcomeSentence(unknown)}` : failed;
     if (!signal.aborted) host.update(key, { summary: message, ok: false });
     throw new FlowStepError(message);

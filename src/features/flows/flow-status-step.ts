@@ -1,5 +1,5 @@
 import { RESPONSE_SCHEMAS } from '../../catalog/responses.ts';
-import { isFinalStatus, POLL_POLICY, pollLimitText } from '../../model/poll-policy.ts';
+import { isFinalStatus, nextPoll, POLL_POLICY, pollLimitText } from '../../model/poll-policy.ts';
 import { flowOperation, sendStep } from './flow-send.ts';
 import { FlowStepError, type StepHost } from './flow-run-types.ts';
 import type { StatusStep } from './flow-types.ts';
@@ -71,19 +71,20 @@ export async function runStatusStep(
       host.save(step.save, json);
       return;
     }
-    if (isFinalStatus(status)) {
+    const next = nextPoll(status, attempt, started, deps.clock, policy);
+    if (next.kind === 'final') {
       const why = textOf(json['error-message']);
       throw new FlowStepError(
         `The transaction became ${status}${why ? ` (${why})` : ''} before ${goalText(step)}.`,
       );
     }
-    if (deps.clock() - started > policy.limitMs) {
+    if (next.kind === 'expired') {
       throw new FlowStepError(
         `Still ${status} after ${pollLimitText(policy)}: the gateway has not answered ${goalText(step)}. Try Next step later.`,
       );
     }
     host.setStep(index, 'waiting', `${status} after ${attempt} check${attempt === 1 ? '' : 's'}…`);
-    await deps.sleep(policy.delayMs(attempt), signal);
+    await deps.sleep(next.delayMs, signal);
     if (signal.aborted) throw new FlowStepError('Stopped.');
   }
 }

@@ -1,3 +1,4 @@
+import { errorText } from '../../core/errors.ts';
 import { useEffect, useId, useState } from 'react';
 import { encodeFormBody } from '../../core/index.ts';
 import { missingValues, type Place, type RequestDraft, type SigningRuntime } from '../../model/index.ts';
@@ -158,8 +159,7 @@ function CopyCurl({ entry, signing }: { entry: HistoryEntry; signing: Signing })
       .then((t) => navigator.clipboard.writeText(t))
       .then(
         () => setState({ kind: 'copied', what }),
-        (e: unknown) =>
-          setState({ kind: 'failed', message: e instanceof Error ? e.message : 'Copy failed.' }),
+        (e: unknown) => setState({ kind: 'failed', message: errorText(e) || 'Copy failed.' }),
       );
   const { context, place, runtime } = signing;
   return (

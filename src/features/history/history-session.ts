@@ -1,6 +1,7 @@
 import { QueryObserver, type QueryClient, type QueryObserverResult } from '@tanstack/react-query';
 import { matchesSearch } from './build-entry.ts';
 import type { HistoryEntry } from './history-schema.ts';
+import { asError } from '../../core/errors.ts';
 
 /** Where the entries are kept (history-db.ts and IndexedDB in the browser). */
 export interface HistoryStore {
@@ -46,10 +47,6 @@ interface State {
   readError: Error | null;
   removeError: Error | null;
   clearError: Error | null;
-}
-
-function asError(e: unknown): Error {
-  return e instanceof Error ? e : new Error(String(e));
 }
 
 type Listing = Awaited<ReturnType<HistoryStore['list']>>;

@@ -8,6 +8,7 @@ import {
   type RestoreResult,
   type SandboxFetch,
 } from './register-key.ts';
+import { errorText } from '../../core/errors.ts';
 
 /** How the private half of the generated pair was kept outside this page, if it was. */
 export type SavedAs = 'downloaded' | 'copied' | 'remembered';
@@ -70,7 +71,7 @@ export interface KeysPorts {
 const TICK_MS = 100;
 
 function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  return errorText(e);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ProxyTarget } from '../../model/proxy-contract.ts';
+import type { ProxyTarget } from '../../contracts/proxy.ts';
 import type { KeyImport } from './key-import.ts';
 import { demoProfile, type DemoMerchant, type Profile, type StoredProfiles } from './profile-schema.ts';
 import type { ProfileSecrets } from './vault-crypto.ts';

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { errorText } from '../../core/errors.ts';
 // By path, not through the core's index: the first page must not carry the decryption code.
 import { decryptPrivateKey } from '../../core/keys/decrypt-key.ts';
 import { webCryptoPort } from '../../core/index.ts';
@@ -27,7 +28,7 @@ export function KeyDecrypt({ pem, onDecrypted }: { pem: string; onDecrypted: (pe
           },
           (err: unknown) => {
             setBusy(false);
-            setError(err instanceof Error ? err.message : String(err));
+            setError(errorText(err));
           },
         );
       }}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { leaveClassroom } from '../../browser/classroom-credentials-write.ts';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
+import { errorText } from '../../core/errors.ts';
 
 /** "Leave this classroom": asked first; the session ends on the server, the credentials leave this browser. */
 export function LeaveClassroom({ login }: { login: string }) {
@@ -15,7 +16,7 @@ export function LeaveClassroom({ login }: { login: string }) {
       () => location.assign('/join'),
       (e: unknown) => {
         setBusy(false);
-        setError(e instanceof Error ? e.message : String(e));
+        setError(errorText(e));
       },
     );
   };

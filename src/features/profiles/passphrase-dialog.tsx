@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { checkNewPassphrase, VAULT_MIN_ITERATIONS } from './vault-crypto.ts';
+import { errorText } from '../../core/errors.ts';
 
 interface PassphraseDialogProps {
   mode: 'remember' | 'unlock';
@@ -43,7 +44,7 @@ export function PassphraseDialog({ mode, onSubmit, onClose }: PassphraseDialogPr
       await onSubmit(passphrase);
       onClose();
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorText(err));
       setBusy(false);
     }
   }

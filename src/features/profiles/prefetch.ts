@@ -1,5 +1,5 @@
 import { consoleMode } from '../../browser/console-mode.ts';
-import { ProxyTargetsSchema, type ProxyTarget } from '../../model/proxy-contract.ts';
+import { ProxyTargetsSchema, type ProxyTarget } from '../../contracts/proxy.ts';
 import { fetchJson } from './fetch-json.ts';
 import { initialProfilesState, type SettledPrefetch } from './initial-state.ts';
 import { keyImporter } from './key-import.ts';

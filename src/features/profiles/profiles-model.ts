@@ -1,5 +1,5 @@
 import type { ClassroomCredentials } from '../../browser/classroom-credentials.ts';
-import type { ProxyTarget } from '../../model/proxy-contract.ts';
+import type { ProxyTarget } from '../../contracts/proxy.ts';
 import { initialProfilesState, preferredTarget, vaultStatusOf, type VaultStatus } from './initial-state.ts';
 import type { KeyImport } from './key-import.ts';
 import { blankProfile, newProfileId, uniqueName, type DemoMerchant, type Profile } from './profile-schema.ts';
@@ -19,6 +19,7 @@ import {
 import type { KeyState, SigningState } from './signing-state.ts';
 import type { ProfileSecrets } from './vault-crypto.ts';
 import type { VaultSession, VaultState } from './vault-session.ts';
+import { errorText } from '../../core/errors.ts';
 
 export type { EditableField, ProfilesPorts } from './profiles-ports.ts';
 export type { KeyState, ProfilesSnapshot, SigningState, Timers, VaultStatus };
@@ -268,8 +269,7 @@ export class ProfilesModel {
         this.#roster = { ...this.#roster, secretsById };
         this.#setVault(vaultStatusOf(v));
       },
-      (e: unknown) =>
-        this.#setVault({ kind: 'unavailable', message: e instanceof Error ? e.message : String(e) }),
+      (e: unknown) => this.#setVault({ kind: 'unavailable', message: errorText(e) }),
     );
   }
 

@@ -1,5 +1,5 @@
 import type { ClassroomCredentials } from '../../browser/classroom-credentials.ts';
-import type { ProxyTarget } from '../../model/proxy-contract.ts';
+import type { ProxyTarget } from '../../contracts/proxy.ts';
 import type { Timers } from '../../ui/remote-value.ts';
 import type { SettledPrefetch } from './initial-state.ts';
 import type { KeyImport } from './key-import.ts';

@@ -1,4 +1,4 @@
-import type { ProxyTarget } from '../../model/proxy-contract.ts';
+import type { ProxyTarget } from '../../contracts/proxy.ts';
 import type { VaultStatus } from './initial-state.ts';
 import type { KeyImport } from './key-import.ts';
 import type { Profile } from './profile-schema.ts';

@@ -1,5 +1,5 @@
 import type { ClassroomCredentials } from '../../browser/classroom-credentials.ts';
-import type { ProxyTarget } from '../../model/proxy-contract.ts';
+import type { ProxyTarget } from '../../contracts/proxy.ts';
 import { preferredTarget } from './initial-state.ts';
 import {
   blankProfile,

@@ -1,5 +1,5 @@
 import { checkEndpointId } from '../../core/index.ts';
-import type { ProxyTarget } from '../../model/proxy-contract.ts';
+import type { ProxyTarget } from '../../contracts/proxy.ts';
 import type { SigningContext } from '../../model/signing-context.ts';
 import { credentialGapsOf } from './credential-gaps.ts';
 import type { KeyImport } from './key-import.ts';

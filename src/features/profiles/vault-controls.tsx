@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import type { ProfilesValue } from './profiles-provider.tsx';
+import { errorText } from '../../core/errors.ts';
 
 // "Leave this classroom" (and its confirmation) loads with a classroom profile only.
 const LeaveClassroom = lazy(() =>
@@ -23,7 +24,7 @@ export function VaultControls({ p, classroom }: { p: ProfilesValue; classroom: s
 
   const run = (action: () => Promise<void>) => {
     setError(null);
-    action().catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+    action().catch((e: unknown) => setError(errorText(e)));
   };
 
   let status: string;

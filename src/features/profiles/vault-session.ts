@@ -9,6 +9,7 @@ import {
   type VaultRecord,
 } from './vault-crypto.ts';
 import type { StoredVault } from './vault-store.ts';
+import { errorText } from '../../core/errors.ts';
 
 export interface VaultPorts {
   read(): Promise<StoredVault>;
@@ -22,10 +23,6 @@ export interface VaultState {
   status: VaultStatus;
   writeError: string | null;
   changed(): void;
-}
-
-export function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 /**

@@ -3,8 +3,9 @@ import { findOperation } from '../../catalog/index.ts';
 import { missingValues, type RequestDraft } from '../../model/index.ts';
 import { deleteRequest, duplicateRequest, renameCollection, updateRequest } from './saved-db.ts';
 import { checkName, type Collection, type SavedRequest } from './saved-schema.ts';
+import { errorText } from '../../core/errors.ts';
 
-const text = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const text = (e: unknown) => errorText(e);
 
 /** An inline name editor: Enter or Save keeps it, Escape or Cancel leaves it. */
 function RenameForm({

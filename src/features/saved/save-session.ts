@@ -9,6 +9,7 @@ import {
 import { maskDraft } from '../../model/mask-draft.ts';
 import { freeName } from './saved-file.ts';
 import type { Collection, SavedRequest } from './saved-schema.ts';
+import { errorText } from '../../core/errors.ts';
 
 /** Where saved requests are kept (IndexedDB in the app, memory in the spec). */
 export interface SavedStore {
@@ -57,7 +58,7 @@ function keptKey(draft: RequestDraft, place: Place): string {
 }
 
 const sameName = (a: string, b: string) => a.trim() === b.trim();
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const message = (e: unknown) => errorText(e);
 
 /**
  * The workbench's saved request: which one is open, whether the form differs from it, Save (update

@@ -10,6 +10,7 @@ import { buildCollectionsFile, readCollectionsFile } from './saved-file.ts';
 import { checkName, type Collection } from './saved-schema.ts';
 import { useSaved } from './use-saved.ts';
 import './saved.css';
+import { errorText } from '../../core/errors.ts';
 
 export interface SavedPageProps {
   /** Opens a saved request's draft in the workbench (its id: Save then updates it). */
@@ -21,7 +22,7 @@ export interface SavedPageProps {
   onSend: (draft: RequestDraft, savedId: string) => void;
 }
 
-const text = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const text = (e: unknown) => errorText(e);
 
 /** Above this size a file is told by its first characters, not parsed whole on the page's thread. */
 const SNIFF_ABOVE = 1_000_000;

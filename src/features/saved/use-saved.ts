@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { listSaved, onSavedChange, type SavedState } from './saved-db.ts';
+import { errorText } from '../../core/errors.ts';
 
 /** The saved collections and requests, read again whenever they change (here or in another tab). */
 export function useSaved(): { state: SavedState | null; error: string | null } {
@@ -11,7 +12,7 @@ export function useSaved(): { state: SavedState | null; error: string | null } {
         setState(s);
         setError(null);
       },
-      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => setError(errorText(e)),
     );
   }, []);
   useEffect(() => {

@@ -1,3 +1,4 @@
+import { errorText } from '../../core/errors.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { formatScenarioHeader, SCENARIOS, type ScenarioChoice } from '../../catalog/scenarios.ts';
 import {
@@ -71,7 +72,7 @@ function ScenarioPicker({ login }: { login: string }) {
   useEffect(() => {
     labState().then(
       (s) => setChosen(new Set(s.merchants.find((m) => m.login === login)?.choice.map((p) => p.name) ?? [])),
-      (e: unknown) => setNote((e as Error).message),
+      (e: unknown) => setNote(errorText(e)),
     );
   }, [login]);
   const apply = () => {
@@ -85,7 +86,7 @@ function ScenarioPicker({ login }: { login: string }) {
             ? `No scenario for ${login}: the happy path.`
             : `Chosen for ${login}: ${formatScenarioHeader(r.choice)}.`,
         ),
-      (e: unknown) => setNote((e as Error).message),
+      (e: unknown) => setNote(errorText(e)),
     );
   };
   const toggle = (name: string, on: boolean) => {
@@ -171,7 +172,7 @@ function TestClock({ login }: { login: string }) {
       .then(
         (r) =>
           setNote(`Advanced ${label}: ${r.steps} step(s); ${aheadText(r.totalAdvancedMs)} ahead in all.`),
-        (e: unknown) => setNote((e as Error).message),
+        (e: unknown) => setNote(errorText(e)),
       )
       .finally(() => {
         setBusy(false);
@@ -216,7 +217,7 @@ function HandlerCheck({ login }: { login: string }) {
         setReport(r);
         setNote(r.passed ? 'All checks passed.' : 'Some checks failed.');
       },
-      (e: unknown) => setNote((e as Error).message),
+      (e: unknown) => setNote(errorText(e)),
     );
   };
   return (
@@ -288,7 +289,7 @@ export function ScenariosPage({ activeLogin }: { activeLogin: string | undefined
     if (activeLogin) return;
     labState().then(
       (s) => setLogin(s.merchants[0]?.login),
-      (e: unknown) => setError((e as Error).message),
+      (e: unknown) => setError(errorText(e)),
     );
   }, [activeLogin]);
   return (

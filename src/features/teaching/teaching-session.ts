@@ -1,4 +1,4 @@
-import { isPayError, toOAuthTimestamp, type BuiltRequest, type Scheme } from '../../core/index.ts';
+import { toOAuthTimestamp, type BuiltRequest, type Scheme } from '../../core/index.ts';
 import {
   mistakeById,
   type Mistake,
@@ -12,7 +12,7 @@ import { prepareExchange, type Transport } from '../../model/exchange.ts';
 import { failureError } from '../../model/send-certainty.ts';
 import type { AnswerReading } from '../../model/read-answer.ts';
 import { signingEnvFor, type SigningContext } from '../../model/signing-context.ts';
-import { type ProxyTarget } from '../../model/proxy-contract.ts';
+import { type ProxyTarget } from '../../contracts/proxy.ts';
 import {
   editDraft,
   flatValues,
@@ -27,6 +27,7 @@ import {
   type TeachingArgs,
   type TeachingProfile,
 } from './teaching-model.ts';
+import { asError, errorText } from '../../core/errors.ts';
 
 export type Pinned = { nonce: string; timestamp: string };
 export type SendSide = 'mistaken' | 'correct';
@@ -84,10 +85,6 @@ export interface TeachingStartArgs {
   given: RequestDraft | null;
   context: SigningContext | null;
   place: Place;
-}
-
-function message(e: unknown): string {
-  return isPayError(e) || e instanceof Error ? e.message : String(e);
 }
 
 type DraftFacts = Pick<TeachingSnapshot, 'draft' | 'scheme' | 'values' | 'extraNames' | 'switches'>;
@@ -217,7 +214,7 @@ export class TeachingSession {
     this.set({ sending: true, sent: null, sendError: null });
     const run = this.sendNow(which).then(
       (sent) => this.set({ sending: false, sent, sendError: null }),
-      (e: unknown) => this.set({ sending: false, sendError: e instanceof Error ? e : new Error(String(e)) }),
+      (e: unknown) => this.set({ sending: false, sendError: asError(e) }),
     );
     await this.track(run);
   }
@@ -326,7 +323,7 @@ export class TeachingSession {
       },
       (e: unknown) => {
         this.makingKey = false;
-        this.set({ error: `The throwaway key could not be made: ${message(e)}` });
+        this.set({ error: `The throwaway key could not be made: ${errorText(e)}` });
       },
     );
     void this.track(run);
@@ -365,7 +362,7 @@ export class TeachingSession {
         const step = this.snap.step >= count && count > 0 ? count - 1 : this.snap.step;
         this.set({ teach, walk, error: null, step });
       } catch (e) {
-        if (generation === this.generation) this.set({ teach: null, walk: null, error: message(e) });
+        if (generation === this.generation) this.set({ teach: null, walk: null, error: errorText(e) });
       }
     })();
     void this.track(run);

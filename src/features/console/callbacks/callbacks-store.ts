@@ -1,40 +1,10 @@
-import { z } from 'zod/mini';
+import { callbackUrl, InboxClient, sessionInbox, type InboxState } from '../../../browser/callback-inbox.ts';
+import type { CallbackEvent } from '../../../contracts/callback-inbox.ts';
 
-export const CallbackEventSchema = z.object({
-  id: z.number(),
-  inbox: z.string(),
-  receivedAt: z.string(),
-  method: z.string(),
-  source: z.string(),
-  query: z.record(z.string(), z.string()),
-});
-export type CallbackEvent = z.infer<typeof CallbackEventSchema>;
+export { CallbackEventSchema, type CallbackEvent } from '../../../contracts/callback-inbox.ts';
+export { callbackUrl, sessionInbox };
 
-const KEY = 'pay-console.callback-inbox';
-
-function newInboxName(): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  let out = 's-';
-  for (const b of crypto.getRandomValues(new Uint8Array(16))) out += alphabet[b % alphabet.length];
-  return out;
-}
-
-let inbox: string | null = null;
-
-/** This browser session's callback inbox (kept for the tab's life, like the session's secrets). */
-export function sessionInbox(): string {
-  if (inbox) return inbox;
-  const saved = sessionStorage.getItem(KEY);
-  inbox = saved && /^[A-Za-z0-9_-]{1,64}$/.test(saved) ? saved : newInboxName();
-  sessionStorage.setItem(KEY, inbox);
-  return inbox;
-}
-
-export function callbackUrl(): string {
-  return `${location.origin}/callbacks/${sessionInbox()}`;
-}
-
-export type StreamState = 'idle' | 'connecting' | 'open' | 'error';
+export type StreamState = InboxState;
 
 interface Snapshot {
   events: CallbackEvent[];
@@ -43,7 +13,7 @@ interface Snapshot {
 
 let snapshot: Snapshot = { events: [], state: 'idle' };
 const listeners = new Set<() => void>();
-let source: EventSource | null = null;
+let client: InboxClient | null = null;
 
 function set(next: Partial<Snapshot>): void {
   snapshot = { ...snapshot, ...next };
@@ -51,22 +21,11 @@ function set(next: Partial<Snapshot>): void {
 }
 
 function start(): void {
-  if (source) return;
-  set({ state: 'connecting' });
-  source = new EventSource(`/callbacks/${sessionInbox()}/events`);
-  source.onopen = () => set({ state: 'open' });
-  source.onerror = () => set({ state: source?.readyState === EventSource.CLOSED ? 'error' : 'connecting' });
-  source.onmessage = (e: MessageEvent<string>) => {
-    let data: unknown;
-    try {
-      data = JSON.parse(e.data);
-    } catch {
-      return;
-    }
-    const parsed = CallbackEventSchema.safeParse(data);
-    if (!parsed.success || snapshot.events.some((x) => x.id === parsed.data.id)) return;
-    set({ events: [parsed.data, ...snapshot.events] });
-  };
+  if (client) return;
+  const c = new InboxClient(sessionInbox(), (e) => set({ events: [e, ...snapshot.events] }));
+  c.subscribe(() => set({ state: c.getState() }));
+  client = c;
+  c.open();
 }
 
 export function subscribeCallbacks(l: () => void): () => void {

@@ -1,7 +1,7 @@
 import { emptyDraft, type SigningEnv } from '../../../model/index.ts';
 import { prepareExchange } from '../../../model/exchange.ts';
 import { sendThroughProxy } from '../../../browser/proxy-client.ts';
-import type { ProxyTarget } from '../../../model/proxy-contract.ts';
+import type { ProxyTarget } from '../../../contracts/proxy.ts';
 import { TEST_CARD } from './test-data.ts';
 
 /** Where the sandbox's stand-in for the vendor's browser tokenizer answers (ours; sandbox/README.md). */

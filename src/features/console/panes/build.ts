@@ -6,6 +6,7 @@ import {
   type RequestDraft,
   type SigningEnv,
 } from '../../../model/index.ts';
+import { errorText } from '../../../core/errors.ts';
 
 export type BuildResult = { ok: true; built: BuiltRequest } | { ok: false; code: string; message: string };
 
@@ -22,7 +23,7 @@ export async function tryBuild(
     return {
       ok: false,
       code: 'BUILD_FAILED',
-      message: `The request could not be built: ${e instanceof Error ? e.message : String(e)}`,
+      message: `The request could not be built: ${errorText(e)}`,
     };
   }
 }

@@ -11,6 +11,7 @@ import type {
 import type { AnswerReading } from '../../../model/read-answer.ts';
 import type { UnknownOutcome } from '../../../model/send-certainty.ts';
 import type { AbortKind } from './send-lifecycle.ts';
+import { asError } from '../../../core/errors.ts';
 
 /** The answer on screen and the request it belongs to. */
 export interface SendOutcome {
@@ -67,10 +68,6 @@ export interface SendSnapshot {
 }
 
 const IDLE: SendSnapshot = { pending: false, outcome: null, error: null, unknown: null };
-
-function asError(e: unknown): Error {
-  return e instanceof Error ? e : new Error(String(e));
-}
 
 /**
  * The workbench's Send, headless: one send at a time through the model's exchange, its cancel and

@@ -4,6 +4,7 @@ import { draftFromValues, type RequestDraft } from '../../../model/index.ts';
 import type { ExchangeParty, ExchangeRecord, PreparedExchange, Transport } from '../../../model/exchange.ts';
 import { nextPoll, POLL_POLICY, type PollPolicy } from '../../../model/poll-policy.ts';
 import type { AnswerReading } from '../../../model/read-answer.ts';
+import { errorText } from '../../../core/errors.ts';
 
 export const STATUS_OPERATION = findOperation('v2/status')!;
 
@@ -170,5 +171,5 @@ export class StatusPoll {
 }
 
 function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  return errorText(e);
 }

@@ -1,3 +1,4 @@
+import { errorText } from '../../../core/errors.ts';
 import { useCallback, type RefObject } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import type { Operation } from '../../../catalog/index.ts';
@@ -42,7 +43,7 @@ export function useTestDataFill(
             const token = await m.sandboxHostedFieldsToken(ctx.target, env, cvv, new Date(now));
             if (latest()) apply({ hosted_fields_token: token });
           })
-          .catch((e: unknown) => latest() && wbSession.showInvalid([String((e as Error).message ?? e)]));
+          .catch((e: unknown) => latest() && wbSession.showInvalid([errorText(e)]));
       };
       if (op.path === 'v4/sale') return fillHostedFieldsToken();
       if (!takesEarlierIds(op)) return apply({});
