@@ -19,6 +19,7 @@ import { RequestDraftSchema, type RequestDraft } from './request-draft.ts';
 import { checkStep, StepChecksSchema, variablesFromAnswer, type AssertionResult } from './step-checks.ts';
 import { applyVariables, VARIABLE_NAME, type VariableSource, type VariableUse } from './variables.ts';
 import { unresolvedText } from './variable-words.ts';
+import { errorText } from '../core/errors.ts';
 
 const NAME = z.string().check(z.minLength(1), z.maxLength(200));
 
@@ -107,7 +108,7 @@ function fresh(step: RunStep, index: number): StepResult {
 }
 
 function text(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  return errorText(e);
 }
 
 /** The draft as sent, without what is never kept: what a step's view, JSON and JUnit show. */

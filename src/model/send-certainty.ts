@@ -6,6 +6,7 @@
  * reads the same everywhere.
  */
 import { CLIENT_ORDER_ID_NAMES } from '../catalog/index.ts';
+import { errorText } from '../core/errors.ts';
 
 /** What a send's end says about the order it was about. */
 export type SendCertainty = 'answered' | 'not-sent' | 'unknown';
@@ -159,7 +160,5 @@ export function failureError(
 ): unknown {
   const unknown = unknownOutcome(operationPath, sent, { ok: false, error });
   if (!unknown) return error;
-  return new Error(
-    `${error instanceof Error ? error.message : String(error)} ${unknownOutcomeSentence(unknown)}`,
-  );
+  return new Error(`${errorText(error)} ${unknownOutcomeSentence(unknown)}`);
 }

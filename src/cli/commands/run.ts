@@ -32,6 +32,7 @@ import { CliError, flag, parseCommandArgs, readTextFile, str } from '../args.ts'
 import { RUN_HELP } from '../help.ts';
 import { json, type Io } from '../output.ts';
 import { renderJUnit } from '../junit.ts';
+import { errorText } from '../../core/errors.ts';
 
 const OPTIONS = {
   env: { type: 'string' },
@@ -127,9 +128,7 @@ export async function runRun(args: readonly string[], io: Io): Promise<number> {
     if (str(values, 'junit') !== undefined) {
       const out = str(values, 'junit')!;
       await writeFile(out, renderJUnit(snapshot, elapsed)).catch((e: unknown) => {
-        throw new CliError(
-          `--junit "${out}" cannot be written: ${e instanceof Error ? e.message : String(e)}.`,
-        );
+        throw new CliError(`--junit "${out}" cannot be written: ${errorText(e)}.`);
       });
     }
     io.out(

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { postJson, TraineeViewSchema, type TraineeView } from './classroom-api.ts';
+import { errorText } from '../../core/errors.ts';
 
 type Exercise = TraineeView['exercises'][number];
 
@@ -16,7 +17,7 @@ export function OwnHints({ ex, onChanged }: { ex: Exercise; onChanged: (v: Train
         setError(null);
         onChanged(v);
       },
-      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => setError(errorText(e)),
     );
   return (
     <>

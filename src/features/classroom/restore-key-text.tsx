@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { getJson, TraineeKeyStateSchema, type TraineeKeyState } from './classroom-api.ts';
+import { errorText } from '../../core/errors.ts';
 
 function ago(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -35,7 +36,7 @@ export function RestoreKeyText({
       `${name}'s key`,
     ).then(
       (s) => live && setState(s),
-      (e: unknown) => live && setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => live && setError(errorText(e)),
     );
     return () => {
       live = false;

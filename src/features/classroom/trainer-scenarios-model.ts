@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { ScenarioChoiceSchema, SCENARIOS, type ScenarioChoice } from '../../catalog/scenarios.ts';
+import { errorText } from '../../core/errors.ts';
 
 /* The trainer's scenario control (classroom mode: trainees cannot choose scenarios themselves). */
 
@@ -76,7 +77,7 @@ export class TrainerScenariosModel {
     try {
       this.set({ view: await call(), error: null, busy: false });
     } catch (e) {
-      this.set({ error: e instanceof Error ? e.message : String(e), busy: false });
+      this.set({ error: errorText(e), busy: false });
     }
   }
 

@@ -1,5 +1,6 @@
 import type { ImportJob, ImportMessage } from './foreign-import-protocol.ts';
 import type { SavedRequest } from './saved-schema.ts';
+import { errorText } from '../../core/errors.ts';
 
 /** The import worker as the session sees it (a Web Worker in the page, a fake in the spec). */
 export interface ImportWorkerPort {
@@ -168,7 +169,7 @@ export class ForeignImportSession {
         ...IDLE,
         phase: 'failed',
         fileName,
-        message: `${fileName} was not imported. ${e instanceof Error ? e.message : String(e)}`,
+        message: `${fileName} was not imported. ${errorText(e)}`,
       });
     } finally {
       if (this.saving === abort) this.saving = undefined;

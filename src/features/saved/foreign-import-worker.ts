@@ -6,6 +6,7 @@ import { importForeignCollection } from '../../exports/foreign-collections/impor
 import { maskDraft } from '../../model/mask-draft.ts';
 import { IMPORT_CHUNK, type ImportJob, type ImportMessage } from './foreign-import-protocol.ts';
 import { SavedRequestSchema, type SavedRequest } from './saved-schema.ts';
+import { errorText } from '../../core/errors.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -48,6 +49,6 @@ self.addEventListener('message', (event: MessageEvent<ImportJob>) => {
       variables: c.variables,
     });
   } catch (e) {
-    post({ type: 'failed', message: e instanceof Error ? e.message : String(e) });
+    post({ type: 'failed', message: errorText(e) });
   }
 });

@@ -5,6 +5,7 @@ import { POLL_POLICY, type PollPolicy } from '../../../model/poll-policy.ts';
 import type { AnswerReading } from '../../../model/read-answer.ts';
 import type { UnknownOutcome } from '../../../model/send-certainty.ts';
 import { statusDraft } from './status-poll.ts';
+import { errorText } from '../../../core/errors.ts';
 
 export interface OutcomeCheckPorts {
   prepare: (draft: RequestDraft) => Promise<PreparedExchange>;
@@ -113,5 +114,5 @@ export class OutcomeCheck {
 }
 
 function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  return errorText(e);
 }
