@@ -135,7 +135,7 @@ describe('paysign run against a gateway of an --env-file', () => {
       dbPath: ':memory:',
       dataDir: dir,
       finalizeDelayMs: 0,
-      callbackRetry: { attempts: 1 },
+      callbackRetry: { schedule: 'fast', attempts: 1 },
       merchants: [
         { login: 'ci-shop', controlKey: CONTROL_KEY, endpointIds: ['1111'], publicKeyPem: pair.publicKey },
       ],

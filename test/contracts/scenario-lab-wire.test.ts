@@ -33,7 +33,10 @@ describe('the scenario lab on the wire', () => {
   let handler: MerchantHandler;
 
   beforeAll(async () => {
-    sb = await startSandbox({ finalizeDelayMs: 1000, callbackRetry: { attempts: 3, baseDelayMs: 1000 } });
+    sb = await startSandbox({
+      finalizeDelayMs: 1000,
+      callbackRetry: { schedule: 'fast', attempts: 3, baseDelayMs: 1000 },
+    });
     handler = await startMerchantHandler(sb.merchants.acme.controlKey);
   });
   afterAll(async () => {

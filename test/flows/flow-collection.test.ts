@@ -47,7 +47,7 @@ beforeAll(async () => {
     dbPath: ':memory:',
     dataDir: mkdtempSync(path.join(tmpdir(), 'flow-collection-')),
     finalizeDelayMs: 0,
-    callbackRetry: { attempts: 1 },
+    callbackRetry: { schedule: 'fast', attempts: 1 },
     merchants: [
       { login: LOGIN, controlKey: CONTROL_KEY, endpointIds: ['1111'], publicKeyPem: pair.publicKey },
     ],

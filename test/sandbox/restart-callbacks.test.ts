@@ -71,6 +71,7 @@ describe('callbacks across a kill -9 and a restart', () => {
     DATA_DIR: dir,
     SANDBOX_DB: db,
     SANDBOX_FINALIZE_DELAY_MS: '20',
+    SANDBOX_CALLBACK_SCHEDULE: 'fast',
     SANDBOX_CALLBACK_BASE_DELAY_MS: '20',
     SANDBOX_CALLBACK_ATTEMPTS: '100',
     SANDBOX_CALLBACK_TIMEOUT_MS: '5000',

@@ -264,7 +264,7 @@ async function startLocalSandbox(): Promise<Target> {
     dataDir,
     dbPath: ':memory:',
     finalizeDelayMs: 0,
-    callbackRetry: { attempts: 1 },
+    callbackRetry: { schedule: 'fast', attempts: 1 },
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;

@@ -35,6 +35,7 @@ import { variablesStore } from '../../../browser/variables-store.ts';
 import { resolveWorkbenchVariables } from '../variables/workbench-variables.ts';
 import { SaveFromAnswer, VariablesPanel } from '../variables/lazy-views.ts';
 import { WorkbenchSession } from './workbench-session.ts';
+import { openedKey } from './opened-key.ts';
 import '../console.css';
 
 // What only matters after a send (the answer, polling, follow-ups, callbacks) loads after the form.
@@ -69,18 +70,6 @@ export interface WorkbenchProps {
   onDraftChange?: (current: RequestDraft) => void;
   /** Send the opened draft once, as soon as a profile is active ("re-send in one click"). */
   sendOnOpen?: boolean;
-}
-
-const draftIds = new WeakMap<RequestDraft, number>();
-let nextDraftId = 1;
-function openedKey(d: RequestDraft | null | undefined): string {
-  if (!d) return 'none';
-  let id = draftIds.get(d);
-  if (id === undefined) {
-    id = nextDraftId++;
-    draftIds.set(d, id);
-  }
-  return String(id);
 }
 
 /** The workbench of one operation: its form, the live signing panes, sending and the answer. */
