@@ -149,7 +149,7 @@ test('Saved requests import a Postman collection: each request identified, other
   await expect(
     page.getByRole('status').filter({
       hasText:
-        'Imported 3 requests of the Postman collection “Shop checkout (ticket 48213)” from ticket-48213.postman_collection.json into a new collection; skipped 1 of other APIs (listed below).',
+        'Imported 3 requests of the Postman collection “Shop checkout (ticket 48213)” from ticket-48213.postman_collection.json into a new collection; skipped 1, each listed below with why.',
     }),
   ).toBeVisible();
   await expect(page.getByRole('list', { name: 'Skipped requests' })).toContainText(

@@ -141,20 +141,31 @@ describe('files that cannot be imported, nothing of them', () => {
     ['not JSON', '{', /not JSON/],
     ['another JSON', '{"format":"x"}', /neither a Postman collection \(v2\.1\) nor an Insomnia export/],
     [
-      'Postman v2.0',
-      JSON.stringify({
-        info: { name: 'Old', schema: 'https://schema.getpostman.com/json/collection/v2.0.0/collection.json' },
-        item: [],
-      }),
-      /info\.schema: not the v2\.1 collection format/,
-    ],
-    [
       'only other APIs',
       JSON.stringify({
         info: { name: 'W', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
         item: [{ name: 'Weather', request: { method: 'GET', url: 'https://api.weather.example/v1' } }],
       }),
-      /No request of this Postman collection is an operation of this API \(1 of other APIs, e\.g\. "Weather"\): nothing was imported/,
+      /No request of this Postman collection is an operation of this API \(1 skipped, e\.g\. "Weather": GET https:\/\/api\.weather\.example\/v1 is not an operation of this API\): nothing was imported/,
+    ],
+    // Issue 30: another version is not "damaged": the user is told how to export the one read.
+    [
+      'a Postman v2.0 collection',
+      JSON.stringify({
+        info: { name: 'Old', schema: 'https://schema.getpostman.com/json/collection/v2.0.0/collection.json' },
+        item: [{ name: 'Sale', request: { method: 'POST', url: 'https://x.example/paynet/api/v2/sale/1' } }],
+      }),
+      /^This Postman collection is v2\.0\.0, a version this console does not read: in Postman, export it as Collection v2\.1 and import that file\.$/,
+    ],
+    [
+      'an Insomnia export of format 5 (JSON)',
+      JSON.stringify({ _type: 'export', __export_format: 5, resources: [] }),
+      /^This Insomnia export is format 5, a version this console does not read: in Insomnia, export it as "Insomnia v4 \(JSON\)" and import that file\.$/,
+    ],
+    [
+      'an Insomnia 5 export (YAML)',
+      'type: collection.insomnia.rest/5.0\nname: Shop\nmeta:\n  id: wrk_1\ncollection: []\n',
+      /^This Insomnia export is format 5, a version this console does not read: in Insomnia, export it as "Insomnia v4 \(JSON\)" and import that file\.$/,
     ],
   ])('%s', (_what, text, message) => {
     expect(() => importForeignCollection(text)).toThrow(message);
@@ -180,5 +191,33 @@ describe('files that cannot be imported, nothing of them', () => {
     );
     // 99 folders under the collection: still read.
     expect(importForeignCollection(nest(99)).requests).toHaveLength(1);
+  });
+});
+
+describe('a request without a URL (issue 30)', () => {
+  it('is skipped for having no URL, not listed as another API', () => {
+    const c = importForeignCollection(
+      JSON.stringify({
+        info: {
+          name: 'Mixed',
+          schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
+        },
+        item: [
+          { name: 'Draft', request: { method: 'POST', url: '' } },
+          {
+            name: 'Status',
+            request: {
+              method: 'POST',
+              url: 'https://sandbox.example/paynet/api/v2/status/1111',
+              body: { mode: 'urlencoded', urlencoded: [{ key: 'login', value: 'm' }] },
+            },
+          },
+        ],
+      }),
+    );
+    expect(c.requests.map((r) => r.name)).toEqual(['Status']);
+    expect(c.skipped).toEqual([
+      { name: 'Draft', reason: 'it has no URL (give it one in the tool and export again)' },
+    ]);
   });
 });

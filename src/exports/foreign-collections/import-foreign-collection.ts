@@ -77,6 +77,28 @@ interface ForeignRequest {
   set?: Record<string, string>;
 }
 
+/**
+ * The version of a Postman or Insomnia file when it is not the one this import reads (a v2.0
+ * collection, an Insomnia export of format 5), so that the user is told to export it again rather
+ * than that the file is damaged.
+ */
+function otherVersionOf(format: 'postman' | 'insomnia', json: unknown): string | undefined {
+  const o = json as Record<string, unknown>;
+  if (format === 'insomnia') {
+    const v = o.__export_format;
+    return v === 4 ? undefined : `format ${typeof v === 'number' || typeof v === 'string' ? v : 'unknown'}`;
+  }
+  const schema = String((o.info as Record<string, unknown>).schema);
+  const v = /\/v(\d+(?:\.\d+)*)\//.exec(schema)?.[1];
+  return v === undefined || v.startsWith('2.1') ? undefined : `v${v}`;
+}
+
+function unreadVersion(format: 'postman' | 'insomnia', version: string): string {
+  return format === 'postman'
+    ? `This Postman collection is ${version}, a version this console does not read: in Postman, export it as Collection v2.1 and import that file.`
+    : `This Insomnia export is ${version}, a version this console does not read: in Insomnia, export it as "Insomnia v4 (JSON)" and import that file.`;
+}
+
 /** Whether the parsed JSON looks like a Postman collection or an Insomnia export. */
 export function foreignCollectionFormat(json: unknown): 'postman' | 'insomnia' | null {
   if (!json || typeof json !== 'object') return null;
@@ -118,12 +140,17 @@ export function importForeignCollection(
   try {
     json = JSON.parse(text);
   } catch (cause) {
+    // Insomnia 5 exports YAML (`type: collection.insomnia.rest/5.0`).
+    const yaml = /^\s*type:\s*["']?collection\.insomnia\.rest\/(\d+)/m.exec(text.slice(0, 4096));
+    if (yaml) throw unreadable(unreadVersion('insomnia', `format ${yaml[1]}`), cause);
     throw unreadable(
       'This file is not JSON: export the collection from Postman (v2.1) or Insomnia (JSON).',
       cause,
     );
   }
   const format = foreignCollectionFormat(json);
+  const version = format ? otherVersionOf(format, json) : undefined;
+  if (format && version) throw unreadable(unreadVersion(format, version));
   if (!format)
     throw unreadable(
       'This JSON file is neither a Postman collection (v2.1) nor an Insomnia export: export it again as one of those.',
@@ -154,7 +181,7 @@ export function importForeignCollection(
     throw unreadable(
       result.skipped.length === 0
         ? `This ${what} holds no request: nothing was imported.`
-        : `No request of this ${what} is an operation of this API (${result.skipped.length} of other APIs, e.g. "${result.skipped[0]!.name.slice(0, 80)}"): nothing was imported.`,
+        : `No request of this ${what} is an operation of this API (${result.skipped.length} skipped, e.g. "${result.skipped[0]!.name.slice(0, 80)}": ${result.skipped[0]!.reason}): nothing was imported.`,
     );
   }
   return result;
@@ -198,6 +225,7 @@ function identify(
 ): { draft: RequestDraft; notes: string[] } | { reason: string } {
   const notes: string[] = [];
   let url = r.url.trim();
+  if (url === '') return { reason: 'it has no URL (give it one in the tool and export again)' };
   // The base URL may stay a variable (it belongs to the environment); only the path identifies.
   const api = url.indexOf('/api/');
   if (api > 0 && /\{\{/.test(url.slice(0, api))) url = `https://gateway.invalid${url.slice(api)}`;

@@ -160,7 +160,7 @@ export class ForeignImportSession {
         total,
         skipped: read.skipped,
         message: `Imported ${n.requests} request${n.requests === 1 ? '' : 's'} of the ${what} “${read.name}” from ${fileName} into a new collection${
-          read.skipped.length > 0 ? `; skipped ${read.skipped.length} of other APIs (listed below)` : ''
+          read.skipped.length > 0 ? `; skipped ${read.skipped.length}, each listed below with why` : ''
         }.`,
       });
     } catch (e) {
