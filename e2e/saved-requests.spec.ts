@@ -59,8 +59,22 @@ test('saved requests: save, rename, duplicate, reopen, send in one click, export
     await expect(page.getByRole('button', { name: 'Open Hosted sale A' })).toBeVisible();
     await page.getByRole('button', { name: 'Duplicate Hosted sale A' }).click();
     await expect(page.getByRole('button', { name: 'Open Hosted sale A (copy)' })).toBeVisible();
-    await page.getByRole('button', { name: 'Delete Hosted sale A (copy)' }).click();
-    await expect(page.getByRole('button', { name: 'Open Hosted sale A (copy)' })).toHaveCount(0);
+    // Issue 30: a copy's copy counts on ("(copy 2)"), never "(copy) (2)".
+    await page.getByRole('button', { name: 'Duplicate Hosted sale A (copy)' }).click();
+    await expect(page.getByRole('button', { name: 'Open Hosted sale A (copy 2)' })).toBeVisible();
+    // A rename to a name the collection already has is refused, as Save asks: no two identical rows.
+    await page.getByRole('button', { name: 'Rename Hosted sale A (copy 2)' }).click();
+    await page.getByLabel('New name for Hosted sale A (copy 2)').fill('Hosted sale A');
+    await page.getByLabel('New name for Hosted sale A (copy 2)').press('Enter');
+    await expect(collection(page, 'Demo').getByRole('alert')).toHaveText(
+      '“Hosted sale A” is already a request of this collection: choose another name (or delete or rename that one first).',
+    );
+    await page.getByLabel('New name for Hosted sale A (copy 2)').press('Escape');
+    await expect(page.getByRole('button', { name: 'Open Hosted sale A', exact: true })).toHaveCount(1);
+    for (const name of ['Hosted sale A (copy)', 'Hosted sale A (copy 2)']) {
+      await page.getByRole('button', { name: `Delete ${name}` }).click();
+      await expect(page.getByRole('button', { name: `Open ${name}` })).toHaveCount(0);
+    }
   });
 
   await test.step('open it in the workbench with its values', async () => {

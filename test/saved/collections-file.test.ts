@@ -9,6 +9,7 @@ import {
   buildCollectionsFile,
   CollectionsFileError,
   COLLECTIONS_FORMAT,
+  copyName,
   freeName,
   readCollectionsFile,
 } from '../../src/features/saved/saved-file.ts';
@@ -192,5 +193,14 @@ describe('collections file', () => {
     expect(freeName('Demo', new Set())).toBe('Demo');
     expect(freeName('Demo', new Set(['Demo']))).toBe('Demo (2)');
     expect(freeName('Demo', new Set(['Demo', 'Demo (2)']))).toBe('Demo (3)');
+  });
+
+  it('names a duplicate "(copy)", then "(copy 2)", and a copy of a copy counts on (issue 30)', () => {
+    expect(copyName('Sale A', new Set(['Sale A']))).toBe('Sale A (copy)');
+    expect(copyName('Sale A', new Set(['Sale A', 'Sale A (copy)']))).toBe('Sale A (copy 2)');
+    expect(copyName('Sale A (copy)', new Set(['Sale A', 'Sale A (copy)']))).toBe('Sale A (copy 2)');
+    expect(copyName('Sale A (copy 2)', new Set(['Sale A (copy)', 'Sale A (copy 2)']))).toBe(
+      'Sale A (copy 3)',
+    );
   });
 });

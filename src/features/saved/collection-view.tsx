@@ -13,11 +13,17 @@ function RenameForm({
   initial,
   onDone,
   onCancel,
+  taken,
+  takenBy,
 }: {
   label: string;
   initial: string;
   onDone: (name: string) => Promise<void>;
   onCancel: () => void;
+  /** Names already in use beside this one: a rename to one of them is refused, as Save asks. */
+  taken: ReadonlySet<string>;
+  /** What holds those names, for the message ("a request of this collection"). */
+  takenBy: string;
 }) {
   const [value, setValue] = useState(initial);
   const [error, setError] = useState<string | null>(null);
@@ -28,6 +34,10 @@ function RenameForm({
         e.preventDefault();
         const n = checkName(value);
         if ('error' in n) return setError(n.error);
+        if (n.name !== initial && taken.has(n.name))
+          return setError(
+            `“${n.name}” is already ${takenBy}: choose another name (or delete or rename that one first).`,
+          );
         onDone(n.name).catch((err: unknown) => setError(text(err)));
       }}
     >
@@ -79,6 +89,7 @@ export function CollectionView({
   collection: c,
   requests,
   all,
+  collectionNames,
   renaming,
   setRenaming,
   act,
@@ -89,6 +100,8 @@ export function CollectionView({
   collection: Collection;
   requests: SavedRequest[];
   all: SavedRequest[];
+  /** The other collections' names (a rename to one of them is refused). */
+  collectionNames: readonly string[];
   renaming: string | null;
   setRenaming: (id: string | null) => void;
   act: (p: Promise<unknown>, done?: string) => void;
@@ -114,6 +127,8 @@ export function CollectionView({
             <RenameForm
               label={`New name for the collection ${c.name}`}
               initial={c.name}
+              taken={new Set(collectionNames)}
+              takenBy="the name of another collection"
               onCancel={() => setRenaming(null)}
               onDone={async (name) => {
                 await renameCollection(c, name);
@@ -155,6 +170,8 @@ export function CollectionView({
                     <RenameForm
                       label={`New name for ${r.name}`}
                       initial={r.name}
+                      taken={new Set(requests.filter((o) => o.id !== r.id).map((o) => o.name))}
+                      takenBy="a request of this collection"
                       onCancel={() => setRenaming(null)}
                       onDone={async (name) => {
                         await updateRequest(r, { name });

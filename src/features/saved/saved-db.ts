@@ -2,7 +2,7 @@ import { changeFeed } from '../../browser/change-feed.ts';
 import { lazyDatabase, withStore } from '../../browser/idb.ts';
 import type { RequestDraft } from '../../model/index.ts';
 import { maskDraft } from '../../model/mask-draft.ts';
-import { freeName, type FileCollection } from './saved-file.ts';
+import { copyName, freeName, type FileCollection } from './saved-file.ts';
 import type { SavedStore } from './save-session.ts';
 import { CollectionSchema, SavedRequestSchema, type Collection, type SavedRequest } from './saved-schema.ts';
 
@@ -214,7 +214,7 @@ export async function updateRequest(
 export async function duplicateRequest(request: SavedRequest, siblings: readonly SavedRequest[]) {
   const taken = new Set(siblings.filter((s) => s.collectionId === request.collectionId).map((s) => s.name));
   return saveRequest({
-    name: freeName(`${request.name} (copy)`, taken),
+    name: copyName(request.name, taken),
     collectionId: request.collectionId,
     draft: request.draft,
   });

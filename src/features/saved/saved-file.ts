@@ -122,6 +122,19 @@ export function readCollectionsFile(text: string): FileCollection[] {
 }
 
 /** A name not yet used among `taken`: the name itself, else "name (2)", "name (3)", … */
+/**
+ * The name of a duplicate: "Sale (copy)", then "Sale (copy 2)", "Sale (copy 3)"; a copy's copy
+ * counts on from its original's name rather than stacking suffixes ("Sale (copy) (copy) (2)").
+ */
+export function copyName(name: string, taken: ReadonlySet<string>): string {
+  const base = name.replace(/ \(copy(?: \d+)?\)$/, '');
+  if (!taken.has(`${base} (copy)`)) return `${base} (copy)`;
+  for (let i = 2; ; i++) {
+    const candidate = `${base} (copy ${i})`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
 export function freeName(name: string, taken: ReadonlySet<string>): string {
   if (!taken.has(name)) return name;
   for (let i = 2; ; i++) {

@@ -236,6 +236,7 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
           collection={c}
           requests={requests.filter((r) => r.collectionId === c.id)}
           all={requests}
+          collectionNames={collections.filter((o) => o.id !== c.id).map((o) => o.name)}
           renaming={renaming}
           setRenaming={setRenaming}
           act={act}

@@ -88,6 +88,8 @@ export interface OperationFormProps {
   onClear: () => void;
   /** Fills the form with ids of an earlier answer (the picker beside the id fields). */
   onUseIds: (values: Record<string, string>) => void;
+  /** Fields the user must type again (not kept with the opened request): their group stays open. */
+  needed?: readonly string[];
 }
 
 // The formula editor and the nonce box load with the forms that have them (not the first form).
@@ -150,7 +152,10 @@ function OperationFormImpl(p: OperationFormProps) {
         </fieldset>
       ) : null}
       {optional.length > 0 ? (
-        <details className="wb-fields" open={optional.length <= 6}>
+        <details
+          className="wb-fields"
+          open={optional.length <= 6 || optional.some((f) => p.needed?.includes(f.name))}
+        >
           <summary>Optional parameters ({optional.length})</summary>
           {optional.map(fieldRow)}
         </details>

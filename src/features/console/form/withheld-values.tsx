@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useWatch, type UseFormReturn } from 'react-hook-form';
 import type { WithheldReason } from '../../../model/index.ts';
 import type { FieldValues, MetaValues } from './meta.ts';
+import { revealField } from './reveal-field.ts';
 
 const WHAT: Record<WithheldReason, string> = { 'card-number': 'card number', cvv: 'CVV', secret: 'secret' };
 
@@ -26,8 +27,11 @@ export function WithheldValues({ withheld, form, meta, refusals }: WithheldValue
   const empty = Object.keys(withheld).filter((name) =>
     Object.hasOwn(values, name) ? !values[name] : !extras[extraAt(name)]?.value,
   );
-  const focus = (name: string) =>
-    Object.hasOwn(values, name) ? form.setFocus(name) : meta.setFocus(`extras.${extraAt(name)}.value`);
+  const focus = (name: string) => {
+    if (!Object.hasOwn(values, name)) return meta.setFocus(`extras.${extraAt(name)}.value`);
+    revealField(name);
+    form.setFocus(name);
+  };
   const first = useRef<string | undefined>(undefined);
   first.current = empty[0];
   useEffect(() => {

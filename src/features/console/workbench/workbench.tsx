@@ -25,6 +25,7 @@ import { fromFormulaRows, toFormulaRows } from '../form/form-params.ts';
 import { LivePanes, type PanesHandle, type PreviewRef } from '../panes/live-panes.tsx';
 import type { FieldValues, MetaValues } from '../form/meta.ts';
 import { OperationForm } from '../form/operation-form.tsx';
+import { revealField } from '../form/reveal-field.ts';
 import { loadTimeoutSeconds, saveTimeoutSeconds } from '../send/send-timeout.ts';
 import { OperationHeader } from './operation-header.tsx';
 import { SendBar } from './send-bar.tsx';
@@ -154,7 +155,10 @@ function OperationWorkbench({
           draft: () => currentDraftRef.current(),
           check: async () =>
             (await form.trigger()) ? [] : (await validation).invalidNames(form.getValues()),
-          focusField: (name) => form.setFocus(name),
+          focusField: (name) => {
+            revealField(name);
+            form.setFocus(name);
+          },
           focusTimeout: () => timeoutInput.current?.focus(),
           production: () => contextRef.current?.target.kind === 'production',
           sending: () => session.getSnapshot().pending,
@@ -165,6 +169,7 @@ function OperationWorkbench({
   );
   const wb = useSyncExternalStore(wbSession.subscribe, wbSession.getSnapshot);
   const { endpoint, withheld } = wb;
+  const neededFields = useMemo(() => Object.keys(withheld ?? {}), [withheld]);
   const endpointRef = useRef(endpoint);
   endpointRef.current = endpoint;
   /** The form's request as the model holds it: every surface reads this one shape. */
@@ -320,6 +325,7 @@ function OperationWorkbench({
             onFill={onFill}
             onClear={onClear}
             onUseIds={onUseIds}
+            needed={neededFields}
           />
           <SendBar
             context={context}
