@@ -53,7 +53,7 @@ test.describe('the callbacks panel shows your own handler', () => {
           .filter({ has: page.getByRole('cell', { name: 'delivered', exact: true }) });
         await expect(first).toContainText(own.url);
         await expect(first).toContainText('HTTP 200 · OK from the merchant handler');
-        await expect(first.locator('td').nth(7)).toHaveText('1');
+        await expect(first.locator('td').nth(8)).toHaveText('1');
         await expect(
           deliveries
             .locator('tbody tr')
