@@ -92,6 +92,12 @@ export interface OperationFormProps {
   needed?: readonly string[];
 }
 
+/**
+ * Optional parameters start open up to this many (seven since issue 28 gave the callback family
+ * `notify_url`, which made payouts' groups seven); more start folded.
+ */
+const OPEN_UP_TO = 7;
+
 // The formula editor and the nonce box load with the forms that have them (not the first form).
 const FormulaEditor = lazy(() => import('./signing-options.tsx').then((m) => ({ default: m.FormulaEditor })));
 const SchemePicker = lazy(() => import('./signing-options.tsx').then((m) => ({ default: m.SchemePicker })));
@@ -154,7 +160,7 @@ function OperationFormImpl(p: OperationFormProps) {
       {optional.length > 0 ? (
         <details
           className="wb-fields"
-          open={optional.length <= 6 || optional.some((f) => p.needed?.includes(f.name))}
+          open={optional.length <= OPEN_UP_TO || optional.some((f) => p.needed?.includes(f.name))}
         >
           <summary>Optional parameters ({optional.length})</summary>
           {optional.map(fieldRow)}
