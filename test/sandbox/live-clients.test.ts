@@ -116,7 +116,7 @@ describe('what the vendor’s live clients rely on (issue 28)', () => {
     });
 
     it('a notify_url off this machine is refused as server_callback_url is', async () => {
-      const r = await sb.acme.call('v2/sale', saleParams({ notify_url: 'http://203.0.113.9/n' }));
+      const r = await sb.acme.call('v2/sale', saleParams({ notify_url: 'http://notify.invalid/n' }));
       expect(r.body['error-reason']).toBe('CALLBACK_URL_REFUSED');
       expect(r.body['error-message']).toMatch(/^notify_url host/);
     });
