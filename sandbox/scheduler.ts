@@ -245,6 +245,7 @@ export class Scheduler {
         lab: this.engine.scenarios,
         stop: this.abort.signal,
         shiftedMs: (login) => this.shifts.get(login) ?? 0,
+        onError: this.onError,
       },
       cb,
       target,

@@ -1,4 +1,5 @@
 import type { CryptoPort } from '../../src/core/index.ts';
+import { errorText } from '../../src/core/errors.ts';
 import {
   isLaterTransaction,
   wireTransactionType,
@@ -27,6 +28,45 @@ export interface RelayDeps {
   stop: AbortSignal;
   /** How far the test clock has moved a merchant's deadlines in all (see Scheduler.noteShift). */
   shiftedMs?: (merchant: string) => number;
+  /** Where a write that will be tried again is reported (the server's log). */
+  onError?: (message: string) => void;
+}
+
+/** The first and the longest wait before an attempt's outcome is written again. */
+const REWRITE_FIRST_MS = 50;
+const REWRITE_MAX_MS = 2_000;
+
+/**
+ * Writes an attempt's outcome, again and again until it is on disk or the sandbox stops. A write
+ * that failed (another process held the file's write lock past the busy timeout) left the claim in
+ * place; once its lease ran out the callback was claimed and sent again although the handler had
+ * acknowledged it (issue 27 §4). At-least-once allows a second send only for an attempt in flight
+ * at a crash, and this process has not crashed: it keeps the answer and records it.
+ */
+async function writeOutcome(d: RelayDeps, write: () => Promise<unknown>): Promise<void> {
+  for (let wait = REWRITE_FIRST_MS; ; wait = Math.min(wait * 2, REWRITE_MAX_MS)) {
+    try {
+      await write();
+      return;
+    } catch (e) {
+      if (d.stop.aborted || d.store.isClosed) return;
+      d.onError?.(
+        `sandbox callback: could not record the attempt's outcome (${errorText(e)}); trying again in ${wait} ms`,
+      );
+    }
+    const stopped = await new Promise<boolean>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        d.stop.removeEventListener('abort', done);
+        resolve(false);
+      }, wait);
+      d.stop.addEventListener('abort', done, { once: true });
+    });
+    if (stopped || d.store.isClosed) return;
+  }
 }
 
 /**
@@ -60,8 +100,10 @@ export async function deliverCallback(
   const order = target?.order;
   const merchant = order ? d.merchants.byLogin(order.merchant) : undefined;
   if (!request || !order || !merchant) {
-    await store.batched(() =>
-      store.finishCallback(cb.id, { state: 'failed', last_result: 'order or merchant no longer known' }),
+    await writeOutcome(d, () =>
+      store.batched(() =>
+        store.finishCallback(cb.id, { state: 'failed', last_result: 'order or merchant no longer known' }),
+      ),
     );
     return true;
   }
@@ -76,10 +118,12 @@ export async function deliverCallback(
   const records: Array<Omit<DeliveryRecord, 'id'>> = [];
   const urlField = urlFieldOf(store, cb, request.kind, order.id);
   const finish = (patch: CallbackPatch) =>
-    store.batched(() => {
-      for (const r of records) d.log.record(r);
-      store.finishCallback(cb.id, patch);
-    });
+    writeOutcome(d, () =>
+      store.batched(() => {
+        for (const r of records) d.log.record(r);
+        store.finishCallback(cb.id, patch);
+      }),
+    );
   const record = (kind: DeliveryKind, url: string, a: Partial<HandlerAnswer> & { result: string }) =>
     records.push({
       callbackId: cb.id,
@@ -112,7 +156,9 @@ export async function deliverCallback(
 
   const url = await callbackUrlFor(cb.url, request, order, merchant.controlKey, d.crypto);
   if (!url) {
-    await store.batched(() => store.finishCallback(cb.id, { state: 'failed', last_result: 'invalid URL' }));
+    await writeOutcome(d, () =>
+      store.batched(() => store.finishCallback(cb.id, { state: 'failed', last_result: 'invalid URL' })),
+    );
     return true;
   }
   if (!callbackHostAllowed(url, options)) {

@@ -6,7 +6,6 @@
  * at-least-once allows each callback to be answered 200 once after it: not twice, and none lost
  * (the attempts in flight at the crash are sent again once their claim has expired).
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -24,41 +23,11 @@ import {
   sha1,
   waitFor,
 } from './support.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-interface Proc {
-  child: ChildProcessWithoutNullStreams;
-  base: string;
-}
-
-function startProcess(env: Record<string, string>): Promise<Proc> {
-  // Node itself with tsx's loader, not the tsx CLI: the CLI runs the script in a child process,
-  // which a SIGKILL of the CLI would leave running (a second sandbox on the file, not a crash).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'sandbox/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, HOST: '127.0.0.1', SANDBOX_PORT: '0' },
-  });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /listening: (http:\/\/\S+\/paynet)/.exec(out);
-      if (m) resolve({ child, base: m[1]! });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => reject(new Error(`sandbox exited (${code}): ${out}`)));
-  });
-}
-
-function exited(p: Proc, signal: NodeJS.Signals): Promise<void> {
-  return new Promise((resolve) => {
-    if (p.child.exitCode !== null || p.child.signalCode !== null) return resolve();
-    p.child.once('exit', () => resolve());
-    p.child.kill(signal);
-  });
-}
+import {
+  startSandboxProcess as startProcess,
+  stopSandboxProcess as exited,
+  type SandboxProcess as Proc,
+} from './sandbox-process.ts';
 
 /** Attempts held unanswered when the first process is killed: in flight at the crash. */
 const HELD = 10;
