@@ -52,7 +52,19 @@ async function main(): Promise<void> {
     limits,
     ...(tls ? { https: { key: tls.key, cert: tls.cert } } : {}),
   });
-  await app.listen({ host, port: Number(portText) });
+  try {
+    await app.listen({ host, port: Number(portText) });
+  } catch (e) {
+    // Close the database and the scheduler first: nothing of this process may touch the file.
+    await app.close().catch(() => undefined);
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(
+        `port ${portText} on ${host} is in use, perhaps by a sandbox still running: stop it (its banner names its process id) or choose another port with SANDBOX_PORT.`,
+        { cause: e },
+      );
+    }
+    throw e;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : Number(portText);
   const shownHost = host.includes(':') ? `[${host}]` : host;
@@ -86,6 +98,8 @@ async function main(): Promise<void> {
     `  merchant login: ${merchant.login ?? '?'}; endpoint ids: ${(merchant.endpointIds ?? []).join(', ')}; group ids: ${(merchant.endpointGroupIds ?? []).join(', ') || 'none'}`,
     `  control key and key pair: GET ${scheme}://${tls ? 'localhost' : '127.0.0.1'}:${port}${SANDBOX_PREFIX}/demo-merchant (this machine only)`,
     `  transactions: ${options.dbPath}; final status after ${options.finalizeDelayMs} ms`,
+    // npm and tsx each run the sandbox in a child: killing theirs (kill -9) leaves this one running.
+    `  process id ${process.pid}: to stop this sandbox, stop this process (kill ${process.pid}), not npm's or tsx's`,
   ];
   if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
     lines.push(`  warning: HOST=${host} exposes the sandbox beyond this machine.`);
