@@ -96,6 +96,27 @@ test.describe('the pre-rendered first form', () => {
     await expectTakenOver(page);
   });
 
+  // Issue 29 §6: the pre-rendered page draws the app's frame around the form, so the first field
+  // stays where it is when the app takes over (it moved about 370 px before).
+  for (const width of [1280, 1024, 390]) {
+    test(`the first field does not move when the app takes over (${width} px wide)`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 });
+      const release = await holdApp(page);
+      await page.goto('/ops/v2/sale');
+      const first = page.locator('#f-client_orderid');
+      await expect(page.locator('#first-form')).toBeVisible();
+      const before = await first.boundingBox();
+      release();
+      await expect(page.locator('#first-form')).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Fill with test data' })).toBeVisible();
+      const after = await first.boundingBox();
+      expect(before).not.toBeNull();
+      expect(Math.abs(after!.x - before!.x), 'horizontal move in px').toBeLessThanOrEqual(1);
+      expect(Math.abs(after!.y - before!.y), 'vertical move in px').toBeLessThanOrEqual(1);
+      expect(Math.abs(after!.width - before!.width), 'width change in px').toBeLessThanOrEqual(1);
+    });
+  }
+
   test('typing after the app has loaded: the app form as usual', async ({ page }) => {
     await page.goto('/ops/v2/sale');
     await expect(page.getByRole('button', { name: 'Fill with test data' })).toBeVisible();

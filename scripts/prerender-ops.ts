@@ -1,7 +1,7 @@
 /**
  * A Vite build plugin: one pre-rendered page per catalog operation, `ops/<path>.html` beside
  * index.html, which the console's server answers for `/ops/<path>` (proxy/static-console.ts). Each
- * is index.html with the operation's form already in it (src/features/console/form/first-form-markup.ts)
+ * is index.html with the operation's form already in it, inside the app's frame (src/app/first-form-frame.ts)
  * and, instead of the app's entry, the small first-form module (src/app/first-form.ts) that signs
  * as the user types and loads the app after the first paint. The app's chunks are not preloaded
  * from the HTML: on a slow link they would compete with the first form.
@@ -9,7 +9,8 @@
 import type { Plugin, Rolldown } from 'vite';
 import { OPERATIONS } from '../src/catalog/index.ts';
 import { FIRST_FORM_DATA_ID, type FirstFormData } from '../src/features/console/form/first-form-ids.ts';
-import { firstFormFormula, firstFormHtml } from '../src/features/console/form/first-form-markup.ts';
+import { firstFormPageHtml } from '../src/app/first-form-frame.ts';
+import { firstFormFormula } from '../src/features/console/form/first-form-markup.ts';
 
 /** The first-form module, a second build input beside index.html. */
 export const FIRST_FORM_ENTRY = 'src/app/first-form.ts';
@@ -82,7 +83,7 @@ export function prerenderOps(): Plugin {
         };
         const page = page0.replace(
           '<div id="root"></div>',
-          `<div id="root"></div>\n    ${firstFormHtml(op)}\n    <script type="application/json" id="${FIRST_FORM_DATA_ID}">${jsonInHtml(data)}</script>`,
+          `<div id="root"></div>\n    ${firstFormPageHtml(op)}\n    <script type="application/json" id="${FIRST_FORM_DATA_ID}">${jsonInHtml(data)}</script>`,
         );
         if (page === page0) this.error('prerender-ops: index.html has no <div id="root"></div>.');
         this.emitFile({ type: 'asset', fileName: `ops/${op.path}.html`, source: page });

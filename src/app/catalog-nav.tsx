@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from 'react';
 import { OPERATIONS } from '../catalog/index.ts';
-import { groupOperations, matchesQuery } from './catalog-search.ts';
+import { groupOperations, matchesQuery, navPathNote } from './catalog-search.ts';
 import { onLinkClick, opHref } from './router.ts';
 
 export function CatalogNav({ current }: { current: string | null }) {
@@ -55,8 +55,7 @@ export function CatalogNav({ current }: { current: string | null }) {
                     {o.title}
                     <span className="nav-path">
                       {o.path}
-                      {o.schemeSource === 'unsure' || o.formulaSource === 'unsure' ? ' · unsure' : ''}
-                      {o.exampleOnly ? ' · example only' : ''}
+                      {navPathNote(o)}
                     </span>
                   </a>
                 </li>

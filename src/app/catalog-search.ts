@@ -20,3 +20,11 @@ export function groupOperations(
     .map((group) => ({ group, title: GROUP_TITLES[group], ops: ops.filter((o) => o.group === group) }))
     .filter((g) => g.ops.length > 0);
 }
+
+/** What follows an operation's path in the list: whether its scheme is unsure, or example only. */
+export function navPathNote(op: Operation): string {
+  return (
+    (op.schemeSource === 'unsure' || op.formulaSource === 'unsure' ? ' · unsure' : '') +
+    (op.exampleOnly ? ' · example only' : '')
+  );
+}

@@ -10,8 +10,9 @@ import { whenIdle } from '../ui/index.ts';
 import { CatalogNav } from './catalog-nav.tsx';
 import { setCurrentRequest } from './current-request.ts';
 import { ExportsRoute, WorkbenchTools } from './request-tools-bar.tsx';
-import { navigate, onLinkClick, opHref, parseRoute, useLocation, type Route } from './router.ts';
+import { navigate, onLinkClick, opHref, parseRoute, useLocation } from './router.ts';
 import { teachHref } from './routes.ts';
+import { SECTIONS } from './sections.ts';
 import { runtime, usePlace } from './runtime.ts';
 import { useThemeChoice, type ThemeChoice } from './theme.ts';
 
@@ -110,19 +111,6 @@ function ThemePicker() {
     </label>
   );
 }
-
-/** The sections in the top bar, with the route kinds that count as being in each. */
-const SECTIONS: readonly { to: string; label: string; kinds: readonly Route['kind'][] }[] = [
-  { to: '/', label: 'Workbench', kinds: ['home', 'op'] },
-  { to: '/history', label: 'History', kinds: ['history'] },
-  { to: '/saved', label: 'Saved', kinds: ['saved'] },
-  { to: '/keys', label: 'Keys', kinds: ['keys'] },
-  { to: '/scenarios', label: 'Scenarios', kinds: ['scenarios'] },
-  { to: '/flows', label: 'Flows', kinds: ['flows'] },
-  { to: '/export', label: 'Export', kinds: ['export'] },
-  { to: '/debugger', label: 'Debugger', kinds: ['debugger', 'capsule'] },
-  { to: '/teach', label: 'Teaching', kinds: ['teach'] },
-];
 
 /** Records the exchange in history and remembers its order ids, to claim the customer's return. */
 function onExchange(ex: Exchange): Promise<void> {

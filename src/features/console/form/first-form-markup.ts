@@ -1,14 +1,17 @@
 import { placeholderOf, type FieldSpec, type Operation } from '../../../catalog/index.ts';
 import type { ControlTerm } from '../../../core/index.ts';
 import { fieldDetails, fieldOptions, INPUT_MODE } from './field-text.ts';
-import { FIRST_FORM_ID } from './first-form-ids.ts';
+import { operationFacts } from '../workbench/operation-facts.ts';
+import { OPEN_UP_TO } from './optional-group.ts';
+import { hasCardCvv, OUTCOMES } from './test-data.ts';
 
 /**
  * The first form of an operation page as HTML, written at build time (scripts/prerender-ops.ts):
  * the same labels, names, ids and ARIA wiring as `FieldRow` and `OperationForm`, and the signing
  * pane's signature line, so the page is a usable form before the app has loaded. The app takes
- * over what was typed into it (src/app/first-form-takeover.ts). No buttons: nothing here would
- * answer a click before the app does.
+ * over what was typed into it (src/app/first-form-takeover.ts). No live buttons: nothing here would
+ * answer a click before the app does; what the app draws around the fields is held in place by
+ * inert copies, so the first field does not move when the app arrives.
  */
 
 const escapeHtml = (s: string) =>
@@ -69,24 +72,55 @@ export function firstFormFormula(op: Operation): ControlTerm[] | null {
   return plain ? [...op.formula] : null;
 }
 
-/** The pre-rendered page body for `op`: the header, the form, the signature line. */
+/** An element the app will draw in this place, drawn alike but inert: it holds the place only. */
+export const placeHolding = (cls: string, inner: string) =>
+  `<div class="${cls}" aria-hidden="true" inert>${inner}</div>`;
+
+const inertButtons = (labels: readonly string[], cls = 'ui-btn') =>
+  labels.map((l) => `<button type="button" class="${cls}" tabindex="-1">${escapeHtml(l)}</button>`).join('');
+
+/** The operation's facts under its title, as the app's header lists them (operation-facts.ts). */
+function factsHtml(op: Operation): string {
+  const items = operationFacts(op).map(
+    ([before, className, code, after, source, label]) =>
+      `<li${className ? ` class="${className}"` : ''}>${escapeHtml(before)}${
+        code !== undefined ? `<code>${escapeHtml(code)}</code>` : ''
+      }${escapeHtml(after ?? '')}${
+        source ? `<span class="wb-prov wb-prov-${source}">${escapeHtml(label ?? '')}</span>` : ''
+      }</li>`,
+  );
+  return `<ul class="wb-tags" aria-label="Operation facts">${items.join('')}</ul>`;
+}
+
+/**
+ * The workbench of `op` as the app draws it on arrival: the header (title, address, facts,
+ * summary), the test-data box held in place, the form, and the signature line. The app's shell
+ * around it is src/app/first-form-frame.ts.
+ */
 export function firstFormHtml(op: Operation): string {
   const required = op.fields.filter((f) => f.required);
   const optional = op.fields.filter((f) => !f.required);
   const signs = firstFormFormula(op) !== null;
+  const cvv = hasCardCvv(op)
+    ? `<label>Outcome (CVV) <select tabindex="-1">${OUTCOMES.map(
+        (o) => `<option>${escapeHtml(`${o.cvv}: ${o.label}`)}</option>`,
+      ).join('')}</select></label>`
+    : '';
   return [
-    `<div id="${FIRST_FORM_ID}" class="ff">`,
-    `<header class="app-top"><span class="app-brand">pay-console</span></header>`,
-    `<main class="app-main ff-main"><article class="wb" aria-labelledby="ff-title">`,
+    `<article class="wb" aria-labelledby="ff-title">`,
     `<header class="wb-head"><h1 id="ff-title">${escapeHtml(op.title)}</h1>`,
+    // The address's base and endpoint id come with the profile, which the app loads.
+    `<p class="wb-path"><span class="wb-method">POST</span> <code>{base_url}/api/${escapeHtml(op.path)}/{endpointId}</code></p>`,
+    factsHtml(op),
     `<p class="wb-summary">${escapeHtml(op.summary)}</p></header>`,
     `<div class="wb-grid"><form class="wb-col-form" aria-label="${escapeHtml(op.title)} parameters" novalidate>`,
     `<div class="wb-form">`,
+    placeHolding('wb-box wb-fill', cvv + inertButtons(['Fill with test data', 'Clear'])),
     required.length > 0
       ? `<fieldset class="wb-fields"><legend>Required parameters</legend>${required.map(fieldRowHtml).join('')}</fieldset>`
       : '',
     optional.length > 0
-      ? `<details class="wb-fields"${optional.length <= 6 ? ' open' : ''}><summary>Optional parameters (${optional.length})</summary>${optional.map(fieldRowHtml).join('')}</details>`
+      ? `<details class="wb-fields"${optional.length <= OPEN_UP_TO ? ' open' : ''}><summary>Optional parameters (${optional.length})</summary>${optional.map(fieldRowHtml).join('')}</details>`
       : '',
     `</div></form>`,
     `<div class="wb-col-panes"><section class="wb-pane" aria-labelledby="ff-pane-sig">`,
@@ -95,6 +129,8 @@ export function firstFormHtml(op: Operation): string {
       signs ? '' : '(signed once the console has loaded)'
     }</code></div>`,
     `<p class="wb-hint" role="status">The console is loading; what you type here is kept.</p>`,
-    `</section></div></div></article></main></div>`,
+    `</section></div></div></article>`,
   ].join('');
 }
+
+export { escapeHtml, inertButtons };

@@ -12,6 +12,7 @@ import { duplicateExtraNames } from './form-params.ts';
 import type { FieldValues, MetaValues } from './meta.ts';
 import { takesEarlierIds } from '../follow-ups/takes-earlier-ids.ts';
 import { hasCardCvv, OUTCOMES } from './test-data.ts';
+import { OPEN_UP_TO } from './optional-group.ts';
 
 function ExtrasEditor({ op, meta }: { op: Operation; meta: UseFormReturn<MetaValues> }) {
   const { fields, append, remove } = useFieldArray({ control: meta.control, name: 'extras' });
@@ -91,12 +92,6 @@ export interface OperationFormProps {
   /** Fields the user must type again (not kept with the opened request): their group stays open. */
   needed?: readonly string[];
 }
-
-/**
- * Optional parameters start open up to this many (seven since issue 28 gave the callback family
- * `notify_url`, which made payouts' groups seven); more start folded.
- */
-const OPEN_UP_TO = 7;
 
 // The formula editor and the nonce box load with the forms that have them (not the first form).
 const FormulaEditor = lazy(() => import('./signing-options.tsx').then((m) => ({ default: m.FormulaEditor })));

@@ -1,7 +1,7 @@
-import { describeFormula, type EndpointRef } from '../../../core/index.ts';
-import { OPERATION_SOURCE_LABEL, SCHEME_TITLES, type Operation } from '../../../catalog/index.ts';
+import type { EndpointRef } from '../../../core/index.ts';
+import type { Operation } from '../../../catalog/index.ts';
 import type { SigningContext } from '../../../model/signing-context.ts';
-import { provenanceLabel } from '../form/labels.ts';
+import { operationFacts } from './operation-facts.ts';
 
 /** The operation's title, address, facts and summary; the opened request's own endpoint, if any. */
 export function OperationHeader({
@@ -36,32 +36,14 @@ export function OperationHeader({
         </p>
       ) : null}
       <ul className="wb-tags" aria-label="Operation facts">
-        <li>
-          <code>{op.id}</code>
-        </li>
-        <li>
-          {SCHEME_TITLES[op.scheme]}
-          {op.schemeSource !== 'description' ? (
-            <span className={`wb-prov wb-prov-${op.schemeSource}`}>
-              scheme {provenanceLabel(op.schemeSource)}
-            </span>
-          ) : null}
-        </li>
-        {op.scheme === 'control' && op.formula ? (
-          <li>
-            control = sha1(<code>{describeFormula(op.formula)}</code>)
-            {op.formulaSource && op.formulaSource !== 'description' ? (
-              <span className={`wb-prov wb-prov-${op.formulaSource}`}>
-                formula {provenanceLabel(op.formulaSource)}
-              </span>
-            ) : null}
+        {operationFacts(op).map(([before, className, code, after, source, label], i) => (
+          <li key={i} className={className}>
+            {before}
+            {code !== undefined ? <code>{code}</code> : null}
+            {after}
+            {source ? <span className={`wb-prov wb-prov-${source}`}>{label}</span> : null}
           </li>
-        ) : null}
-        {op.movesMoney ? <li className="wb-tag-money">moves money</li> : null}
-        {op.exampleOnly ? <li>only in the description's authentication examples</li> : null}
-        {op.source ? <li>{OPERATION_SOURCE_LABEL[op.source]}</li> : null}
-        {op.requestSchemaName ? <li>request schema {op.requestSchemaName}</li> : null}
-        <li>answer {op.response}</li>
+        ))}
       </ul>
       <p className="wb-summary">{op.summary}</p>
     </header>
