@@ -13,13 +13,12 @@
  * BENCH_KEYSTROKES (default 40) keys per scheme.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { build as ViteBuild } from 'vite';
 import { CHROMIUM_ARGS, findChromium } from '../scripts/browser-path.ts';
 import { startChild } from './lib/child-process.ts';
+import { buildConsoleDist, startConsoleServer } from './lib/console-dist.ts';
 import { FLOOR_PATH } from './lib/floor-page.ts';
 import { PEERS } from './lib/peers.ts';
 import { measureRawOps, type RawOps } from './lib/raw-ops.ts';
@@ -32,8 +31,6 @@ const LOADS = Number(process.env.BENCH_LOADS ?? 15);
 const SLOW_LOADS = Number(process.env.BENCH_SLOW_LOADS ?? 5);
 /** What a trainee's laptop on classroom Wi-Fi meets (issue 23): goal ≤ 1 s to a usable form. */
 const SLOW_DEVICE = { cpuRate: 4, latencyMs: 20, bitsPerSecond: 10_000_000 };
-const ROOT = resolve(import.meta.dirname, '..');
-const DIST = resolve(ROOT, '.data/bench-console-dist');
 
 function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -428,21 +425,8 @@ async function openFilled(page: Page, origin: string, path: string): Promise<voi
 }
 
 export async function run(): Promise<void> {
-  if (process.env.BENCH_REUSE_DIST !== '1' || !existsSync(resolve(DIST, 'index.html'))) {
-    console.log('building the console into .data/bench-console-dist …');
-    // A variable specifier: eslint-plugin-import-x's no-cycle crashes when it follows an import into vite.
-    const vitePackage = 'vite';
-    const { build } = (await import(vitePackage)) as { build: typeof ViteBuild };
-    await build({
-      root: ROOT,
-      logLevel: 'warn',
-      build: { outDir: DIST, emptyOutDir: true, sourcemap: false },
-    });
-  }
-  const server = await startChild(resolve(import.meta.dirname, 'lib/console-server-child.ts'), [
-    'in-process',
-    DIST,
-  ]);
+  await buildConsoleDist();
+  const server = await startConsoleServer();
   const origin = `http://127.0.0.1:${server.port}`;
   const executablePath = findChromium();
   const browser = await chromium.launch({

@@ -20,6 +20,7 @@ const SECTIONS: ReadonlyArray<readonly [file: string, load: () => Promise<BenchS
   ['collection-run.bench.ts', () => import('./collection-run.bench.ts')],
   ['diagnose.bench.ts', () => import('./diagnose.bench.ts')],
   ['capsule.bench.ts', () => import('./capsule.bench.ts')],
+  ['import.bench.ts', () => import('./import.bench.ts')],
 ];
 
 const filters = process.argv.slice(2).map((f) => f.toLowerCase());

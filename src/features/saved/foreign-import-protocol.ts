@@ -1,9 +1,4 @@
-import type { SavedRequest } from './saved-schema.ts';
-
-/** Saved requests per message from the import worker (a message is one task of the page's thread). */
-export const IMPORT_CHUNK = 1_000;
-
-/** What the page asks of the import worker: read this file into saved requests of `collectionId`. */
+/** What the page asks of the import worker: read this file and save it as collection `collectionId`. */
 export interface ImportJob {
   text: string;
   collectionId: string;
@@ -11,17 +6,21 @@ export interface ImportJob {
   at: string;
 }
 
-/** What the import worker tells the page, in this order: progress and chunks, then done or failed. */
+/**
+ * What the import worker tells the page, in this order: reading progress, saving progress, then
+ * done or failed. The requests themselves never cross to the page: the worker saves them (issue
+ * 27 §5: 100,000 `put`s on the page's thread were seconds of its time, in tasks of up to 170 ms).
+ */
 export type ImportMessage =
   | { type: 'progress'; done: number; total: number }
-  | { type: 'chunk'; requests: SavedRequest[] }
+  | { type: 'saving'; done: number; total: number }
   | {
       type: 'done';
       format: 'postman' | 'insomnia';
+      /** The collection's name as saved (made free among the collections kept). */
       name: string;
-      total: number;
+      /** Requests saved. */
+      requests: number;
       skipped: Array<{ name: string; reason: string }>;
-      /** The file's own variables, the collection's defaults (never a secret). */
-      variables: Record<string, string>;
     }
   | { type: 'failed'; message: string };

@@ -1,6 +1,4 @@
 import type { ImportJob, ImportMessage } from './foreign-import-protocol.ts';
-import type { SavedRequest } from './saved-schema.ts';
-import { errorText } from '../../core/errors.ts';
 
 /** The import worker as the session sees it (a Web Worker in the page, a fake in the spec). */
 export interface ImportWorkerPort {
@@ -11,15 +9,6 @@ export interface ImportWorkerPort {
 
 export interface ForeignImportPorts {
   spawn(): ImportWorkerPort;
-  /** Saves the collection and its requests in one transaction (aborted by `signal`: nothing kept). */
-  save(
-    name: string,
-    collectionId: string,
-    requests: readonly SavedRequest[],
-    variables: Readonly<Record<string, string>>,
-    onProgress: (done: number) => void,
-    signal: AbortSignal,
-  ): Promise<{ requests: number }>;
   newId(): string;
   now(): string;
 }
@@ -46,14 +35,13 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 /**
  * Imports a Postman or Insomnia file off the page's thread: the worker reads it into saved
- * requests, sent in chunks; once all have come they are saved in one transaction, a chunk per
- * task. Progress is told throughout, and Cancel stops either step with nothing kept.
+ * requests and saves them in one transaction. Progress is told throughout, and Cancel stops
+ * either step with nothing kept (the worker is terminated, its transaction aborted with it).
  */
 export class ForeignImportSession {
   private snapshot = IDLE;
   private readonly listeners = new Set<() => void>();
   private worker: ImportWorkerPort | undefined;
-  private saving: AbortController | undefined;
   /** Bumped per start and cancel: messages of an earlier import are ignored. */
   private run = 0;
 
@@ -73,35 +61,13 @@ export class ForeignImportSession {
   start(fileName: string, text: string): void {
     this.stop();
     const run = ++this.run;
-    const collectionId = this.ports.newId();
-    const requests: SavedRequest[] = [];
     this.set({ ...IDLE, phase: 'reading', fileName, message: `Reading ${fileName}…` });
     const worker = this.ports.spawn();
     this.worker = worker;
     worker.onMessage((m) => {
-      if (run !== this.run) return;
-      if (m.type === 'progress')
-        this.set({
-          ...this.snapshot,
-          done: m.done,
-          total: m.total,
-          message: `Reading ${fileName}: ${count(m.done)} of ${count(m.total)} requests…`,
-        });
-      else if (m.type === 'chunk') requests.push(...m.requests);
-      else if (m.type === 'failed') {
-        this.stop();
-        this.set({
-          ...IDLE,
-          phase: 'failed',
-          fileName,
-          message: `${fileName} was not imported. ${m.message}`,
-        });
-      } else {
-        this.stop();
-        void this.save(run, fileName, collectionId, requests, m);
-      }
+      if (run === this.run) this.hear(fileName, m);
     });
-    worker.post({ text, collectionId, at: this.ports.now() });
+    worker.post({ text, collectionId: this.ports.newId(), at: this.ports.now() });
   }
 
   /** Stops the import under way; nothing of it is kept. */
@@ -118,69 +84,41 @@ export class ForeignImportSession {
     });
   }
 
-  private async save(
-    run: number,
-    fileName: string,
-    collectionId: string,
-    requests: SavedRequest[],
-    read: Extract<ImportMessage, { type: 'done' }>,
-  ): Promise<void> {
-    const total = requests.length;
-    this.set({
-      ...this.snapshot,
-      phase: 'saving',
-      done: 0,
-      total,
-      message: `Saving ${count(total)} requests…`,
-    });
-    const abort = new AbortController();
-    this.saving = abort;
-    try {
-      const n = await this.ports.save(
-        read.name,
-        collectionId,
-        requests,
-        read.variables,
-        (done) => {
-          if (run === this.run)
-            this.set({
-              ...this.snapshot,
-              done,
-              message: `Saving ${count(done)} of ${count(total)} requests…`,
-            });
-        },
-        abort.signal,
-      );
-      if (run !== this.run) return;
-      const what = read.format === 'postman' ? 'Postman collection' : 'Insomnia export';
+  private hear(fileName: string, m: ImportMessage): void {
+    if (m.type === 'progress' || m.type === 'saving') {
+      const reading = m.type === 'progress';
       this.set({
-        phase: 'done',
-        fileName,
-        done: total,
-        total,
-        skipped: read.skipped,
-        message: `Imported ${n.requests} request${n.requests === 1 ? '' : 's'} of the ${what} “${read.name}” from ${fileName} into a new collection${
-          read.skipped.length > 0 ? `; skipped ${read.skipped.length}, each listed below with why` : ''
-        }.`,
+        ...this.snapshot,
+        phase: reading ? 'reading' : 'saving',
+        done: m.done,
+        total: m.total,
+        message: reading
+          ? `Reading ${fileName}: ${count(m.done)} of ${count(m.total)} requests…`
+          : `Saving ${count(m.done)} of ${count(m.total)} requests…`,
       });
-    } catch (e) {
-      if (run !== this.run) return;
-      this.set({
-        ...IDLE,
-        phase: 'failed',
-        fileName,
-        message: `${fileName} was not imported. ${errorText(e)}`,
-      });
-    } finally {
-      if (this.saving === abort) this.saving = undefined;
+      return;
     }
+    this.stop();
+    if (m.type === 'failed') {
+      this.set({ ...IDLE, phase: 'failed', fileName, message: `${fileName} was not imported. ${m.message}` });
+      return;
+    }
+    const what = m.format === 'postman' ? 'Postman collection' : 'Insomnia export';
+    this.set({
+      phase: 'done',
+      fileName,
+      done: m.requests,
+      total: m.requests,
+      skipped: m.skipped,
+      message: `Imported ${m.requests} request${m.requests === 1 ? '' : 's'} of the ${what} “${m.name}” from ${fileName} into a new collection${
+        m.skipped.length > 0 ? `; skipped ${m.skipped.length}, each listed below with why` : ''
+      }.`,
+    });
   }
 
   private stop(): void {
     this.worker?.terminate();
     this.worker = undefined;
-    this.saving?.abort();
-    this.saving = undefined;
   }
 
   private set(next: ForeignImportSnapshot): void {

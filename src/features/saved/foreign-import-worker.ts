@@ -1,11 +1,12 @@
 /// <reference lib="webworker" />
-// Reads a Postman or Insomnia file off the page's thread: 100,000 requests take seconds to parse,
-// identify and mask, which on the page froze it (issue 27). The page gets progress and the saved
-// requests in chunks, each one short task to receive.
+// Reads a Postman or Insomnia file and saves it, both off the page's thread: 100,000 requests take
+// seconds to parse, identify, mask and write, which on the page froze it (issue 27). The page gets
+// progress only; the saved list hears the change over the saved store's BroadcastChannel.
 import { importForeignCollection } from '../../exports/foreign-collections/import-foreign-collection.ts';
 import { maskDraft } from '../../model/mask-draft.ts';
-import { IMPORT_CHUNK, type ImportJob, type ImportMessage } from './foreign-import-protocol.ts';
-import { SavedRequestSchema, type SavedRequest } from './saved-schema.ts';
+import type { ImportJob, ImportMessage } from './foreign-import-protocol.ts';
+import { importPrepared } from './saved-db.ts';
+import { SavedRequestSchema } from './saved-schema.ts';
 import { errorText } from '../../core/errors.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -14,41 +15,35 @@ const post = (m: ImportMessage) => self.postMessage(m);
 /** A saved name: at most 200 characters, never empty. */
 const clip = (name: string, fallback: string) => name.trim().slice(0, 200).trim() || fallback;
 
+async function run({ text, collectionId, at }: ImportJob): Promise<void> {
+  const c = importForeignCollection(text, {
+    onProgress: (done, total) => post({ type: 'progress', done, total }),
+  });
+  const requests = c.requests.map((r) =>
+    SavedRequestSchema.parse({
+      version: 1,
+      id: crypto.randomUUID(),
+      collectionId,
+      name: clip(r.name, 'Unnamed request'),
+      draft: maskDraft(r.draft),
+      ...(r.set ? { checks: { set: r.set } } : {}),
+      savedAt: at,
+      updatedAt: at,
+    }),
+  );
+  const total = requests.length;
+  post({ type: 'saving', done: 0, total });
+  // Cancel terminates this worker: its open transaction is aborted with it, nothing kept.
+  const saved = await importPrepared(
+    clip(c.name, 'Imported requests'),
+    collectionId,
+    requests,
+    c.variables,
+    (done) => post({ type: 'saving', done, total }),
+  );
+  post({ type: 'done', format: c.format, name: saved.name, requests: saved.requests, skipped: c.skipped });
+}
+
 self.addEventListener('message', (event: MessageEvent<ImportJob>) => {
-  const { text, collectionId, at } = event.data;
-  try {
-    const c = importForeignCollection(text, {
-      onProgress: (done, total) => post({ type: 'progress', done, total }),
-    });
-    const total = c.requests.length;
-    let chunk: SavedRequest[] = [];
-    for (const [i, r] of c.requests.entries()) {
-      chunk.push(
-        SavedRequestSchema.parse({
-          version: 1,
-          id: crypto.randomUUID(),
-          collectionId,
-          name: clip(r.name, 'Unnamed request'),
-          draft: maskDraft(r.draft),
-          ...(r.set ? { checks: { set: r.set } } : {}),
-          savedAt: at,
-          updatedAt: at,
-        }),
-      );
-      if (chunk.length === IMPORT_CHUNK || i === total - 1) {
-        post({ type: 'chunk', requests: chunk });
-        chunk = [];
-      }
-    }
-    post({
-      type: 'done',
-      format: c.format,
-      name: clip(c.name, 'Imported requests'),
-      total,
-      skipped: c.skipped,
-      variables: c.variables,
-    });
-  } catch (e) {
-    post({ type: 'failed', message: errorText(e) });
-  }
+  run(event.data).catch((e: unknown) => post({ type: 'failed', message: errorText(e) }));
 });

@@ -52,7 +52,7 @@ export interface SavedState {
 
 /** Records read (and parsed) per task: 100,000 saved requests read at once held the page for seconds. */
 const READ_BATCH = 1_000;
-/** Records written per task by a large import (each `put` copies its record on the page's thread). */
+/** Records written per task by a large import (the worker's progress is told per batch). */
 const WRITE_BATCH = 1_000;
 
 /** Every record of a store, a batch per task, each parsed as it comes. */
@@ -106,9 +106,9 @@ export async function listSaved(): Promise<SavedState> {
 }
 
 /**
- * Saves an imported collection and its requests (already checked and masked, by the import
- * worker) in one transaction, {@link WRITE_BATCH} requests per task; `signal` aborts it with
- * nothing kept. Returns the collection's name (made free) and how many requests were saved.
+ * Saves an imported collection and its requests (already checked and masked) in one transaction,
+ * {@link WRITE_BATCH} requests per task. Called in the import worker: terminating it aborts the
+ * transaction, nothing kept. Returns the collection's name (made free) and the requests saved.
  */
 export async function importPrepared(
   name: string,
@@ -116,7 +116,6 @@ export async function importPrepared(
   requests: readonly SavedRequest[],
   variables: Readonly<Record<string, string>>,
   onProgress: (done: number) => void,
-  signal: AbortSignal,
 ): Promise<{ name: string; requests: number }> {
   const d = await db();
   const existing = await readAll(d, COLLECTIONS, (raw) => {
@@ -130,19 +129,17 @@ export async function importPrepared(
     createdAt: now(),
     ...(Object.keys(variables).length > 0 ? { variables } : {}),
   });
-  if (signal.aborted) throw new DOMException('The import was cancelled.', 'AbortError');
   const tx = d.transaction([COLLECTIONS, REQUESTS], 'readwrite');
   const done = new Promise<void>((resolve, reject) => {
     tx.oncomplete = () => resolve();
     tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
-    tx.onabort = () => reject(tx.error ?? new DOMException('The import was cancelled.', 'AbortError'));
+    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
   });
   tx.objectStore(COLLECTIONS).put(c);
   const store = tx.objectStore(REQUESTS);
   let i = 0;
   // The next batch is put from the last one's success: the transaction stays open between tasks.
   const next = () => {
-    if (signal.aborted) return tx.abort();
     let last: IDBRequest | undefined;
     for (const end = Math.min(i + WRITE_BATCH, requests.length); i < end; i++) last = store.put(requests[i]);
     onProgress(i);

@@ -5,7 +5,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { CollectionView } from './collection-view.tsx';
 import { ForeignImportSession, type ImportWorkerPort } from './foreign-import-session.ts';
 import type { ImportMessage } from './foreign-import-protocol.ts';
-import { createCollection, deleteCollection, importCollections, importPrepared } from './saved-db.ts';
+import { createCollection, deleteCollection, importCollections } from './saved-db.ts';
 import { buildCollectionsFile, readCollectionsFile } from './saved-file.ts';
 import { checkName, type Collection } from './saved-schema.ts';
 import { useSaved } from './use-saved.ts';
@@ -46,8 +46,6 @@ function spawnImportWorker(): ImportWorkerPort {
 function newImportSession(): ForeignImportSession {
   return new ForeignImportSession({
     spawn: spawnImportWorker,
-    save: (name, collectionId, requests, variables, onProgress, signal) =>
-      importPrepared(name, collectionId, requests, variables, onProgress, signal),
     newId: () => globalThis.crypto.randomUUID(),
     now: () => new Date().toISOString(),
   });
