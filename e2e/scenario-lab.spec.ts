@@ -55,6 +55,44 @@ test.describe('the scenario lab', () => {
   });
 
   for (const theme of ['light', 'dark'] as const)
+    test(`a scenario that takes a delay gets a delay-ms field (${theme})`, async ({ page }) => {
+      await page.addInitScript((t) => localStorage.setItem('pay-console.theme', t), theme);
+      await page.goto('/scenarios');
+      const item = page.locator('.sc-item').filter({ hasText: 'Added latency' });
+      const delay = item.getByRole('textbox', { name: 'delay-ms for latency' });
+      await test.step('a scenario without a delay has no field', async () => {
+        await expect(
+          page.locator('.sc-item').filter({ hasText: 'Duplicated callback' }).getByRole('textbox'),
+        ).toHaveCount(0);
+      });
+      await test.step('a value that is not a number of milliseconds is named, and not applied', async () => {
+        await item.getByRole('checkbox').check();
+        await delay.fill('2,5');
+        await expect(item).toContainText('delay-ms is a whole number of milliseconds.');
+        await expect(page.getByRole('button', { name: 'Apply scenarios' })).toBeDisabled();
+        await expectAccessible(page, `a wrong delay-ms (${theme})`);
+      });
+      await test.step('250 ms is applied, as the header would choose it', async () => {
+        await delay.fill('250');
+        await page.getByRole('button', { name: 'Apply scenarios' }).click();
+        await expect(page.getByRole('status').filter({ hasText: 'Chosen for' })).toHaveText(
+          'Chosen for demo-merchant: latency;delay-ms=250.',
+        );
+        const state = (await (await page.request.get('/sandbox/scenarios')).json()) as {
+          merchants: Array<{ login: string; choice: Array<{ name: string; delayMs?: number }> }>;
+        };
+        expect(state.merchants.find((m) => m.login === 'demo-merchant')?.choice).toEqual([
+          { name: 'latency', delayMs: 250 },
+        ]);
+      });
+      await test.step('the page shows the chosen delay when opened again', async () => {
+        await page.reload();
+        await expect(delay).toHaveValue('250');
+        await expectAccessible(page, `the scenario lab with a delay (${theme})`);
+      });
+    });
+
+  for (const theme of ['light', 'dark'] as const)
     test(`scenario descriptions show names as code, not backticks (${theme})`, async ({ page }) => {
       await page.addInitScript((t) => localStorage.setItem('pay-console.theme', t), theme);
       await page.goto('/scenarios');

@@ -56,11 +56,35 @@ export function uploadMethodResult(x: EngineContext, c: OperationCall): ApiReply
       'THREE_DS_ORDER',
     );
   }
-  const late = c.now - (order.tds_started_at ?? c.now) > METHOD_WINDOW_MS;
+  const waited = c.now - (order.tds_started_at ?? c.now);
+  const late = waited > METHOD_WINDOW_MS;
   const recorded = given === 'U' ? 'U' : late ? 'N' : given;
   x.store.updateOrder(order.id, { tds_stage: 'challenge', tds_comp_ind: recorded });
   const main = mainRequest(x, order);
-  return { code: 200, body: { ...ack(order, main.serial), 'threeds-comp-ind': recorded } };
+  const body = { ...ack(order, main.serial), 'threeds-comp-ind': recorded };
+  // The answer stays the gateway's; why N was recorded travels beside it, in a header.
+  return recorded === given
+    ? { code: 200, body }
+    : { code: 200, body, headers: { [SANDBOX_NOTE_HEADER]: lateMethodNote(given, waited) } };
+}
+
+/** The header in which the sandbox explains an answer the gateway gives without a reason. */
+export const SANDBOX_NOTE_HEADER = 'x-sandbox-note';
+
+/** Why `threeDSCompInd` was recorded as N although the upload said otherwise (ASCII: a header value). */
+export function lateMethodNote(given: string, waitedMs: number): string {
+  return (
+    `threeDSCompInd recorded as N, not ${given}: the Method result came ${(waitedMs / 1000).toFixed(3)} s ` +
+    `after the 3-D Secure Method started, past its 10-second window (api-description.md, Limits).`
+  );
+}
+
+/** The same note when the scenario three-ds-method-timeout records N. */
+export function methodTimeoutNote(given: string): string {
+  return (
+    `threeDSCompInd recorded as N, not ${given}: scenario three-ds-method-timeout, the Method never ` +
+    `completes within its 10-second window (api-description.md, Limits).`
+  );
 }
 
 export function uploadChallengeResult(x: EngineContext, c: OperationCall, which: 'cres' | 'pares'): ApiReply {

@@ -3,6 +3,7 @@ import { errorReply, type ApiReply } from '../replies.ts';
 import type { SandboxStore } from '../store.ts';
 import type { EngineContext, OperationCall } from '../engine/context.ts';
 import { chargebacksOf } from './chargebacks.ts';
+import { methodTimeoutNote, SANDBOX_NOTE_HEADER } from '../engine/three-ds.ts';
 import { pickOf, type ScenarioStore } from './scenario-store.ts';
 
 /**
@@ -66,7 +67,11 @@ export function afterOperation(
   ) {
     // The method step "never completed within its window" (api-description.md, Limits).
     x.store.updateOrder(orderId, { tds_comp_ind: 'N' });
-    return { ...reply, body: { ...reply.body, 'threeds-comp-ind': 'N' } };
+    const body = { ...reply.body, 'threeds-comp-ind': 'N' };
+    const sent = String(reply.body['threeds-comp-ind'] ?? 'U');
+    // A late upload's note already says why; an N uploaded as N needs none.
+    if (reply.headers?.[SANDBOX_NOTE_HEADER] !== undefined || sent === 'N') return { ...reply, body };
+    return { ...reply, body, headers: { ...reply.headers, [SANDBOX_NOTE_HEADER]: methodTimeoutNote(sent) } };
   }
   return reply;
 }

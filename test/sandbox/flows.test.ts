@@ -231,6 +231,10 @@ describe('sandbox flows', () => {
         tds(sale.body, { threeDSCompInd: 'Y' }),
       );
       expect(method.body['threeds-comp-ind']).toBe('N');
+      // Why N, beside the gateway's answer (which stays as it is).
+      expect(method.headers['x-sandbox-note']).toBe(
+        'threeDSCompInd recorded as N, not Y: the Method result came 10.001 s after the 3-D Secure Method started, past its 10-second window (api-description.md, Limits).',
+      );
       expect((await statusOf(sale.body))['threeds-comp-ind']).toBe('N');
       const st = await statusOf(sale.body);
       const challenge = await browse(sb.app, String(st['redirect-to']), { password: 'wrong' });
@@ -247,10 +251,12 @@ describe('sandbox flows', () => {
     it('keeps Y inside the window and U when no method URL was used', async () => {
       const inside = await sb.acme.call('v2/sale', saleParams({ cvv2: '321', ...BROWSER }));
       sb.clock.advance(10_000);
-      expect(
-        (await sb.acme.call('3ds/v1/upload-method-url-result', tds(inside.body, { threeDSCompInd: 'Y' })))
-          .body['threeds-comp-ind'],
-      ).toBe('Y');
+      const inTime = await sb.acme.call(
+        '3ds/v1/upload-method-url-result',
+        tds(inside.body, { threeDSCompInd: 'Y' }),
+      );
+      expect(inTime.body['threeds-comp-ind']).toBe('Y');
+      expect(inTime.headers['x-sandbox-note']).toBeUndefined();
       const u = await sb.acme.call('v2/sale', saleParams({ cvv2: '321', ...BROWSER }));
       sb.clock.advance(60_000);
       expect(

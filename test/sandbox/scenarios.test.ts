@@ -179,6 +179,9 @@ describe('scenario lab', () => {
     });
     expect(method.status, method.raw).toBe(200);
     expect(method.body['threeds-comp-ind']).toBe('N');
+    expect(method.headers['x-sandbox-note']).toBe(
+      'threeDSCompInd recorded as N, not Y: scenario three-ds-method-timeout, the Method never completes within its 10-second window (api-description.md, Limits).',
+    );
     expect((await sb.acme.status(s.id, s.co))['threeds-comp-ind']).toBe('N');
   });
 

@@ -1,10 +1,8 @@
 import { errorText } from '../../core/errors.ts';
 import { useCallback, useEffect, useState } from 'react';
-import { formatScenarioHeader, SCENARIOS, type ScenarioChoice } from '../../catalog/scenarios.ts';
 import {
   advanceClock,
   checkHandler,
-  chooseScenarios,
   clockState,
   labState,
   type CheckReport,
@@ -15,6 +13,7 @@ import { InlineCode } from '../../ui/inline-code.tsx';
 import { RelayDeliveries } from '../../ui/relay-deliveries.tsx';
 import { aheadText } from './clock-text.ts';
 import { PendingCallbacks } from './pending-callbacks.tsx';
+import { ScenarioPicker } from './scenario-picker.tsx';
 
 const STEPS: ReadonlyArray<{ label: string; ms: number }> = [
   { label: '+1 s', ms: 1000 },
@@ -63,79 +62,6 @@ function RecurringSchedules({ schedules }: { schedules: readonly RecurringSchedu
         })}
       </tbody>
     </table>
-  );
-}
-
-function ScenarioPicker({ login }: { login: string }) {
-  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
-  const [note, setNote] = useState('');
-  useEffect(() => {
-    labState().then(
-      (s) => setChosen(new Set(s.merchants.find((m) => m.login === login)?.choice.map((p) => p.name) ?? [])),
-      (e: unknown) => setNote(errorText(e)),
-    );
-  }, [login]);
-  const apply = () => {
-    const choice = SCENARIOS.filter((s) => chosen.has(s.name)).map((s) => ({
-      name: s.name,
-    })) as ScenarioChoice;
-    chooseScenarios(login, choice).then(
-      (r) =>
-        setNote(
-          r.choice.length === 0
-            ? `No scenario for ${login}: the happy path.`
-            : `Chosen for ${login}: ${formatScenarioHeader(r.choice)}.`,
-        ),
-      (e: unknown) => setNote(errorText(e)),
-    );
-  };
-  const toggle = (name: string, on: boolean) => {
-    const next = new Set(chosen);
-    if (on) next.add(name);
-    else next.delete(name);
-    setChosen(next);
-  };
-  return (
-    <section aria-labelledby="sc-pick">
-      <h2 id="sc-pick">Scenarios for {login}</h2>
-      <p className="wb-hint">
-        One request can choose its own with the header <code>X-Sandbox-Scenario: latency;delay-ms=250</code>.
-      </p>
-      <fieldset>
-        <legend>Faults the sandbox produces (at most four)</legend>
-        {SCENARIOS.map((s) => (
-          <div key={s.name} className="sc-item">
-            <label>
-              <input
-                type="checkbox"
-                checked={chosen.has(s.name)}
-                onChange={(e) => toggle(s.name, e.target.checked)}
-              />{' '}
-              {s.title} <code>{s.name}</code>
-            </label>
-            <details>
-              <summary>What it does, what a correct merchant does</summary>
-              <p>
-                <InlineCode text={s.gateway} />
-              </p>
-              <p>
-                <InlineCode text={s.merchant} />
-              </p>
-              <blockquote>
-                <InlineCode text={s.rule.quote} />{' '}
-                <cite>
-                  ({s.rule.source}, {s.rule.section})
-                </cite>
-              </blockquote>
-            </details>
-          </div>
-        ))}
-      </fieldset>
-      <button type="button" className="ui-btn" onClick={apply} disabled={chosen.size > 4}>
-        Apply scenarios
-      </button>
-      <p role="status">{note}</p>
-    </section>
   );
 }
 

@@ -89,6 +89,12 @@ export function AnswerView({
         <span>{new Date(outcome.sentAt).toLocaleTimeString()}</span>
       </p>
       <AnswerFacts json={a.json} keys={ANSWER_FACTS} label="Answer summary" />
+      {env.headers['x-sandbox-note'] ? (
+        // Why the sandbox answered as it did (a value it recorded in place of the one sent).
+        <p className="wb-hint" role="note" aria-label="Sandbox note">
+          Sandbox: {env.headers['x-sandbox-note']}
+        </p>
+      ) : null}
       {a.errorMessage ? (
         <p className="wb-error" role="group" aria-label="Error message">
           {a.errorMessage}
