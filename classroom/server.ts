@@ -24,6 +24,7 @@ import { TrainerScenarios, trainerScenarioRoutes } from './trainer-scenarios.ts'
 import { secureDataDir } from '../sandbox/secure-files.ts';
 import { errorText } from '../src/core/errors.ts';
 import { Exam, examRoutes } from './exam.ts';
+import { certificateKey, certificateRoutes, Certificates } from './certificates.ts';
 
 export interface ClassroomSettings {
   /** Where the classroom keeps its state (classroom.sqlite); the sandbox's database is set apart. */
@@ -94,6 +95,7 @@ export async function buildClassroomServer(
   const classroom = new Classroom(store, exercises, causes, settings.limits);
   const scenarios = new TrainerScenarios(store, classroom);
   const exam = new Exam(store, classroom);
+  const certificates = new Certificates(certificateKey(settings.dataDir), classroom);
   const addresses = classroomAddresses(config.host);
   const env = options.env ?? process.env;
   let allowedCallbackHosts;
@@ -162,6 +164,7 @@ export async function buildClassroomServer(
             await classroomRoutes(scope, http);
             await trainerScenarioRoutes(scope, scenarios);
             examRoutes(scope, exam, classroom);
+            certificateRoutes(scope, certificates, classroom);
           },
           { prefix: '/classroom' },
         );
