@@ -36,6 +36,15 @@ export const DEFAULT_LIMITS: ClassroomLimits = {
   rateBurst: 30,
 };
 
+/**
+ * Exam mode's say (exam.ts): `refuse` throws a ClassroomError when the exam forbids an action now;
+ * once `frozen`, nothing is graded any more.
+ */
+export interface ExamGate {
+  refuse(action: 'answer' | 'skip' | 'reveal-hint'): void;
+  frozen(): boolean;
+}
+
 /** A refusal the HTTP layer turns into a JSON error with this status and code. */
 export class ClassroomError extends Error {
   override readonly name = 'ClassroomError';
@@ -200,6 +209,8 @@ export class Classroom {
   private readonly variants = new Map<string, Variant | undefined>();
   /** Per trainee, the public keys the trainer's restores replaced (read once from the store). */
   private readonly replacedKeys = new Map<string, string[]>();
+  /** Set by exam mode (exam.ts). */
+  examGate: ExamGate | undefined;
 
   constructor(
     store: ClassroomStore,
@@ -247,7 +258,12 @@ export class Classroom {
     return () => this.listeners.delete(listener);
   }
 
-  private emit(traineeId: string | null): void {
+  /** The sandbox's clock (a test clock in tests). */
+  time(): number {
+    return this.now();
+  }
+
+  emit(traineeId: string | null): void {
     for (const l of this.listeners) l(traineeId);
   }
 
@@ -291,6 +307,7 @@ export class Classroom {
   /** Shows the next hint of an exercise to every trainee; answers how many are shown now. */
   revealHint(exerciseId: string): number {
     const ex = this.exercise(exerciseId);
+    this.examGate?.refuse('reveal-hint');
     const shown = this.states().get(exerciseId)?.hintsShown ?? 0;
     if (shown >= ex.hints.length)
       throw new ClassroomError(409, 'NO_MORE_HINTS', `Every hint of "${ex.title}" is already shown.`);
@@ -350,6 +367,7 @@ export class Classroom {
   /** "Skip": the exercise is marked done and assisted (it earns no points). */
   skip(traineeId: string, exerciseId: string): void {
     const ex = this.exercise(exerciseId);
+    this.examGate?.refuse('skip');
     if (this.states().get(exerciseId)?.locked)
       throw new ClassroomError(423, 'EXERCISE_LOCKED', `"${ex.title}" is locked by the trainer.`);
     const done = this.store.progressOf(traineeId).find((p) => p.exercise_id === exerciseId)?.done_at;
@@ -564,6 +582,7 @@ export class Classroom {
       throw new ClassroomError(400, 'CHOICE_UNKNOWN', `Pick one of: ${ex.check.choices.join(', ')}.`);
     if (this.states().get(exerciseId)?.locked)
       throw new ClassroomError(423, 'EXERCISE_LOCKED', `"${ex.title}" is locked by the trainer.`);
+    this.examGate?.refuse('answer');
     this.store.recordAnswer(traineeId, exerciseId, choice, this.now(), this.store.lastAttemptId(traineeId));
     this.evaluate(traineeId);
     this.emit(traineeId);
@@ -685,7 +704,7 @@ export class Classroom {
    */
   evaluate(traineeId: string, op?: string): void {
     const trainee = this.byId.get(traineeId);
-    if (!trainee || !this.sandbox) return;
+    if (!trainee || !this.sandbox || this.examGate?.frozen()) return;
     const states = this.states();
     const progress = new Map(this.store.progressOf(traineeId).map((p) => [p.exercise_id, p]));
     let results = this.results.get(traineeId);
@@ -751,6 +770,8 @@ export class Classroom {
     const known = this.results.get(trainee.id)?.get(ex.id);
     // A pending verdict may have settled since (the sandbox finalises on its own clock).
     if (known && known.state !== 'pending') return known;
+    // After an exam nothing is graded: a verdict still pending stays as it was.
+    if (this.examGate?.frozen()) return known ?? { state: 'open', detail: 'the exam is over' };
     if (!this.sandbox) return { state: 'open', detail: '' };
     const r = this.checkResult(trainee, ex, answerOf(p));
     let results = this.results.get(trainee.id);
@@ -803,14 +824,14 @@ export class Classroom {
           ...statuses[i]!,
           title: fillText(ex.title, v, fallback),
           goal: fillText(ex.goal, v, fallback),
-          hints: ex.hints.slice(0, st?.hintsShown ?? 0),
+          hints: this.hintsSuppressed() ? [] : ex.hints.slice(0, st?.hintsShown ?? 0),
           hintsTotal: ex.hints.length,
           operation: ex.operation ?? null,
           locked: st?.locked ?? false,
           choices: quiz ? quiz.choices.map((id) => ({ id, label: mistakeLabel(id) })) : null,
           capture: quiz ? (v?.capture?.text ?? quiz.capture) : null,
           ownHints: own
-            .filter((h) => h.exerciseId === ex.id)
+            .filter((h) => h.exerciseId === ex.id && !this.hintsSuppressed())
             .map((h) => ({
               mistakeId: h.mistakeId,
               label: h.label,

@@ -23,6 +23,8 @@ import { CLASSROOM_CALLBACK_HOSTS_ENV, parseCallbackHosts, traineeCallbackRule }
 import { TrainerScenarios, trainerScenarioRoutes } from './trainer-scenarios.ts';
 import { secureDataDir } from '../sandbox/secure-files.ts';
 import { errorText } from '../src/core/errors.ts';
+import { Exam, examRoutes } from './exam.ts';
+import { certificateKey, certificateRoutes, Certificates } from './certificates.ts';
 
 export interface ClassroomSettings {
   /** Where the classroom keeps its state (classroom.sqlite); the sandbox's database is set apart. */
@@ -92,6 +94,8 @@ export async function buildClassroomServer(
   );
   const classroom = new Classroom(store, exercises, causes, settings.limits);
   const scenarios = new TrainerScenarios(store, classroom);
+  const exam = new Exam(store, classroom);
+  const certificates = new Certificates(certificateKey(settings.dataDir), classroom);
   const addresses = classroomAddresses(config.host);
   const env = options.env ?? process.env;
   let allowedCallbackHosts;
@@ -150,7 +154,8 @@ export async function buildClassroomServer(
       },
       proxyAuthorize: classroomProxyAuthorize(),
       pageMode: 'classroom',
-      access: (base, app) => extendPolicy(base, classroomPolicy(httpOf(app))),
+      access: (base, app) =>
+        extendPolicy(extendPolicy(base, classroomPolicy(httpOf(app))), { 'gateway-api': exam.requestRule }),
       extend: async (app: FastifyInstance) => {
         server = app;
         const http = httpOf(app);
@@ -158,6 +163,8 @@ export async function buildClassroomServer(
           async (scope) => {
             await classroomRoutes(scope, http);
             await trainerScenarioRoutes(scope, scenarios);
+            examRoutes(scope, exam, classroom);
+            certificateRoutes(scope, certificates, classroom);
           },
           { prefix: '/classroom' },
         );

@@ -18,6 +18,7 @@ Usage:
   paysign handler-check <url> [options]
   paysign run <collection.json> --env <name> [--junit out.xml] [--json]
   paysign codes [N|NAME ...]
+  paysign certificate verify <file>
   paysign <command> --help
 
 Commands:
@@ -32,6 +33,8 @@ Commands:
             waiting for final statuses and checking each step's assertions (JUnit XML with --junit).
   codes     The refusal codes as answers carry them, "1 · VALIDATION": number, name, and whether the
             number is the gateway's (known from its public code) or this sandbox's.
+  certificate
+            Verify a classroom completion certificate offline (Open Badges 3.0, eddsa-jcs-2022).
 
 Exit codes: 0 success (signature OK), 1 signature mismatch or unusable key, 2 bad input.
 

@@ -7,6 +7,7 @@ import { CliError } from './args.ts';
 import { runHandlerCheck } from './commands/handler-check.ts';
 import { runCodes } from './commands/codes.ts';
 import { runCapsule } from './commands/capsule.ts';
+import { runCertificate } from './commands/certificate.ts';
 import { runKeys } from './commands/keys.ts';
 import { runSign } from './commands/sign.ts';
 import { runRun } from './commands/run.ts';
@@ -32,6 +33,8 @@ async function main(argv: readonly string[], io: Io): Promise<number> {
       return runRun(rest, io);
     case 'capsule':
       return runCapsule(rest, io);
+    case 'certificate':
+      return runCertificate(rest, io);
     case 'help': {
       const topic = rest[0];
       const text =
