@@ -1,3 +1,4 @@
+import type { ForeignFormat } from '../../exports/foreign-collections/import-foreign-collection.ts';
 import type { SavedRequest } from './saved-schema.ts';
 
 /** Saved requests per message from the import worker (a message is one task of the page's thread). */
@@ -6,6 +7,8 @@ export const IMPORT_CHUNK = 1_000;
 /** What the page asks of the import worker: read this file into saved requests of `collectionId`. */
 export interface ImportJob {
   text: string;
+  /** A Bruno collection's `.bru` files (and `bruno.json`), read together instead of `text`. */
+  files?: Array<{ name: string; text: string }>;
   collectionId: string;
   /** The import's time, as `savedAt` and `updatedAt`. */
   at: string;
@@ -17,7 +20,7 @@ export type ImportMessage =
   | { type: 'chunk'; requests: SavedRequest[] }
   | {
       type: 'done';
-      format: 'postman' | 'insomnia';
+      format: ForeignFormat;
       name: string;
       total: number;
       skipped: Array<{ name: string; reason: string }>;

@@ -1,5 +1,6 @@
 import type { ImportJob, ImportMessage } from './foreign-import-protocol.ts';
 import type { SavedRequest } from './saved-schema.ts';
+import { FORMAT_WORDS } from '../../exports/foreign-collections/import-foreign-collection.ts';
 import { errorText } from '../../core/errors.ts';
 
 /** The import worker as the session sees it (a Web Worker in the page, a fake in the spec). */
@@ -45,7 +46,7 @@ const IDLE: ForeignImportSnapshot = {
 const count = (n: number) => n.toLocaleString('en-US');
 
 /**
- * Imports a Postman or Insomnia file off the page's thread: the worker reads it into saved
+ * Imports a Postman, Insomnia or Bruno file off the page's thread: the worker reads it into saved
  * requests, sent in chunks; once all have come they are saved in one transaction, a chunk per
  * task. Progress is told throughout, and Cancel stops either step with nothing kept.
  */
@@ -70,7 +71,7 @@ export class ForeignImportSession {
     return this.snapshot.phase === 'reading' || this.snapshot.phase === 'saving';
   }
 
-  start(fileName: string, text: string): void {
+  start(fileName: string, text: string, files?: Array<{ name: string; text: string }>): void {
     this.stop();
     const run = ++this.run;
     const collectionId = this.ports.newId();
@@ -101,7 +102,7 @@ export class ForeignImportSession {
         void this.save(run, fileName, collectionId, requests, m);
       }
     });
-    worker.post({ text, collectionId, at: this.ports.now() });
+    worker.post({ text, ...(files ? { files } : {}), collectionId, at: this.ports.now() });
   }
 
   /** Stops the import under way; nothing of it is kept. */
@@ -152,7 +153,7 @@ export class ForeignImportSession {
         abort.signal,
       );
       if (run !== this.run) return;
-      const what = read.format === 'postman' ? 'Postman collection' : 'Insomnia export';
+      const what = FORMAT_WORDS[read.format];
       this.set({
         phase: 'done',
         fileName,

@@ -1,8 +1,11 @@
 /// <reference lib="webworker" />
-// Reads a Postman or Insomnia file off the page's thread: 100,000 requests take seconds to parse,
+// Reads a Postman, Insomnia or Bruno file off the page's thread: 100,000 requests take seconds to parse,
 // identify and mask, which on the page froze it (issue 27). The page gets progress and the saved
 // requests in chunks, each one short task to receive.
-import { importForeignCollection } from '../../exports/foreign-collections/import-foreign-collection.ts';
+import {
+  importBruFiles,
+  importForeignCollection,
+} from '../../exports/foreign-collections/import-foreign-collection.ts';
 import { maskDraft } from '../../model/mask-draft.ts';
 import { IMPORT_CHUNK, type ImportJob, type ImportMessage } from './foreign-import-protocol.ts';
 import { SavedRequestSchema, type SavedRequest } from './saved-schema.ts';
@@ -15,11 +18,10 @@ const post = (m: ImportMessage) => self.postMessage(m);
 const clip = (name: string, fallback: string) => name.trim().slice(0, 200).trim() || fallback;
 
 self.addEventListener('message', (event: MessageEvent<ImportJob>) => {
-  const { text, collectionId, at } = event.data;
+  const { text, files, collectionId, at } = event.data;
   try {
-    const c = importForeignCollection(text, {
-      onProgress: (done, total) => post({ type: 'progress', done, total }),
-    });
+    const onProgress = (done: number, total: number) => post({ type: 'progress', done, total });
+    const c = files ? importBruFiles(files, { onProgress }) : importForeignCollection(text, { onProgress });
     const total = c.requests.length;
     let chunk: SavedRequest[] = [];
     for (const [i, r] of c.requests.entries()) {
