@@ -139,7 +139,11 @@ describe('an Insomnia v4 export', () => {
 describe('files that cannot be imported, nothing of them', () => {
   it.each([
     ['not JSON', '{', /not JSON/],
-    ['another JSON', '{"format":"x"}', /neither a Postman collection \(v2\.1\) nor an Insomnia export/],
+    [
+      'another JSON',
+      '{"format":"x"}',
+      /neither a Postman collection \(v2\.1\), an Insomnia export nor a Bruno collection/,
+    ],
     [
       'only other APIs',
       JSON.stringify({

@@ -15,6 +15,7 @@ import {
   type PostmanItem,
   type PostmanPair,
 } from './foreign-collection-schemas.ts';
+import { isBrunoExport, readBruFiles, readBrunoJson, type BrunoRead } from './bruno-collection.ts';
 
 /** Largest file read (characters), as for the console's own collections file. */
 export const MAX_FOREIGN_COLLECTION = 5_000_000;
@@ -44,8 +45,17 @@ function folderDepth(json: unknown, limit: number): number {
   return deepest;
 }
 
+export type ForeignFormat = 'postman' | 'insomnia' | 'bruno';
+
+/** The words a message names a file of this format with. */
+export const FORMAT_WORDS: Record<ForeignFormat, string> = {
+  postman: 'Postman collection',
+  insomnia: 'Insomnia export',
+  bruno: 'Bruno collection',
+};
+
 export interface ForeignCollection {
-  format: 'postman' | 'insomnia';
+  format: ForeignFormat;
   /** The collection's (or workspace's) own name. */
   name: string;
   /**
@@ -99,11 +109,12 @@ function unreadVersion(format: 'postman' | 'insomnia', version: string): string 
     : `This Insomnia export is ${version}, a version this console does not read: in Insomnia, export it as "Insomnia v4 (JSON)" and import that file.`;
 }
 
-/** Whether the parsed JSON looks like a Postman collection or an Insomnia export. */
-export function foreignCollectionFormat(json: unknown): 'postman' | 'insomnia' | null {
+/** Whether the parsed JSON looks like a Postman collection, an Insomnia or a Bruno export. */
+export function foreignCollectionFormat(json: unknown): ForeignFormat | null {
   if (!json || typeof json !== 'object') return null;
   const o = json as Record<string, unknown>;
   if (o._type === 'export' && 'resources' in o) return 'insomnia';
+  if (isBrunoExport(json)) return 'bruno';
   const info = o.info as Record<string, unknown> | undefined;
   if (
     info &&
@@ -149,13 +160,59 @@ export function importForeignCollection(
     );
   }
   const format = foreignCollectionFormat(json);
-  const version = format ? otherVersionOf(format, json) : undefined;
-  if (format && version) throw unreadable(unreadVersion(format, version));
+  const version = format && format !== 'bruno' ? otherVersionOf(format, json) : undefined;
+  if (format && format !== 'bruno' && version) throw unreadable(unreadVersion(format, version));
   if (!format)
     throw unreadable(
-      'This JSON file is neither a Postman collection (v2.1) nor an Insomnia export: export it again as one of those.',
+      'This JSON file is neither a Postman collection (v2.1), an Insomnia export nor a Bruno collection: export it again as one of those.',
     );
-  const read = format === 'postman' ? readPostman(json) : readInsomnia(json);
+  const read =
+    format === 'postman'
+      ? readPostman(json)
+      : format === 'insomnia'
+        ? readInsomnia(json)
+        : fromBruno(readBrunoJson(json));
+  return identifyAll(format, read, options);
+}
+
+/**
+ * Reads the `.bru` files of a Bruno collection's folder (requests, `collection.bru`, an
+ * environment, `bruno.json`), as {@link importForeignCollection} reads one file.
+ */
+export function importBruFiles(
+  files: ReadonlyArray<{ name: string; text: string }>,
+  options: { place?: Place; onProgress?: (done: number, total: number) => void } = {},
+): ForeignCollection {
+  if (files.reduce((n, f) => n + f.text.length, 0) > MAX_FOREIGN_COLLECTION)
+    throw unreadable(
+      `These files are larger than ${MAX_FOREIGN_COLLECTION / 1_000_000} MB together: split the collection.`,
+    );
+  return identifyAll('bruno', fromBruno(readBruFiles(files)), options);
+}
+
+/** Bruno's requests as the others': the URL and headers with the file's variables put in. */
+function fromBruno(read: BrunoRead): { name: string; requests: ForeignRequest[]; vars: Map<string, string> } {
+  const { vars } = read;
+  return {
+    name: read.name,
+    vars,
+    requests: read.requests.map((r) => ({
+      name: r.name,
+      method: r.method,
+      url: substitute(r.url, vars),
+      headers: r.headers.map((h) => ({ name: h.name, value: substitute(h.value, vars) })),
+      body: r.form ? encodeFormBody(r.form) : r.body,
+      oauth: r.oauth.map((p) => ({ name: p.name, value: substitute(p.value, vars) })),
+      ...(r.set ? { set: r.set } : {}),
+    })),
+  };
+}
+
+function identifyAll(
+  format: ForeignFormat,
+  read: { name: string; requests: ForeignRequest[]; vars: Map<string, string> },
+  options: { place?: Place; onProgress?: (done: number, total: number) => void },
+): ForeignCollection {
   const result: ForeignCollection = {
     format,
     name: read.name,
@@ -177,7 +234,7 @@ export function importForeignCollection(
     else result.skipped.push({ name: r.name, reason: outcome.reason });
   }
   if (result.requests.length === 0) {
-    const what = format === 'postman' ? 'Postman collection' : 'Insomnia export';
+    const what = FORMAT_WORDS[format];
     throw unreadable(
       result.skipped.length === 0
         ? `This ${what} holds no request: nothing was imported.`

@@ -1,6 +1,10 @@
+import type { ForeignFormat } from '../../exports/foreign-collections/import-foreign-collection.ts';
+
 /** What the page asks of the import worker: read this file and save it as collection `collectionId`. */
 export interface ImportJob {
   text: string;
+  /** A Bruno collection's `.bru` files (and `bruno.json`), read together instead of `text`. */
+  files?: Array<{ name: string; text: string }>;
   collectionId: string;
   /** The import's time, as `savedAt` and `updatedAt`. */
   at: string;
@@ -16,7 +20,7 @@ export type ImportMessage =
   | { type: 'saving'; done: number; total: number }
   | {
       type: 'done';
-      format: 'postman' | 'insomnia';
+      format: ForeignFormat;
       /** The collection's name as saved (made free among the collections kept). */
       name: string;
       /** Requests saved. */

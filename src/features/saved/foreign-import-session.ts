@@ -1,4 +1,5 @@
 import type { ImportJob, ImportMessage } from './foreign-import-protocol.ts';
+import { FORMAT_WORDS } from '../../exports/foreign-collections/import-foreign-collection.ts';
 
 /** The import worker as the session sees it (a Web Worker in the page, a fake in the spec). */
 export interface ImportWorkerPort {
@@ -34,7 +35,7 @@ const IDLE: ForeignImportSnapshot = {
 const count = (n: number) => n.toLocaleString('en-US');
 
 /**
- * Imports a Postman or Insomnia file off the page's thread: the worker reads it into saved
+ * Imports a Postman, Insomnia or Bruno file off the page's thread: the worker reads it into saved
  * requests and saves them in one transaction. Progress is told throughout, and Cancel stops
  * either step with nothing kept (the worker is terminated, its transaction aborted with it).
  */
@@ -58,7 +59,7 @@ export class ForeignImportSession {
     return this.snapshot.phase === 'reading' || this.snapshot.phase === 'saving';
   }
 
-  start(fileName: string, text: string): void {
+  start(fileName: string, text: string, files?: Array<{ name: string; text: string }>): void {
     this.stop();
     const run = ++this.run;
     this.set({ ...IDLE, phase: 'reading', fileName, message: `Reading ${fileName}…` });
@@ -67,7 +68,12 @@ export class ForeignImportSession {
     worker.onMessage((m) => {
       if (run === this.run) this.hear(fileName, m);
     });
-    worker.post({ text, collectionId: this.ports.newId(), at: this.ports.now() });
+    worker.post({
+      text,
+      ...(files ? { files } : {}),
+      collectionId: this.ports.newId(),
+      at: this.ports.now(),
+    });
   }
 
   /** Stops the import under way; nothing of it is kept. */
@@ -103,7 +109,7 @@ export class ForeignImportSession {
       this.set({ ...IDLE, phase: 'failed', fileName, message: `${fileName} was not imported. ${m.message}` });
       return;
     }
-    const what = m.format === 'postman' ? 'Postman collection' : 'Insomnia export';
+    const what = FORMAT_WORDS[m.format];
     this.set({
       phase: 'done',
       fileName,

@@ -1,8 +1,11 @@
 /// <reference lib="webworker" />
-// Reads a Postman or Insomnia file and saves it, both off the page's thread: 100,000 requests take
+// Reads a Postman, Insomnia or Bruno file and saves it, both off the page's thread: 100,000 requests take
 // seconds to parse, identify, mask and write, which on the page froze it (issue 27). The page gets
 // progress only; the saved list hears the change over the saved store's BroadcastChannel.
-import { importForeignCollection } from '../../exports/foreign-collections/import-foreign-collection.ts';
+import {
+  importBruFiles,
+  importForeignCollection,
+} from '../../exports/foreign-collections/import-foreign-collection.ts';
 import { maskDraft } from '../../model/mask-draft.ts';
 import type { ImportJob, ImportMessage } from './foreign-import-protocol.ts';
 import { importPrepared } from './saved-db.ts';
@@ -15,10 +18,9 @@ const post = (m: ImportMessage) => self.postMessage(m);
 /** A saved name: at most 200 characters, never empty. */
 const clip = (name: string, fallback: string) => name.trim().slice(0, 200).trim() || fallback;
 
-async function run({ text, collectionId, at }: ImportJob): Promise<void> {
-  const c = importForeignCollection(text, {
-    onProgress: (done, total) => post({ type: 'progress', done, total }),
-  });
+async function run({ text, files, collectionId, at }: ImportJob): Promise<void> {
+  const onProgress = (done: number, total: number) => post({ type: 'progress', done, total });
+  const c = files ? importBruFiles(files, { onProgress }) : importForeignCollection(text, { onProgress });
   const requests = c.requests.map((r) =>
     SavedRequestSchema.parse({
       version: 1,

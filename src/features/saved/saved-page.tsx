@@ -9,6 +9,7 @@ import { createCollection, deleteCollection, importCollections } from './saved-d
 import { buildCollectionsFile, readCollectionsFile } from './saved-file.ts';
 import { checkName, type Collection } from './saved-schema.ts';
 import { useSaved } from './use-saved.ts';
+import { isBrunoExport } from '../../exports/foreign-collections/bruno-collection.ts';
 import './saved.css';
 import { errorText } from '../../core/errors.ts';
 
@@ -63,7 +64,8 @@ function isForeignCollection(content: string): boolean {
     const info = head.info as Record<string, unknown> | undefined;
     return (
       (head._type === 'export' && 'resources' in head) ||
-      (typeof info?.schema === 'string' && /getpostman|postman\.com/.test(info.schema))
+      (typeof info?.schema === 'string' && /getpostman|postman\.com/.test(info.schema)) ||
+      isBrunoExport(head)
     );
   } catch {
     return false;
@@ -105,11 +107,21 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
     setStatus(`Exported ${collections.length} collection${collections.length === 1 ? '' : 's'}.`);
   };
 
-  const importFile = async (file: File) => {
+  const importFiles = async (files: File[]) => {
     setError(null);
     setStatus(null);
     setShowImport(false);
+    const file = files[0]!;
     try {
+      if (files.some((f) => /\.bru$/i.test(f.name))) {
+        // A Bruno collection's folder: its .bru files (and bruno.json), read together in the worker.
+        const read = await Promise.all(
+          files.map(async (f) => ({ name: f.webkitRelativePath || f.name, text: await f.text() })),
+        );
+        setShowImport(true);
+        importer.start(files.length === 1 ? file.name : `${files.length} Bruno files`, '', read);
+        return;
+      }
       const content = await file.text();
       if (!isForeignCollection(content)) {
         const parsed = readCollectionsFile(content);
@@ -119,7 +131,7 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
         );
         return;
       }
-      // The Postman and Insomnia reader runs in a worker (it loads only for such a file).
+      // The Postman, Insomnia and Bruno reader runs in a worker (it loads only for such a file).
       setShowImport(true);
       importer.start(file.name, content);
     } catch (e) {
@@ -171,14 +183,15 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
           <input
             ref={fileRef}
             type="file"
-            accept="application/json,.json"
+            accept="application/json,.json,.bru"
+            multiple
             aria-label="Collections file to import"
-            title="A collections file exported here, a Postman collection (v2.1) or an Insomnia export (JSON)"
+            title="A collections file exported here, a Postman collection (v2.1), an Insomnia export (JSON), a Bruno collection (JSON) or a Bruno folder’s .bru files"
             hidden
             onChange={(e) => {
-              const f = e.target.files?.[0];
+              const files = [...(e.target.files ?? [])];
               e.target.value = '';
-              if (f) void importFile(f);
+              if (files.length > 0) void importFiles(files);
             }}
           />
         </div>
