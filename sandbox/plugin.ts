@@ -54,6 +54,7 @@ import { chooseScenario, scenarioHeaderOf } from './scenarios/choose.ts';
 import { isReset, shapeAnswer, timerSleep } from './scenarios/engine-hooks.ts';
 import { HeldBudget, heldMsOf, type Release } from './held-budget.ts';
 import { registerLab } from './scenarios/lab-routes.ts';
+import { registerThrowawayMerchantRoute } from './throwaway-merchant-route.ts';
 import { ScenarioStore } from './scenarios/scenario-store.ts';
 import type { ScenarioChoice } from '../src/catalog/scenarios.ts';
 
@@ -477,6 +478,7 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
 
   registerPages(app, { engine, scheduler, merchants, crypto });
   registerLab(app, { engine, scheduler, merchants, crypto, lab });
+  registerThrowawayMerchantRoute(app, { store, merchants, crypto, clock: options.clock });
 
   opts.onReady?.({
     store,

@@ -248,7 +248,8 @@ Secrets: the control key from --secret-file or $PAYSIGN_CONTROL_KEY, the private
 Exit codes: 0 every step passed, 1 an assertion failed or a step could not be sent, 2 bad input.`;
 
 export const CAPSULE_HELP = `Usage: paysign capsule build <files…> [--control-key-file F] [--public-key-file F] [--login L] [-o FILE] [--json]
-       paysign capsule verify <capsule> [--json]
+       paysign capsule verify <capsule> [--replay --sandbox ORIGIN] [--json]
+       paysign capsule replay <capsule> --sandbox ORIGIN [--json]
 
 build   Reads an incident as the merchant sent it (log lines of any kind, HAR files, curl commands,
         access-log lines of callbacks, customer returns; in any order, with or without times),
@@ -260,6 +261,12 @@ build   Reads an incident as the merchant sent it (log lines of any kind, HAR fi
         (JSON) or, with -o FILE, writes it there and prints the timeline. The capsule holds no key,
         card numbers masked to 6+4, CVVs dropped, and each step is hash-chained to the one before.
 verify  Checks a capsule's chain and that its findings follow from its steps: exit 0 when intact,
-        1 when a step, an order or a finding was changed.
+        1 when a step, an order or a finding was changed. With --replay, replays it as well.
+replay  Checks the chain, then replays every request of the capsule, in order and with its gaps
+        compressed, into a fresh merchant of the sandbox at ORIGIN (POST /sandbox/merchants, which
+        answers on this machine only; e.g. http://127.0.0.1:4174 for npm run sandbox), re-signed
+        with that merchant's keys: the incident's key is never needed. Prints, step by step, where
+        the sandbox's answer (type, status, error-code, transaction-type, HTTP status) differs from
+        the one the logs recorded. Exit 1 when any step differs or the chain is broken.
 
 ${SECRETS}`;

@@ -14,6 +14,7 @@ import {
 } from '../args.ts';
 import { CAPSULE_HELP } from '../help.ts';
 import { json, type Io } from '../output.ts';
+import { renderReplay, replayIntoSandbox, sandboxOrigin } from './capsule-replay.ts';
 
 const BUILD_OPTIONS = {
   login: { type: 'string' },
@@ -25,7 +26,12 @@ const BUILD_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const VERIFY_OPTIONS = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+const VERIFY_OPTIONS = {
+  json: { type: 'boolean' },
+  replay: { type: 'boolean' },
+  sandbox: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 /** The timeline as text: order by order, each step's time, what it was and its verdict; then the findings. */
 export function renderTimeline(c: Capsule): string {
@@ -52,7 +58,7 @@ export function renderTimeline(c: Capsule): string {
   return `${out.join('\n')}\n`;
 }
 
-/** `paysign capsule build|verify`: an incident turned into a checked, hash-chained timeline. */
+/** `paysign capsule build|verify|replay`: an incident turned into a checked, hash-chained timeline. */
 export async function runCapsule(args: readonly string[], io: Io): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === undefined || sub === '-h' || sub === '--help' || sub === 'help') {
@@ -105,9 +111,16 @@ export async function runCapsule(args: readonly string[], io: Io): Promise<numbe
     else io.out(renderTimeline(capsule));
     return 0;
   }
-  if (sub === 'verify') {
-    const { values, positionals } = parseCommandArgs('capsule verify', rest, VERIFY_OPTIONS);
-    if (positionals.length !== 1) throw new CliError('capsule verify reads one capsule file.');
+  if (sub === 'verify' || sub === 'replay') {
+    const { values, positionals } = parseCommandArgs(`capsule ${sub}`, rest, VERIFY_OPTIONS);
+    if (values.help) {
+      io.out(`${CAPSULE_HELP}\n`);
+      return 0;
+    }
+    if (positionals.length !== 1) throw new CliError(`capsule ${sub} reads one capsule file.`);
+    const replay = sub === 'replay' || flag(values, 'replay');
+    // Checked before anything is read or sent: a replay needs a sandbox.
+    const origin = replay ? sandboxOrigin(str(values, 'sandbox')) : undefined;
     const text = await readTextFile(positionals[0]!, 'capsule');
     let doc: unknown;
     try {
@@ -118,13 +131,23 @@ export async function runCapsule(args: readonly string[], io: Io): Promise<numbe
       );
     }
     const check = await verifyCapsule(doc, crypto);
-    if (flag(values, 'json')) io.out(json(check));
-    else {
+    const asJson = flag(values, 'json');
+    if (!asJson) {
       io.out(check.ok ? 'capsule OK: every step follows the chain\n' : 'capsule BROKEN\n');
       for (const p of check.problems) io.out(`  ${p}\n`);
-      if (check.ok) io.out(renderTimeline(doc as Capsule));
+      if (check.ok && !replay) io.out(renderTimeline(doc as Capsule));
     }
-    return check.ok ? 0 : 1;
+    // A broken capsule is never replayed: its steps are not what the merchant sent.
+    if (!check.ok || origin === undefined) {
+      if (asJson) io.out(json(check));
+      return check.ok ? 0 : 1;
+    }
+    const report = await replayIntoSandbox(doc as Capsule, origin, asJson ? undefined : (l) => io.err(l));
+    if (asJson) io.out(json({ ...check, replay: report }));
+    else io.out(renderReplay(report));
+    return report.divergent ? 1 : 0;
   }
-  throw new CliError(`unknown capsule command "${sub}": use build or verify; see "paysign capsule --help".`);
+  throw new CliError(
+    `unknown capsule command "${sub}": use build, verify or replay; see "paysign capsule --help".`,
+  );
 }
