@@ -1,6 +1,7 @@
 import type { ImportJob, ImportMessage } from './foreign-import-protocol.ts';
 import type { SavedRequest } from './saved-schema.ts';
 import { errorText } from '../../core/errors.ts';
+import { Store } from '../../core/store.ts';
 
 /** The import worker as the session sees it (a Web Worker in the page, a fake in the spec). */
 export interface ImportWorkerPort {
@@ -49,25 +50,19 @@ const count = (n: number) => n.toLocaleString('en-US');
  * requests, sent in chunks; once all have come they are saved in one transaction, a chunk per
  * task. Progress is told throughout, and Cancel stops either step with nothing kept.
  */
-export class ForeignImportSession {
-  private snapshot = IDLE;
-  private readonly listeners = new Set<() => void>();
+export class ForeignImportSession extends Store<ForeignImportSnapshot> {
+  protected snap: ForeignImportSnapshot = IDLE;
   private worker: ImportWorkerPort | undefined;
   private saving: AbortController | undefined;
   /** Bumped per start and cancel: messages of an earlier import are ignored. */
   private run = 0;
 
-  constructor(private readonly ports: ForeignImportPorts) {}
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): ForeignImportSnapshot => this.snapshot;
+  constructor(private readonly ports: ForeignImportPorts) {
+    super();
+  }
 
   get busy(): boolean {
-    return this.snapshot.phase === 'reading' || this.snapshot.phase === 'saving';
+    return this.snap.phase === 'reading' || this.snap.phase === 'saving';
   }
 
   start(fileName: string, text: string): void {
@@ -82,7 +77,7 @@ export class ForeignImportSession {
       if (run !== this.run) return;
       if (m.type === 'progress')
         this.set({
-          ...this.snapshot,
+          ...this.snap,
           done: m.done,
           total: m.total,
           message: `Reading ${fileName}: ${count(m.done)} of ${count(m.total)} requests…`,
@@ -107,7 +102,7 @@ export class ForeignImportSession {
   /** Stops the import under way; nothing of it is kept. */
   cancel(): void {
     if (!this.busy) return;
-    const { fileName } = this.snapshot;
+    const { fileName } = this.snap;
     this.run++;
     this.stop();
     this.set({
@@ -127,7 +122,7 @@ export class ForeignImportSession {
   ): Promise<void> {
     const total = requests.length;
     this.set({
-      ...this.snapshot,
+      ...this.snap,
       phase: 'saving',
       done: 0,
       total,
@@ -144,7 +139,7 @@ export class ForeignImportSession {
         (done) => {
           if (run === this.run)
             this.set({
-              ...this.snapshot,
+              ...this.snap,
               done,
               message: `Saving ${count(done)} of ${count(total)} requests…`,
             });
@@ -184,7 +179,7 @@ export class ForeignImportSession {
   }
 
   private set(next: ForeignImportSnapshot): void {
-    this.snapshot = next;
-    for (const l of this.listeners) l();
+    this.snap = next;
+    this.notify();
   }
 }
