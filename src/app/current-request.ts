@@ -1,20 +1,12 @@
-import { useSyncExternalStore } from 'react';
+import { Cell } from '../core/store.ts';
 import type { RequestDraft } from '../model/index.ts';
+import { useStore } from '../ui/use-store.ts';
 
 /** The workbench's current request, kept outside React state so typing re-renders only its readers. */
-let current: RequestDraft | null = null;
-const listeners = new Set<() => void>();
+const current = new Cell<RequestDraft | null>(null);
 
-export function setCurrentRequest(draft: RequestDraft): void {
-  current = draft;
-  for (const l of listeners) l();
-}
-
-function subscribe(l: () => void): () => void {
-  listeners.add(l);
-  return () => listeners.delete(l);
-}
+export const setCurrentRequest: (draft: RequestDraft) => void = current.set;
 
 export function useCurrentRequest(): RequestDraft | null {
-  return useSyncExternalStore(subscribe, () => current);
+  return useStore(current);
 }

@@ -1,23 +1,19 @@
-import { useSyncExternalStore, type MouseEvent } from 'react';
+import type { MouseEvent } from 'react';
+import { Cell } from '../core/store.ts';
+import { useStore } from '../ui/use-store.ts';
 export { opHref, parseRoute, type Route } from './routes.ts';
 
-const listeners = new Set<() => void>();
-let snapshot = { pathname: location.pathname, state: history.state as unknown, key: 0 };
+const place = new Cell({ pathname: location.pathname, state: history.state as unknown, key: 0 });
 
 function refresh(): void {
-  snapshot = { pathname: location.pathname, state: history.state as unknown, key: snapshot.key + 1 };
-  for (const l of listeners) l();
+  const key = place.getSnapshot().key + 1;
+  place.set({ pathname: location.pathname, state: history.state as unknown, key });
 }
 
 window.addEventListener('popstate', refresh);
 
-function subscribe(l: () => void): () => void {
-  listeners.add(l);
-  return () => listeners.delete(l);
-}
-
 export function useLocation(): { pathname: string; state: unknown; key: number } {
-  return useSyncExternalStore(subscribe, () => snapshot);
+  return useStore(place);
 }
 
 export function navigate(to: string, state: unknown = null, replace = false): void {

@@ -6,37 +6,31 @@
  */
 import '../catalog/zod-english.ts';
 import { CallbackEventSchema, inboxPaths, type CallbackEvent } from '../contracts/callback-inbox.ts';
+import { Store } from '../core/store.ts';
 
 export { callbackUrl, newInboxName, sessionInbox } from './session-inbox.ts';
 
 export type InboxState = 'idle' | 'connecting' | 'open' | 'error';
 
-export class InboxClient {
+/** One inbox's stream; its snapshot is the stream's state. */
+export class InboxClient extends Store<InboxState> {
   private source: EventSource | null = null;
-  private state: InboxState = 'idle';
+  protected snap: InboxState = 'idle';
   private readonly seen = new Set<number>();
-  private readonly listeners = new Set<() => void>();
 
   constructor(
     readonly name: string,
     private readonly deliver: (e: CallbackEvent) => void,
-  ) {}
+  ) {
+    super();
+  }
 
   get url(): string {
     return `${location.origin}${inboxPaths(this.name).inbox}`;
   }
 
-  subscribe = (l: () => void): (() => void) => {
-    this.listeners.add(l);
-    return () => this.listeners.delete(l);
-  };
-
-  getState = (): InboxState => this.state;
-
   private setState(s: InboxState): void {
-    if (s === this.state) return;
-    this.state = s;
-    for (const l of this.listeners) l();
+    if (s !== this.snap) this.publish(s);
   }
 
   private take(raw: unknown): void {

@@ -1,3 +1,5 @@
+import { Signal } from '../core/store.ts';
+
 /**
  * "Something changed" for data kept in this browser: listeners in this tab are called at once,
  * other tabs hear it over a BroadcastChannel of the given name.
@@ -7,18 +9,18 @@ export function changeFeed(channelName: string): {
   subscribe(listener: () => void): () => void;
 } {
   const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(channelName);
-  const listeners = new Set<() => void>();
+  const here = new Signal();
   return {
     changed() {
-      for (const l of listeners) l();
+      here.fire();
       channel?.postMessage('changed');
     },
     subscribe(listener) {
-      listeners.add(listener);
+      const off = here.subscribe(listener);
       const fromOtherTab = () => listener();
       channel?.addEventListener('message', fromOtherTab);
       return () => {
-        listeners.delete(listener);
+        off();
         channel?.removeEventListener('message', fromOtherTab);
       };
     },

@@ -1,6 +1,7 @@
 // zod/mini: the profiles provider reads this on the first page.
 import { z } from 'zod/mini';
 import { openDatabase, withStore } from './idb.ts';
+import { Signal } from '../core/store.ts';
 
 /**
  * A classroom trainee's merchant as this browser holds it: what the server handed out at joining,
@@ -40,14 +41,11 @@ function db(): Promise<IDBDatabase> {
 
 // This tab's listeners only (a BroadcastChannel would add to the first page's code): another tab
 // sees a change at its next load.
-const listeners = new Set<() => void>();
-const changed = () => listeners.forEach((l) => l());
+const saved = new Signal();
+const changed = saved.fire;
 
-/** Calls `listener` when this tab saves or deletes the credentials. */
-export function subscribeClassroomCredentials(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+/** Calls a listener when this tab saves or deletes the credentials; returns the unsubscribe. */
+export const subscribeClassroomCredentials = saved.subscribe;
 
 /** Keeps the credentials, or deletes them (null: leaving the classroom). */
 export async function saveClassroomCredentials(c: ClassroomCredentials | null): Promise<void> {

@@ -1,14 +1,10 @@
+import { Signal } from '../core/store.ts';
+
 /**
  * "The page has dropped every private key it imported" (the vault was locked): whoever keeps a
  * copy of them, the RSA signing worker, drops its copies too.
  */
-const listeners = new Set<() => void>();
+const dropped = new Signal();
 
-export function onKeysDropped(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-export function dropKeys(): void {
-  for (const l of listeners) l();
-}
+export const onKeysDropped = dropped.subscribe;
+export const dropKeys = dropped.fire;

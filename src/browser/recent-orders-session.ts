@@ -1,3 +1,5 @@
+import { Signal } from '../core/store.ts';
+
 /**
  * Where the console keeps the ids of its answers (the console's "ids from earlier answers", shared
  * by its tabs in localStorage), so that clearing the history can forget them too without one
@@ -8,7 +10,7 @@ export const RECENT_ORDERS_KEY = 'pay-console.recent-orders';
 /** The order ids this tab sent (sessionStorage), by which it knows its customer's return. */
 export const OWN_ORDERS_KEY = 'pay-console.own-orders';
 
-const cleared = new Set<() => void>();
+const cleared = new Signal();
 
 /** Forgets the order ids of earlier answers, in every tab (with "Clear all history"). */
 export function clearRecentOrders(): void {
@@ -18,10 +20,7 @@ export function clearRecentOrders(): void {
   } catch {
     // storage refused: nothing was kept there
   }
-  for (const l of cleared) l();
+  cleared.fire();
 }
 
-export function onRecentOrdersCleared(listener: () => void): () => void {
-  cleared.add(listener);
-  return () => cleared.delete(listener);
-}
+export const onRecentOrdersCleared = cleared.subscribe;

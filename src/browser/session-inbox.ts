@@ -11,7 +11,7 @@ export function newInboxName(prefix: string, length: number): string {
 
 /**
  * One inbox's stream. Each event is delivered once (by id) to `deliver`, whether it came on the
- * stream or from the list read when the stream opens; `subscribe` / `getState` report the stream.
+ * stream or from the list read when the stream opens; `subscribe` / `getSnapshot` report the stream.
  */
 const SESSION_KEY = 'pay-console.callback-inbox';
 let session: string | null = null;

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod/mini';
 import { isSecretName } from '../catalog/index.ts';
+import { Subscribable } from '../core/store.ts';
 import { VARIABLE_NAME } from '../model/variables.ts';
 
 export const VARIABLES_KEY = 'pay-console.variables';
@@ -29,25 +30,24 @@ function read(): StoredVariables {
   }
 }
 
-class VariablesStore {
+// A Subscribable rather than a Store: the snapshot is read from localStorage on first use.
+class VariablesStore extends Subscribable {
   private snap: StoredVariables | null = null;
-  private readonly listeners = new Set<() => void>();
 
-  subscribe = (listener: () => void): (() => void) => {
-    if (this.listeners.size === 0) window.addEventListener('storage', this.onStorage);
-    this.listeners.add(listener);
-    return () => {
-      this.listeners.delete(listener);
-      if (this.listeners.size === 0) window.removeEventListener('storage', this.onStorage);
-    };
-  };
+  protected override onFirstListener(): void {
+    window.addEventListener('storage', this.onStorage);
+  }
+
+  protected override onLastListener(): void {
+    window.removeEventListener('storage', this.onStorage);
+  }
 
   getSnapshot = (): StoredVariables => (this.snap ??= read());
 
   private readonly onStorage = (e: StorageEvent) => {
     if (e.key !== VARIABLES_KEY) return;
     this.snap = read();
-    for (const l of this.listeners) l();
+    this.notify();
   };
 
   private write(next: StoredVariables): void {
@@ -57,7 +57,7 @@ class VariablesStore {
     } catch {
       // Full or refused: it holds for this page.
     }
-    for (const l of this.listeners) l();
+    this.notify();
   }
 
   /** Sets a variable of a profile; returns why not when it cannot be kept. */

@@ -32,11 +32,12 @@ export class Subscribable {
   protected onLastListener(): void {}
 }
 
-/** A listener set with a snapshot: immutable values, a new one per change. */
-export class Store<S> extends Subscribable implements ReadableStore<S> {
-  constructor(protected snap: S) {
-    super();
-  }
+/**
+ * A listener set with a snapshot: immutable values, a new one per change. The subclass declares
+ * `protected snap` with its first value (a field, so it may read the subclass's other fields).
+ */
+export abstract class Store<S> extends Subscribable implements ReadableStore<S> {
+  protected abstract snap: S;
 
   readonly getSnapshot = (): S => this.snap;
 
@@ -49,6 +50,10 @@ export class Store<S> extends Subscribable implements ReadableStore<S> {
 
 /** A store its owner writes from outside: a module's one value (the route, the current request). */
 export class Cell<S> extends Store<S> {
+  constructor(protected snap: S) {
+    super();
+  }
+
   readonly set = (next: S): void => this.publish(next);
 }
 

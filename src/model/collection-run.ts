@@ -20,6 +20,7 @@ import { checkStep, StepChecksSchema, variablesFromAnswer, type AssertionResult 
 import { applyVariables, VARIABLE_NAME, type VariableSource, type VariableUse } from './variables.ts';
 import { unresolvedText } from './variable-words.ts';
 import { errorText } from '../core/errors.ts';
+import { Store } from '../core/store.ts';
 
 const NAME = z.string().check(z.minLength(1), z.maxLength(200));
 
@@ -126,15 +127,15 @@ function shownParams(draft: RequestDraft, env: SigningEnv): Array<{ name: string
   ].map(([name, value]) => ({ name, value: withheld.has(name) ? '[withheld]' : value }));
 }
 
-export class CollectionRun {
-  private snap: RunSnapshot;
-  private readonly listeners = new Set<() => void>();
+export class CollectionRun extends Store<RunSnapshot> {
+  protected snap: RunSnapshot;
   private controller: AbortController | null = null;
 
   constructor(
     private readonly collection: RunCollection,
     private readonly ports: RunPorts,
   ) {
+    super();
     this.snap = {
       name: collection.name,
       running: false,
@@ -153,13 +154,6 @@ export class CollectionRun {
       .slice(0, 6)}`;
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): RunSnapshot => this.snap;
-
   private set(next: Partial<RunSnapshot>): void {
     const steps = next.steps ?? this.snap.steps;
     this.snap = {
@@ -168,7 +162,7 @@ export class CollectionRun {
       passed: steps.filter((s) => s.state === 'passed').length,
       failed: steps.filter((s) => s.state === 'failed' || s.state === 'error').length,
     };
-    for (const l of this.listeners) l();
+    this.notify();
   }
 
   private patch(index: number, change: Partial<StepResult>): void {

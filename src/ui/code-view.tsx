@@ -1,4 +1,5 @@
 import { memo, useEffect, useState, type ComponentType } from 'react';
+import { Signal } from '../core/store.ts';
 import { tokenizeHttpLine } from './http-tokens.ts';
 import type { MonacoViewProps } from './monaco-view.tsx';
 import { useDarkTheme } from './use-dark.ts';
@@ -6,14 +7,13 @@ import { useDarkTheme } from './use-dark.ts';
 type Loaded = ComponentType<MonacoViewProps>;
 let loaded: Loaded | null = null;
 let loading: Promise<Loaded> | null = null;
-const waiting = new Set<(c: Loaded) => void>();
+const arrived = new Signal();
 
 /** Loads the Monaco chunk once (idle time or on demand); later calls share the same promise. */
 export function loadMonaco(): Promise<Loaded> {
   loading ??= import('./monaco-view.tsx').then((m) => {
     loaded = m.MonacoView;
-    for (const w of waiting) w(m.MonacoView);
-    waiting.clear();
+    arrived.fire();
     return m.MonacoView;
   });
   return loading;
@@ -75,15 +75,15 @@ export function CodeView({ value, language, label, maxLines = 24, editor = 'idle
   const dark = useDarkTheme();
   useEffect(() => {
     if (Editor || !wanted) return;
-    const w = (c: Loaded) => setEditor(() => c);
-    if (loaded) {
-      w(loaded);
-      return;
-    }
-    waiting.add(w);
+    const take = () => {
+      const c = loaded;
+      if (c) setEditor(() => c);
+    };
+    if (loaded) return take();
+    const off = arrived.subscribe(take);
     if (editor === 'idle') scheduleIdleLoad();
     else void loadMonaco().catch(() => undefined);
-    return () => void waiting.delete(w);
+    return off;
   }, [Editor, wanted, editor]);
   const lines = Math.min(maxLines, Math.max(3, value.split('\n').length + 1));
   if (Editor) return <Editor value={value} language={language} label={label} lines={lines} dark={dark} />;

@@ -1,7 +1,7 @@
 /**
  * A small async-state hook for the first page. TanStack Query (about 10 KB gzip) is what the other
  * pages use; the shell only needs "fetch this once", so the first form loads without TanStack.
- * (The workbench's send is a headless `SendSession`, the profiles a headless `ProfilesModel`.)
+ * (The workbench's send is a headless `SendSession`, the profiles a headless `ProfilesSession`.)
  */
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { browserTimers, RemoteValue } from './remote-value.ts';

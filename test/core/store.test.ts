@@ -2,10 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Cell, Signal, Store } from '../../src/core/store.ts';
 
 class Counter extends Store<number> {
+  protected snap = 0;
   watching = 0;
-  constructor() {
-    super(0);
-  }
   increment(): void {
     this.publish(this.snap + 1);
   }

@@ -162,7 +162,7 @@ async function actAsCustomer(run: FlowRun, password: string): Promise<void> {
       if (back) await fetch(back.action, { method: 'POST', headers: form, body: back.fields });
     })();
   };
-  run.subscribe(() => check(run.snapshot()));
+  run.subscribe(() => check(run.getSnapshot()));
 }
 
 async function runFlow(
@@ -187,7 +187,7 @@ async function callbacksOf(run: FlowRun, n: number): Promise<Array<{ status: str
   const end = Date.now() + 5000;
   for (;;) {
     const cbs = run
-      .snapshot()
+      .getSnapshot()
       .timeline.flatMap((e) => (e.kind === 'callback' && e.control !== 'checking' ? [e] : []));
     if (cbs.length >= n || Date.now() > end)
       return cbs.map((c) => ({ status: c.status, control: c.control }));
@@ -209,7 +209,7 @@ describe('guided flows against the sandbox', () => {
 
   it('preauth → partial capture → return', async () => {
     const { run, ok } = await runFlow('preauth-capture-return');
-    const snap = run.snapshot();
+    const snap = run.getSnapshot();
     expect(snap.message).toBe('Flow complete: all 6 steps succeeded.');
     expect(ok).toBe(true);
     expect(snap.steps.map((s) => s.state)).toEqual(Array(6).fill('done'));
@@ -229,7 +229,7 @@ describe('guided flows against the sandbox', () => {
 
   it('sale with 3-D Secure 1.0.2: issuer page, PaRes upload, approved', async () => {
     const { run, ok } = await runFlow('sale-3ds-1');
-    const snap = run.snapshot();
+    const snap = run.getSnapshot();
     expect(snap.steps.filter((s) => s.state !== 'done')).toEqual([]);
     expect(ok).toBe(true);
     expect(snap.vars.issuerUrl).toMatch(
@@ -245,7 +245,7 @@ describe('guided flows against the sandbox', () => {
 
   it('sale with 3-D Secure 1.0.2 and a wrong password ends declined, and the flow says so', async () => {
     const { run, ok } = await runFlow('sale-3ds-1', 'guess');
-    const snap = run.snapshot();
+    const snap = run.getSnapshot();
     expect(ok).toBe(false);
     expect(snap.phase).toBe('failed');
     expect(snap.steps.at(-1)).toMatchObject({ state: 'failed' });
@@ -254,7 +254,7 @@ describe('guided flows against the sandbox', () => {
 
   it('sale with 3-D Secure 2: method, method result Y, challenge, CRes, approved', async () => {
     const { run, ok, sent } = await runFlow('sale-3ds-2');
-    const snap = run.snapshot();
+    const snap = run.getSnapshot();
     expect(snap.steps.filter((s) => s.state !== 'done')).toEqual([]);
     expect(ok).toBe(true);
     expect(snap.vars.transId).toMatch(/[0-9a-f-]{36}/);
@@ -276,7 +276,7 @@ describe('guided flows against the sandbox', () => {
   it('payout-check → payout-pay (RSA-SHA256)', async () => {
     const { run, ok } = await runFlow('payout-check-pay');
     expect(ok).toBe(true);
-    expect(statuses(run.snapshot()).filter((s) => s.startsWith('approved'))).toEqual([
+    expect(statuses(run.getSnapshot()).filter((s) => s.startsWith('approved'))).toEqual([
       'approved (payout-check)',
       'approved (payout-pay)',
     ]);
@@ -284,7 +284,7 @@ describe('guided flows against the sandbox', () => {
 
   it('create-card-ref → get-card-info → make-rebill', async () => {
     const { run, ok } = await runFlow('card-ref-rebill');
-    const snap = run.snapshot();
+    const snap = run.getSnapshot();
     expect(ok).toBe(true);
     expect(snap.vars.cardrefid).toMatch(/^\d+$/);
     const info = snap.timeline.find((e) => e.kind === 'request' && e.operation === 'v2/get-card-info');
@@ -296,7 +296,7 @@ describe('guided flows against the sandbox', () => {
 
   it('create-recurring-payment', async () => {
     const { run, ok } = await runFlow('recurring-payment');
-    const snap = run.snapshot();
+    const snap = run.getSnapshot();
     expect(ok).toBe(true);
     expect(snap.vars.recurringPaymentId).toMatch(/^\d+$/);
     expect(statuses(snap)).toEqual(['approved (recurring)']);
@@ -306,11 +306,11 @@ describe('guided flows against the sandbox', () => {
     const run = new FlowRun(findFlow('preauth-capture-return')!, deps(), { captureAmount: '500.00' });
     current = run;
     expect(await run.next()).toBe(true);
-    expect(run.snapshot()).toMatchObject({ cursor: 1, phase: 'ready' });
-    expect(run.snapshot().message).toBe('Done: Preauth. Next: Wait for the preauth to be approved.');
+    expect(run.getSnapshot()).toMatchObject({ cursor: 1, phase: 'ready' });
+    expect(run.getSnapshot().message).toBe('Done: Preauth. Next: Wait for the preauth to be approved.');
     expect(await run.next()).toBe(true);
     expect(await run.next()).toBe(false);
-    const snap = run.snapshot();
+    const snap = run.getSnapshot();
     expect(snap.phase).toBe('failed');
     expect(snap.steps[2]).toMatchObject({ state: 'failed' });
     expect(snap.steps[2]!.detail).toMatch(

@@ -1,8 +1,9 @@
-import { useState, useSyncExternalStore, type DragEvent } from 'react';
+import { useState, type DragEvent } from 'react';
 import type { SigningRuntime } from '../../model/index.ts';
 import type { Capsule } from '../../diagnose/capsule/index.ts';
 import { CapsuleSession } from './capsule-session.ts';
 import './capsule.css';
+import { useStore } from '../../ui/use-store.ts';
 
 function Timeline({ capsule }: { capsule: Capsule }) {
   return (
@@ -63,7 +64,7 @@ function Timeline({ capsule }: { capsule: Capsule }) {
 /** The incident capsule: a merchant's whole incident pasted, checked as one timeline, handed on as a file. */
 export function CapsulePage({ runtime }: { runtime: SigningRuntime }) {
   const [session] = useState(() => new CapsuleSession(runtime.crypto));
-  const snap = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const snap = useStore(session);
   const { capsule } = snap;
   const openFile = (file: File | undefined) => {
     if (file) void file.text().then((t) => session.open(t));

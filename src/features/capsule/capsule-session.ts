@@ -6,6 +6,7 @@ import {
   type Capsule,
   type CapsuleCheck,
 } from '../../diagnose/capsule/index.ts';
+import { Store } from '../../core/store.ts';
 
 export interface CapsuleSnapshot {
   /** What was pasted: log lines, HAR files, curl commands, access-log lines. */
@@ -34,23 +35,17 @@ const EMPTY: CapsuleSnapshot = {
  * The incident capsule page's state, headless: paste → timeline (split, diagnose, rules, chain),
  * export, and a capsule opened read-only with its chain verified. Only the latest build answers.
  */
-export class CapsuleSession {
-  private snap: CapsuleSnapshot = EMPTY;
-  private readonly listeners = new Set<() => void>();
+export class CapsuleSession extends Store<CapsuleSnapshot> {
+  protected snap: CapsuleSnapshot = EMPTY;
   private runId = 0;
 
-  constructor(private readonly crypto: CryptoPort) {}
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): CapsuleSnapshot => this.snap;
+  constructor(private readonly crypto: CryptoPort) {
+    super();
+  }
 
   private update(change: Partial<CapsuleSnapshot>): void {
     this.snap = { ...this.snap, ...change };
-    for (const l of this.listeners) l();
+    this.notify();
   }
 
   set(field: 'text' | 'controlKey', value: string): void {

@@ -1,14 +1,15 @@
-import { useEffect, useId, useState, useSyncExternalStore } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { SCENARIOS } from '../../catalog/scenarios.ts';
 import { sendJson } from './classroom-api.ts';
 import {
   describeChoice,
   pickOf,
   ScenarioViewSchema,
-  TrainerScenariosModel,
+  TrainerScenariosSession,
   type Pick,
   type ScenarioPort,
-} from './trainer-scenarios-model.ts';
+} from './trainer-scenarios-session.ts';
+import { useStore } from '../../ui/use-store.ts';
 
 const port: ScenarioPort = {
   async load() {
@@ -40,8 +41,8 @@ function Options({ follow }: { follow: boolean }) {
  * send X-Sandbox-Scenario in the classroom). `traineeCount` reloads the list when someone joins.
  */
 export function TrainerScenarios({ traineeCount }: { traineeCount: number }) {
-  const [model] = useState(() => new TrainerScenariosModel(port));
-  const s = useSyncExternalStore(model.subscribe, model.getSnapshot);
+  const [model] = useState(() => new TrainerScenariosSession(port));
+  const s = useStore(model);
   const [delay, setDelay] = useState('');
   const ids = { title: useId(), room: useId(), delay: useId() };
   useEffect(() => void model.load(), [model, traineeCount]);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { readCaptureFragment } from '../../model/capture-link.ts';
 import type { Place, RequestDraft, SigningRuntime } from '../../model/index.ts';
 import type { SigningContext } from '../../model/signing-context.ts';
@@ -7,6 +7,7 @@ import { DebuggerSession } from './debugger-session.ts';
 import { DiagnosisView } from './diagnosis-view.tsx';
 import { draftOf } from './run-diagnosis.ts';
 import './debugger.css';
+import { useStore } from '../../ui/use-store.ts';
 
 export interface DebuggerPageProps {
   /** The active profile, for "Use the active profile's keys"; its secrets are copied only on request. */
@@ -29,7 +30,7 @@ export function DebuggerPage({ context, place, runtime, onOpen }: DebuggerPagePr
         linked && 'capture' in linked ? linked.capture : undefined,
       ),
   );
-  const snap = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const snap = useStore(session);
   const { run, busy } = snap;
   const results = useRef<HTMLElement>(null);
   // After Diagnose, the verdict (or the error) is where the eye and the keyboard go next.

@@ -9,6 +9,7 @@ import {
   type DebuggerRun,
   type RunOptions,
 } from './run-diagnosis.ts';
+import { Store } from '../../core/store.ts';
 
 export interface DebuggerSnapshot {
   form: DebuggerForm;
@@ -35,9 +36,8 @@ type Alternative = DebuggerForm['alternatives'][number];
  * diagnosis of the last Diagnose. Only the latest Diagnose answers: one still running when another
  * starts, or when the page is cleared, is dropped.
  */
-export class DebuggerSession {
-  private snap: DebuggerSnapshot;
-  private readonly listeners = new Set<() => void>();
+export class DebuggerSession extends Store<DebuggerSnapshot> {
+  protected snap: DebuggerSnapshot;
   private runId = 0;
 
   constructor(
@@ -45,6 +45,7 @@ export class DebuggerSession {
     /** A capture that came with the link (`/debugger#capture=…`). */
     capture?: string,
   ) {
+    super();
     this.snap = {
       form: capture === undefined ? EMPTY_FORM : { ...EMPTY_FORM, capture },
       revealKey: false,
@@ -54,16 +55,9 @@ export class DebuggerSession {
     };
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): DebuggerSnapshot => this.snap;
-
   private update(next: Partial<DebuggerSnapshot>): void {
     this.snap = { ...this.snap, ...next };
-    for (const l of this.listeners) l();
+    this.notify();
   }
 
   set<K extends keyof DebuggerForm>(field: K, value: DebuggerForm[K]): void {

@@ -14,6 +14,7 @@ import { runStatusStep } from './flow-status-step.ts';
 import { runCustomerStep, runMethodStep, runRequestStep } from './flow-steps.ts';
 import { envVars, fillTemplate, initialVars, textOf } from './flow-vars.ts';
 import { errorText } from '../../core/errors.ts';
+import { Store } from '../../core/store.ts';
 
 /**
  * One run of a guided flow: steps run one at a time (Next step) or to the end (Run all); every
@@ -21,9 +22,8 @@ import { errorText } from '../../core/errors.ts';
  * catalog's schema before a value is taken from it. The steps themselves live in `flow-steps.ts`
  * and `flow-status-step.ts`; they reach the run through its `StepHost`.
  */
-export class FlowRun {
-  private snap: RunSnapshot;
-  private readonly listeners = new Set<() => void>();
+export class FlowRun extends Store<RunSnapshot> {
+  protected snap: RunSnapshot;
   private controller: AbortController | null = null;
   private nextKey = 1;
   private readonly lastStatus = new Map<string, string>();
@@ -35,6 +35,7 @@ export class FlowRun {
     private readonly deps: FlowDeps,
     inputs: Record<string, string> = {},
   ) {
+    super();
     this.host = {
       deps,
       snapshot: () => this.snap,
@@ -69,16 +70,9 @@ export class FlowRun {
     };
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  snapshot = (): RunSnapshot => this.snap;
-
   private set(next: Partial<RunSnapshot>): void {
     this.snap = { ...this.snap, ...next };
-    for (const l of this.listeners) l();
+    this.notify();
   }
 
   private setStep(index: number, state: StepState, detail = ''): void {
@@ -115,7 +109,7 @@ export class FlowRun {
     this.inbox.forgetReturns();
     this.lastStatus.clear();
     this.snap = this.fresh(inputs);
-    for (const l of this.listeners) l();
+    this.notify();
   }
 
   stop(): void {

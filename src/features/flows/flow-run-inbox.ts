@@ -1,4 +1,5 @@
 import { verifyCallback } from '../../core/index.ts';
+import { Signal } from '../../core/store.ts';
 import { FlowStepError, type ControlCheck, type InboxEvent, type StepHost } from './flow-run-types.ts';
 
 /**
@@ -8,7 +9,8 @@ import { FlowStepError, type ControlCheck, type InboxEvent, type StepHost } from
 export class RunInbox {
   private readonly seen = new Set<number>();
   private returns: InboxEvent[] = [];
-  private readonly waiters = new Set<() => void>();
+  /** Fired when a return arrives: each waiting step looks for its own. */
+  private readonly returned = new Signal();
 
   constructor(private readonly host: Pick<StepHost, 'deps' | 'push' | 'update'>) {}
 
@@ -24,7 +26,7 @@ export class RunInbox {
     const at = Date.parse(event.receivedAt) || this.host.deps.clock();
     if (q.PaRes || q.cres) {
       this.returns.push(event);
-      for (const w of [...this.waiters]) w();
+      this.returned.fire();
       return;
     }
     const key = this.host.push({
@@ -42,20 +44,21 @@ export class RunInbox {
     const match = () =>
       this.returns.find((e) => e.query[field] && (e.query.client_orderid ?? clientOrderId) === clientOrderId);
     return new Promise((resolve, reject) => {
+      let stopWaiting = () => {};
       const check = () => {
         const found = match();
         if (found) {
-          this.waiters.delete(check);
+          stopWaiting();
           resolve(found);
         }
       };
       const abort = () => {
-        this.waiters.delete(check);
+        stopWaiting();
         reject(new FlowStepError('Stopped.'));
       };
       if (signal.aborted) return abort();
       signal.addEventListener('abort', abort, { once: true });
-      this.waiters.add(check);
+      stopWaiting = this.returned.subscribe(check);
       check();
     });
   }

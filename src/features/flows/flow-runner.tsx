@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { findOperation } from '../../catalog/index.ts';
 import type { RequestDraft, SigningRuntime } from '../../model/index.ts';
 import type { Exchange } from '../../model/exchange.ts';
@@ -10,6 +10,7 @@ import { FlowRun } from './flow-engine.ts';
 import type { ControlCheck, StepState, TimelineEntry } from './flow-run-types.ts';
 import type { FlowDefinition } from './flow-types.ts';
 import { FlowInbox, type InboxState } from './inbox.ts';
+import { useStore } from '../../ui/use-store.ts';
 
 const STATE_TEXT: Record<StepState, string> = {
   pending: 'pending',
@@ -149,8 +150,8 @@ export function FlowRunner({
     );
     return { run: target, inbox: box };
   });
-  const snap = useSyncExternalStore(run.subscribe, run.snapshot);
-  const inboxState = useSyncExternalStore(inbox.subscribe, inbox.getState);
+  const snap = useStore(run);
+  const inboxState = useStore(inbox);
 
   useEffect(() => {
     inbox.open();

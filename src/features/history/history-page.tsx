@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState, useSyncExternalStore } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { RequestDraft } from '../../model/index.ts';
 import { draftOfEntry } from './build-entry.ts';
 import { EntryDetails, type Signing } from './entry-details.tsx';
@@ -9,6 +9,7 @@ import { formatTime, plural } from './history-format.ts';
 import type { HistoryEntry } from './history-schema.ts';
 import { HistorySession, type HistoryStore } from './history-session.ts';
 import './history.css';
+import { useStore } from '../../ui/use-store.ts';
 
 const browserStore: HistoryStore = {
   list: listEntries,
@@ -30,7 +31,7 @@ export function HistoryPage({
   const queries = useQueryClient();
   const [session] = useState(() => new HistorySession(browserStore, queries));
   useEffect(() => session.start(), [session]);
-  const h = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const h = useStore(session);
   const { entries, shown, selected, picked, search } = h;
   const selectedId = selected?.id ?? null;
 

@@ -2,6 +2,7 @@ import { QueryObserver, type QueryClient, type QueryObserverResult } from '@tans
 import { matchesSearch } from './build-entry.ts';
 import type { HistoryEntry } from './history-schema.ts';
 import { asError } from '../../core/errors.ts';
+import { Store } from '../../core/store.ts';
 
 /** Where the entries are kept (history-db.ts and IndexedDB in the browser). */
 export interface HistoryStore {
@@ -60,7 +61,7 @@ export const HISTORY_QUERY_KEY = ['history'] as const;
  * a newer one replaced is dropped), the search, the open details, the two entries to compare,
  * Delete and Clear all with its confirmation.
  */
-export class HistorySession {
+export class HistorySession extends Store<HistorySnapshot> {
   private state: State = {
     loading: true,
     entries: [],
@@ -76,20 +77,14 @@ export class HistorySession {
     removeError: null,
     clearError: null,
   };
-  private snap: HistorySnapshot = this.derive();
-  private readonly listeners = new Set<() => void>();
+  protected snap: HistorySnapshot = this.derive();
 
   constructor(
     private readonly store: HistoryStore,
     private readonly queries: QueryClient,
-  ) {}
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): HistorySnapshot => this.snap;
+  ) {
+    super();
+  }
 
   /** Reads the entries and reads them again on every change; returns the stop. */
   start(): () => void {
@@ -178,7 +173,7 @@ export class HistorySession {
   private set(next: Partial<State>): void {
     this.state = { ...this.state, ...next };
     this.snap = this.derive();
-    for (const l of this.listeners) l();
+    this.notify();
   }
 
   private derive(): HistorySnapshot {

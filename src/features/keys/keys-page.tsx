@@ -1,4 +1,4 @@
-import { useId, useState, useSyncExternalStore } from 'react';
+import { useId, useState } from 'react';
 import { webCryptoPort } from '../../core/index.ts';
 import { replaceClassroomPrivateKey } from '../../browser/classroom-credentials-write.ts';
 import { consoleMode } from '../../browser/console-mode.ts';
@@ -7,6 +7,7 @@ import { InspectSection } from './inspect-section.tsx';
 import { KeysSession, type KeptPair, type KeysPorts, type ProfileKeys } from './keys-session.ts';
 import { RestoreSection } from './restore-section.tsx';
 import './keys.css';
+import { useStore } from '../../ui/use-store.ts';
 
 /** The last generated pair, kept in memory for the session so that leaving the page does not lose it. */
 let lastGenerated: KeptPair | null = null;
@@ -34,7 +35,7 @@ export type KeysPageProps = ProfileKeys;
 export function KeysPage({ activeLogin, onUseKey, onRememberKey }: KeysPageProps) {
   const titleId = useId();
   const [session] = useState(() => new KeysSession(browserPorts()));
-  const s = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const s = useStore(session);
   return (
     <section className="ky-page" aria-labelledby={titleId}>
       <h1 id={titleId}>Keys</h1>

@@ -9,6 +9,7 @@ import {
   type SandboxFetch,
 } from './register-key.ts';
 import { errorText } from '../../core/errors.ts';
+import { Store } from '../../core/store.ts';
 
 /** How the private half of the generated pair was kept outside this page, if it was. */
 export type SavedAs = 'downloaded' | 'copied' | 'remembered';
@@ -79,13 +80,13 @@ function message(e: unknown): string {
  * half was kept), registering its public half with the local sandbox (asking to save the private
  * half first), restoring the demo key, and inspecting and converting a pasted key.
  */
-export class KeysSession {
-  private snap: KeysSnapshot;
-  private readonly listeners = new Set<() => void>();
+export class KeysSession extends Store<KeysSnapshot> {
+  protected snap: KeysSnapshot;
   private inspectRun = 0;
   private readonly running = new Set<Promise<unknown>>();
 
   constructor(private readonly ports: KeysPorts) {
+    super();
     const pair = ports.memory?.read() ?? null;
     this.snap = {
       bits: pair?.keys.bits ?? 4096,
@@ -108,13 +109,6 @@ export class KeysSession {
       inspectError: null,
     };
   }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): KeysSnapshot => this.snap;
 
   /** Resolves once everything started so far has landed. */
   async settled(): Promise<void> {
@@ -299,7 +293,7 @@ export class KeysSession {
 
   private set(next: Partial<KeysSnapshot>): void {
     this.snap = { ...this.snap, ...next };
-    for (const l of this.listeners) l();
+    this.notify();
   }
 
   private track(run: Promise<unknown>): Promise<void> {

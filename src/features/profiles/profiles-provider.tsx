@@ -1,14 +1,4 @@
-import {
-  createContext,
-  lazy,
-  Suspense,
-  use,
-  useEffect,
-  useMemo,
-  useState,
-  useSyncExternalStore,
-  type ReactNode,
-} from 'react';
+import { createContext, lazy, Suspense, use, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { SigningContext } from '../../model/signing-context.ts';
 import { consoleMode } from '../../browser/console-mode.ts';
 import { browserTimers } from '../../ui/remote-value.ts';
@@ -16,14 +6,15 @@ import { keyImporter } from './key-import.ts';
 import { fetchDemoMerchant, fetchTargets, takeOnce, type ProfilesPrefetch } from './prefetch.ts';
 import type { Profile } from './profile-schema.ts';
 import {
-  ProfilesModel,
+  ProfilesSession,
   type EditableField,
   type ProfilesSnapshot,
   type VaultStatus,
-} from './profiles-model.ts';
+} from './profiles-session.ts';
 import { loadStoredProfiles, saveStoredProfiles } from './profile-storage.ts';
 import type { ProfileSecrets } from './vault-crypto.ts';
 import { deleteVault, readVault, writeVault } from './vault-store.ts';
+import { useStore } from '../../ui/use-store.ts';
 // The vault's crypto loads when someone remembers, unlocks or locks, not with the first form.
 const vaultSession = () => import('./vault-session.ts');
 const classroomCredentials = () => import('../../browser/classroom-credentials.ts');
@@ -32,7 +23,7 @@ const PassphraseDialog = lazy(() =>
   import('./passphrase-dialog.tsx').then((m) => ({ default: m.PassphraseDialog })),
 );
 
-export type { KeyState } from './profiles-model.ts';
+export type { KeyState } from './profiles-session.ts';
 export type { VaultStatus };
 
 export interface ProfilesValue extends Omit<ProfilesSnapshot, 'targets'> {
@@ -64,9 +55,9 @@ export interface ProfileActions {
 const ActionsContext = createContext<ProfileActions | null>(null);
 
 /** The model with this page's ports: the prefetched answers, localStorage, IndexedDB, Web Crypto, timers. */
-function browserModel(prefetch: ProfilesPrefetch | undefined): ProfilesModel {
+function browserModel(prefetch: ProfilesPrefetch | undefined): ProfilesSession {
   const take = takeOnce(prefetch);
-  return new ProfilesModel({
+  return new ProfilesSession({
     storage: { load: loadStoredProfiles, save: saveStoredProfiles },
     settled: prefetch?.settled,
     prefetchedVault: prefetch?.vault,
@@ -95,7 +86,7 @@ export function ProfilesProvider({
 }) {
   const [model] = useState(() => browserModel(prefetch));
   useEffect(() => model.start(), [model]);
-  const snap = useSyncExternalStore(model.subscribe, model.getSnapshot);
+  const snap = useStore(model);
   const value = useMemo<ProfilesValue>(
     () => ({
       ...snap,

@@ -1,5 +1,6 @@
 import type { ImportJob, ImportMessage } from './foreign-import-protocol.ts';
 import { FORMAT_WORDS } from '../../exports/foreign-collections/import-foreign-collection.ts';
+import { Store } from '../../core/store.ts';
 
 /** The import worker as the session sees it (a Web Worker in the page, a fake in the spec). */
 export interface ImportWorkerPort {
@@ -39,24 +40,18 @@ const count = (n: number) => n.toLocaleString('en-US');
  * requests and saves them in one transaction. Progress is told throughout, and Cancel stops
  * either step with nothing kept (the worker is terminated, its transaction aborted with it).
  */
-export class ForeignImportSession {
-  private snapshot = IDLE;
-  private readonly listeners = new Set<() => void>();
+export class ForeignImportSession extends Store<ForeignImportSnapshot> {
+  protected snap: ForeignImportSnapshot = IDLE;
   private worker: ImportWorkerPort | undefined;
   /** Bumped per start and cancel: messages of an earlier import are ignored. */
   private run = 0;
 
-  constructor(private readonly ports: ForeignImportPorts) {}
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): ForeignImportSnapshot => this.snapshot;
+  constructor(private readonly ports: ForeignImportPorts) {
+    super();
+  }
 
   get busy(): boolean {
-    return this.snapshot.phase === 'reading' || this.snapshot.phase === 'saving';
+    return this.snap.phase === 'reading' || this.snap.phase === 'saving';
   }
 
   start(fileName: string, text: string, files?: Array<{ name: string; text: string }>): void {
@@ -79,7 +74,7 @@ export class ForeignImportSession {
   /** Stops the import under way; nothing of it is kept. */
   cancel(): void {
     if (!this.busy) return;
-    const { fileName } = this.snapshot;
+    const { fileName } = this.snap;
     this.run++;
     this.stop();
     this.set({
@@ -94,7 +89,7 @@ export class ForeignImportSession {
     if (m.type === 'progress' || m.type === 'saving') {
       const reading = m.type === 'progress';
       this.set({
-        ...this.snapshot,
+        ...this.snap,
         phase: reading ? 'reading' : 'saving',
         done: m.done,
         total: m.total,
@@ -128,7 +123,6 @@ export class ForeignImportSession {
   }
 
   private set(next: ForeignImportSnapshot): void {
-    this.snapshot = next;
-    for (const l of this.listeners) l();
+    this.publish(next);
   }
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { findOperation } from '../../catalog/index.ts';
 import type { Place, RequestDraft } from '../../model/index.ts';
 import { prepareShareDraft } from '../../model/share-link.ts';
@@ -7,6 +7,7 @@ import { savedStore } from './saved-db.ts';
 import { checkName } from './saved-schema.ts';
 import { useSaved } from './use-saved.ts';
 import './saved.css';
+import { useStore } from '../../ui/use-store.ts';
 
 const NEW = '__new__';
 const DEFAULT_COLLECTION = 'My requests';
@@ -46,7 +47,7 @@ export function SavedRequestTools({
   const placeRef = useRef(place);
   placeRef.current = place;
   const [session] = useState(() => new SaveSession(savedStore, () => placeRef.current));
-  const snap = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const snap = useStore(session);
   const [dialog, setDialog] = useState(false);
   // Focus goes back where the dialog came from (React removes the <dialog>, which leaves it on
   // <body>); after a save the "Save request" button goes away, so "Save as…" takes it.

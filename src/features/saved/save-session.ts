@@ -10,6 +10,7 @@ import { maskDraft } from '../../model/mask-draft.ts';
 import { freeName } from './saved-file.ts';
 import type { Collection, SavedRequest } from './saved-schema.ts';
 import { errorText } from '../../core/errors.ts';
+import { Store } from '../../core/store.ts';
 
 /** Where saved requests are kept (IndexedDB in the app, memory in the spec). */
 export interface SavedStore {
@@ -65,8 +66,8 @@ const message = (e: unknown) => errorText(e);
  * it in place), Save as (a new request, asking before a second one of the same name in a
  * collection: replace it or keep both). Headless: the view renders {@link getSnapshot}.
  */
-export class SaveSession {
-  private snapshot: SaveSnapshot = {
+export class SaveSession extends Store<SaveSnapshot> {
+  protected snap: SaveSnapshot = {
     open: null,
     modified: false,
     conflict: null,
@@ -83,25 +84,19 @@ export class SaveSession {
     existing: SavedRequest;
     draft: RequestDraft;
   } | null = null;
-  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly store: SavedStore,
     private readonly place: () => Place,
-  ) {}
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): SaveSnapshot => this.snapshot;
+  ) {
+    super();
+  }
 
   private set(patch: Partial<SaveSnapshot>): void {
-    const next = { ...this.snapshot, ...patch };
+    const next = { ...this.snap, ...patch };
     next.modified = next.open !== null && this.current !== null && this.differs(next.open, this.current);
-    this.snapshot = next;
-    for (const l of this.listeners) l();
+    this.snap = next;
+    this.notify();
   }
 
   private differs(open: SavedRequest, current: RequestDraft): boolean {
@@ -129,8 +124,8 @@ export class SaveSession {
 
   /** Save: the open saved request takes the form's request, in place. */
   async save(): Promise<void> {
-    const open = this.snapshot.open;
-    if (!open || !this.current || this.snapshot.busy) return;
+    const open = this.snap.open;
+    if (!open || !this.current || this.snap.busy) return;
     const draft = this.current;
     await this.run(async () => {
       const updated = await this.store.update(open, { draft });
@@ -145,7 +140,7 @@ export class SaveSession {
    * @returns 'saved', 'conflict' (asking) or 'failed' (the snapshot's `error` says why).
    */
   async saveAs(target: SaveAsTarget): Promise<'saved' | 'conflict' | 'failed'> {
-    if (!this.current || this.snapshot.busy) return 'failed';
+    if (!this.current || this.snap.busy) return 'failed';
     const draft = this.current;
     let outcome: 'saved' | 'conflict' | 'failed' = 'failed';
     await this.run(async () => {

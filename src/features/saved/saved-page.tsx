@@ -1,4 +1,4 @@
-import { useId, useRef, useState, useSyncExternalStore } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { RequestDraft } from '../../model/index.ts';
 import { downloadText } from '../../browser/download.ts';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
@@ -12,6 +12,7 @@ import { useSaved } from './use-saved.ts';
 import { isBrunoExport } from '../../exports/foreign-collections/bruno-collection.ts';
 import './saved.css';
 import { errorText } from '../../core/errors.ts';
+import { useStore } from '../../ui/use-store.ts';
 
 export interface SavedPageProps {
   /** Opens a saved request's draft in the workbench (its id: Save then updates it). */
@@ -83,7 +84,7 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
   const [deleting, setDeleting] = useState<Collection | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const [importer] = useState(newImportSession);
-  const imported = useSyncExternalStore(importer.subscribe, importer.getSnapshot);
+  const imported = useStore(importer);
   /** Whether the page shows the foreign import's outcome (until the next action). */
   const [showImport, setShowImport] = useState(false);
   const importing = imported.phase === 'reading' || imported.phase === 'saving';

@@ -1,4 +1,4 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState } from 'react';
 import { findOperation, type Operation } from '../../catalog/index.ts';
 import type { Place, RequestDraft, SigningRuntime } from '../../model/index.ts';
 import type { SigningContext } from '../../model/signing-context.ts';
@@ -8,6 +8,7 @@ import { MistakeSwitches, TeachingSetup, TeachingValues } from './teaching-setup
 import { TeachingSession } from './teaching-session.ts';
 import { WalkthroughView } from './walkthrough-view.tsx';
 import './teaching.css';
+import { useStore } from '../../ui/use-store.ts';
 
 export interface TeachingPageProps {
   /** The operation to teach on (`v2/sale`); the page's own picker changes it. */
@@ -65,7 +66,7 @@ function OperationTeaching({
       ),
   );
   useEffect(() => session.update({ context, place }), [session, context, place]);
-  const s = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const s = useStore(session);
 
   return (
     <section className="teach" aria-labelledby="teach-title">

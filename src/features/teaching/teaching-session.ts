@@ -28,6 +28,7 @@ import {
   type TeachingProfile,
 } from './teaching-model.ts';
 import { asError, errorText } from '../../core/errors.ts';
+import { Store } from '../../core/store.ts';
 
 export type Pinned = { nonce: string; timestamp: string };
 export type SendSide = 'mistaken' | 'correct';
@@ -106,9 +107,8 @@ function extraNamesOf(op: Operation, values: Record<string, string>): string[] {
  * mistaken signings (recomputed on every change, the latest wins), the send to the local sandbox
  * and its answer, and the walkthrough's step. `subscribe` / `getSnapshot` for the view.
  */
-export class TeachingSession {
-  private snap: TeachingSnapshot;
-  private readonly listeners = new Set<() => void>();
+export class TeachingSession extends Store<TeachingSnapshot> {
+  protected snap: TeachingSnapshot;
   private context: SigningContext | null;
   private place: Place;
   private typedOtherId: string | null = null;
@@ -122,6 +122,7 @@ export class TeachingSession {
     start: TeachingStartArgs,
     private readonly ports: TeachingPorts,
   ) {
+    super();
     const { op, given } = start;
     this.context = start.context;
     this.place = start.place;
@@ -142,13 +143,6 @@ export class TeachingSession {
       step: 0,
     };
   }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): TeachingSnapshot => this.snap;
 
   /** Resolves once every signing, key and send started so far has landed (for tests and callers). */
   async settled(): Promise<void> {
@@ -271,7 +265,7 @@ export class TeachingSession {
   private set(next: Partial<TeachingSnapshot>): void {
     this.snap = { ...this.snap, ...next };
     this.snap.wrongKey = this.wrongKeyState();
-    for (const l of this.listeners) l();
+    this.notify();
   }
 
   private setDraft(draft: RequestDraft): void {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Place, RequestDraft, SigningRuntime } from '../../../model/index.ts';
 import { pollLimitText } from '../../../model/poll-policy.ts';
 import { prepareExchange } from '../../../model/exchange.ts';
@@ -12,6 +12,7 @@ import { FollowUpButton } from '../follow-ups/follow-up-button.tsx';
 import { followUpsFor } from '../follow-ups/follow-ups.ts';
 import { freshOrderId } from '../form/test-data.ts';
 import { STATUS_OPERATION as STATUS, StatusPoll, type PollIds } from '../send/status-poll.ts';
+import { useStore } from '../../../ui/use-store.ts';
 
 export type { PollIds };
 
@@ -75,7 +76,7 @@ export function StatusPoller({
     void poll.start();
     return () => poll.stop();
   }, [poll]);
-  const snap = useSyncExternalStore(poll.subscribe, poll.getSnapshot);
+  const snap = useStore(poll);
   const polling = snap.phase === 'polling';
   const [now, setNow] = useState(() => runtime.clock());
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { browserTransport } from '../../../browser/proxy-client.ts';
 import type { Place, RequestDraft, SigningRuntime } from '../../../model/index.ts';
 import { prepareExchange, type Exchange } from '../../../model/exchange.ts';
@@ -18,6 +18,7 @@ import { rememberAnswer } from '../follow-ups/recent-ids-store.ts';
 import { freshOrderId } from '../form/test-data.ts';
 import { OutcomeCheck } from '../send/outcome-check.ts';
 import { STATUS_OPERATION } from '../send/status-poll.ts';
+import { useStore } from '../../../ui/use-store.ts';
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -90,7 +91,7 @@ export function UnknownOutcomeView({
     // The automatic check runs once, for this outcome.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [check]);
-  const snap = useSyncExternalStore(check.subscribe, check.getSnapshot);
+  const snap = useStore(check);
   const answer = snap.answer;
   const found = answer?.httpStatus === 200 && answer.status !== undefined;
   const followUps =

@@ -1,5 +1,6 @@
 import { callbackUrl, InboxClient, sessionInbox, type InboxState } from '../../../browser/callback-inbox.ts';
 import type { CallbackEvent } from '../../../contracts/callback-inbox.ts';
+import { Store } from '../../../core/store.ts';
 
 export { CallbackEventSchema, type CallbackEvent } from '../../../contracts/callback-inbox.ts';
 export { callbackUrl, sessionInbox };
@@ -11,33 +12,29 @@ interface Snapshot {
   state: StreamState;
 }
 
-let snapshot: Snapshot = { events: [], state: 'idle' };
-const listeners = new Set<() => void>();
-let client: InboxClient | null = null;
+/** This tab's callbacks; the inbox's stream opens with the first reader and stays open. */
+class Callbacks extends Store<Snapshot> {
+  protected snap: Snapshot = { events: [], state: 'idle' };
+  private client: InboxClient | null = null;
 
-function set(next: Partial<Snapshot>): void {
-  snapshot = { ...snapshot, ...next };
-  for (const l of listeners) l();
+  set(next: Partial<Snapshot>): void {
+    this.publish({ ...this.snap, ...next });
+  }
+
+  protected override onFirstListener(): void {
+    if (this.client) return;
+    const c = new InboxClient(sessionInbox(), (e) => this.set({ events: [e, ...this.snap.events] }));
+    c.subscribe(() => this.set({ state: c.getSnapshot() }));
+    this.client = c;
+    c.open();
+  }
 }
 
-function start(): void {
-  if (client) return;
-  const c = new InboxClient(sessionInbox(), (e) => set({ events: [e, ...snapshot.events] }));
-  c.subscribe(() => set({ state: c.getState() }));
-  client = c;
-  c.open();
-}
+const callbacks = new Callbacks();
 
-export function subscribeCallbacks(l: () => void): () => void {
-  listeners.add(l);
-  start();
-  return () => listeners.delete(l);
-}
-
-export function callbacksSnapshot(): Snapshot {
-  return snapshot;
-}
+export const subscribeCallbacks = callbacks.subscribe;
+export const callbacksSnapshot = callbacks.getSnapshot;
 
 export function clearCallbacks(): void {
-  set({ events: [] });
+  callbacks.set({ events: [] });
 }

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { onRecentOrdersCleared, RECENT_ORDERS_KEY } from '../../../browser/recent-orders-session.ts';
 import { recordAnswer, RecentOrdersSchema, type RecentOrder } from './recent-ids.ts';
+import { Signal } from '../../../core/store.ts';
 
 /**
  * Kept in localStorage, so every tab of the console sees the ids of the others' answers (a tab
@@ -8,12 +9,12 @@ import { recordAnswer, RecentOrdersSchema, type RecentOrder } from './recent-ids
  * nothing secret, no card data.
  */
 const KEY = RECENT_ORDERS_KEY;
-const listeners = new Set<() => void>();
+const change = new Signal();
 let cache: RecentOrder[] | null = null;
 
 function changed(): void {
   cache = null;
-  for (const l of listeners) l();
+  change.fire();
 }
 
 onRecentOrdersCleared(changed);
@@ -41,7 +42,7 @@ function write(list: RecentOrder[]): void {
   } catch {
     // storage refused: the list lasts for this page
   }
-  for (const l of listeners) l();
+  change.fire();
 }
 
 /** Records the ids of one answer (see {@link recordAnswer}). */
@@ -60,12 +61,7 @@ export function recentOrders(): RecentOrder[] {
   return read();
 }
 
-function subscribe(l: () => void): () => void {
-  listeners.add(l);
-  return () => listeners.delete(l);
-}
-
 /** This session's orders, newest first, re-rendering when an answer adds one. */
 export function useRecentOrders(): RecentOrder[] {
-  return useSyncExternalStore(subscribe, read, () => []);
+  return useSyncExternalStore(change.subscribe, read, () => []);
 }

@@ -8,7 +8,7 @@ import {
   useEffect,
   useMemo,
   useRef,
-  useSyncExternalStore,
+  useState,
   type RefObject,
 } from 'react';
 import { useWatch, type Control } from 'react-hook-form';
@@ -17,6 +17,8 @@ import type { Operation } from '../../../catalog/index.ts';
 import { draftKey, type Place, type RequestDraft, type SigningRuntime } from '../../../model/index.ts';
 import { signingEnvFor, type SigningContext } from '../../../model/signing-context.ts';
 import { CodeView, CopyButton } from '../../../ui/index.ts';
+import { useStore } from '../../../ui/use-store.ts';
+import { Cell } from '../../../core/store.ts';
 import { tryBuild, type BuildResult } from './build.ts';
 import type { FieldValues, MetaValues } from '../form/meta.ts';
 import { SigningInputView } from './signing-input-view.tsx';
@@ -51,25 +53,8 @@ export interface PanesHandle {
  * task, and Chromium runs such tasks only after the next frame following a keystroke.
  */
 function useImmediateState<T>(initial: T): [T, (value: T) => void] {
-  const store = useRef<{ value: T; listeners: Set<() => void> } | null>(null);
-  store.current ??= { value: initial, listeners: new Set() };
-  const s = store.current;
-  const subscribe = useCallback(
-    (listener: () => void) => {
-      s.listeners.add(listener);
-      return () => s.listeners.delete(listener);
-    },
-    [s],
-  );
-  const value = useSyncExternalStore(subscribe, () => s.value);
-  const set = useCallback(
-    (next: T) => {
-      s.value = next;
-      for (const l of s.listeners) l();
-    },
-    [s],
-  );
-  return [value, set];
+  const [cell] = useState(() => new Cell(initial));
+  return [useStore(cell), cell.set];
 }
 
 /**
@@ -194,7 +179,7 @@ export function LivePanes({
 }) {
   const meta = useWatch({ control: metaControl }) as MetaValues;
   // `{{name}}` resolved from the profile's variables before signing (issue 33).
-  const stored = useSyncExternalStore(variablesStore.subscribe, variablesStore.getSnapshot);
+  const stored = useStore(variablesStore);
   const appliedOf = useCallback(
     () => resolveWorkbenchVariables(toDraft(getFields(), meta), context, stored),
     [toDraft, getFields, meta, context, stored],

@@ -6,6 +6,7 @@ import type { AnswerReading } from '../../../model/read-answer.ts';
 import type { UnknownOutcome } from '../../../model/send-certainty.ts';
 import { statusDraft } from './status-poll.ts';
 import { errorText } from '../../../core/errors.ts';
+import { Store } from '../../../core/store.ts';
 
 export interface OutcomeCheckPorts {
   prepare: (draft: RequestDraft) => Promise<PreparedExchange>;
@@ -39,32 +40,26 @@ export interface OutcomeCheckSnapshot {
  * first wait, then on demand ("Check with status"). By `orderid` when one came back, else by
  * `client_orderid` (the description's rule); every check is recorded, so history resolves.
  */
-export class OutcomeCheck {
-  private snap: OutcomeCheckSnapshot = {
+export class OutcomeCheck extends Store<OutcomeCheckSnapshot> {
+  protected snap: OutcomeCheckSnapshot = {
     phase: 'waiting',
     nextAt: null,
     checks: 0,
     answer: null,
     error: null,
   };
-  private readonly listeners = new Set<() => void>();
   private readonly controller = new AbortController();
 
   constructor(
     readonly unknown: UnknownOutcome,
     private readonly ports: OutcomeCheckPorts,
-  ) {}
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): OutcomeCheckSnapshot => this.snap;
+  ) {
+    super();
+  }
 
   private set(next: Partial<OutcomeCheckSnapshot>): void {
     this.snap = { ...this.snap, ...next };
-    for (const l of this.listeners) l();
+    this.notify();
   }
 
   /** Whether the order can be looked up at all (an id was sent). */

@@ -12,6 +12,7 @@ import type { AnswerReading } from '../../../model/read-answer.ts';
 import type { UnknownOutcome } from '../../../model/send-certainty.ts';
 import type { AbortKind } from './send-lifecycle.ts';
 import { asError } from '../../../core/errors.ts';
+import { Store } from '../../../core/store.ts';
 
 /** The answer on screen and the request it belongs to. */
 export interface SendOutcome {
@@ -73,27 +74,21 @@ const IDLE: SendSnapshot = { pending: false, outcome: null, error: null, unknown
  * The workbench's Send, headless: one send at a time through the model's exchange, its cancel and
  * timeout, the record for history, and the state the view renders (`subscribe` / `getSnapshot`).
  */
-export class SendSession {
-  private snap: SendSnapshot = IDLE;
-  private readonly listeners = new Set<() => void>();
+export class SendSession extends Store<SendSnapshot> {
+  protected snap: SendSnapshot = IDLE;
   private life: Lifecycle | null = null;
   // A Cancel pressed before the send's lifecycle exists still cancels it.
   private cancelPending = false;
   private last: SendJob | null = null;
   private failedUnknown: UnknownOutcome | null = null;
 
-  constructor(private readonly ports: SendSessionPorts) {}
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): SendSnapshot => this.snap;
+  constructor(private readonly ports: SendSessionPorts) {
+    super();
+  }
 
   private set(next: Partial<SendSnapshot>): void {
     this.snap = { ...this.snap, ...next };
-    for (const l of this.listeners) l();
+    this.notify();
   }
 
   cancel(): void {

@@ -5,6 +5,7 @@ import type { ExchangeParty, ExchangeRecord, PreparedExchange, Transport } from 
 import { nextPoll, POLL_POLICY, type PollPolicy } from '../../../model/poll-policy.ts';
 import type { AnswerReading } from '../../../model/read-answer.ts';
 import { errorText } from '../../../core/errors.ts';
+import { Store } from '../../../core/store.ts';
 
 export const STATUS_OPERATION = findOperation('v2/status')!;
 
@@ -58,15 +59,15 @@ export function statusDraft(ids: PollIds): RequestDraft {
  * Status polling of one order, headless: checks through the model's exchange until the catalog's
  * final status, a refusal, or the policy's limit; the view renders the snapshot.
  */
-export class StatusPoll {
-  private snap: PollSnapshot;
-  private readonly listeners = new Set<() => void>();
+export class StatusPoll extends Store<PollSnapshot> {
+  protected snap: PollSnapshot;
   private controller: AbortController | null = null;
 
   constructor(
     readonly ids: PollIds,
     private readonly ports: StatusPollPorts,
   ) {
+    super();
     this.snap = this.fresh();
   }
 
@@ -82,16 +83,9 @@ export class StatusPoll {
     };
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): PollSnapshot => this.snap;
-
   private set(next: Partial<PollSnapshot>): void {
     this.snap = { ...this.snap, ...next };
-    for (const l of this.listeners) l();
+    this.notify();
   }
 
   get policy(): PollPolicy {
@@ -104,7 +98,7 @@ export class StatusPoll {
     const controller = new AbortController();
     this.controller = controller;
     this.snap = this.fresh();
-    for (const l of this.listeners) l();
+    this.notify();
     try {
       await this.loop(controller.signal);
     } finally {

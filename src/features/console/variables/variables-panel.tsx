@@ -1,15 +1,16 @@
-import { useEffect, useId, useState, useSyncExternalStore } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { variablesStore } from '../../../browser/variables-store.ts';
 import type { SigningContext } from '../../../model/signing-context.ts';
 import type { AppliedVariables } from '../../../model/variables.ts';
 import { answerField, suggestedVariable, variableList } from '../../../model/variable-words.ts';
 import type { SendOutcome } from '../send/send-session.ts';
 import { profileSource } from './workbench-variables.ts';
+import { useStore } from '../../../ui/use-store.ts';
 
 /** The variables kept for the active profile (its environment), to add, change and remove. */
 export function VariablesPanel({ context }: { context: SigningContext | null }) {
   const id = useId();
-  const stored = useSyncExternalStore(variablesStore.subscribe, variablesStore.getSnapshot);
+  const stored = useStore(variablesStore);
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);

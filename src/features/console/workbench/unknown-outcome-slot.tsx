@@ -1,8 +1,9 @@
-import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { lazy, Suspense } from 'react';
 import type { Place, RequestDraft, SigningRuntime } from '../../../model/index.ts';
 import type { Exchange } from '../../../model/exchange.ts';
 import type { SigningContext } from '../../../model/signing-context.ts';
 import type { SendSession } from '../send/send-session.ts';
+import { useStore } from '../../../ui/use-store.ts';
 
 // Only a send that may have reached the gateway without an answer shows it.
 const UnknownOutcomeView = lazy(() =>
@@ -28,7 +29,7 @@ export function UnknownOutcomeSlot(props: {
   onNavigate: (to: { operationPath: string; draft?: RequestDraft }) => void;
 }) {
   const { session } = props;
-  const sending = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const sending = useStore(session);
   const unknown = sending.pending
     ? null
     : sending.error

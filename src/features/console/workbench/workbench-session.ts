@@ -10,6 +10,7 @@ import {
 } from '../../../model/index.ts';
 import { parseTimeoutSeconds } from '../send/send-timeout.ts';
 import { freshOrderId, testDataFor } from '../form/test-data.ts';
+import { Store } from '../../../core/store.ts';
 
 type Withheld = Readonly<Record<string, WithheldReason>>;
 
@@ -64,9 +65,8 @@ export interface WorkbenchSnapshot {
  * road to a send (timeout, withheld values, the form's checks, production confirmation), the
  * timeout box, the send-on-open, test-data fills and whether the answer still matches the form.
  */
-export class WorkbenchSession {
-  private snap: WorkbenchSnapshot;
-  private readonly listeners = new Set<() => void>();
+export class WorkbenchSession extends Store<WorkbenchSnapshot> {
+  protected snap: WorkbenchSnapshot;
   private sendOnOpen: boolean;
   private sentKey: string | null = null;
   private fills = 0;
@@ -76,6 +76,7 @@ export class WorkbenchSession {
     private readonly ports: WorkbenchPorts,
     opened: WorkbenchOpened = {},
   ) {
+    super();
     const timeoutText = String(ports.timeouts.load());
     this.snap = {
       endpoint: opened.endpoint,
@@ -90,18 +91,11 @@ export class WorkbenchSession {
     this.sendOnOpen = opened.sendOnOpen ?? false;
   }
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): WorkbenchSnapshot => this.snap;
-
   private set(next: Partial<WorkbenchSnapshot>): void {
     // Typing calls formChanged on every key: no new snapshot (no render) unless something changed.
     if ((Object.keys(next) as (keyof WorkbenchSnapshot)[]).every((k) => this.snap[k] === next[k])) return;
     this.snap = { ...this.snap, ...next };
-    for (const l of this.listeners) l();
+    this.notify();
   }
 
   useProfileEndpoint(): void {

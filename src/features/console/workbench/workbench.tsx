@@ -1,13 +1,4 @@
-import {
-  lazy,
-  Suspense,
-  useCallback,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  useSyncExternalStore,
-} from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { findOperation, type Operation } from '../../../catalog/index.ts';
 import {
@@ -38,6 +29,7 @@ import { SaveFromAnswer, VariablesPanel } from '../variables/lazy-views.ts';
 import { WorkbenchSession } from './workbench-session.ts';
 import { openedKey } from './opened-key.ts';
 import '../console.css';
+import { useStore } from '../../../ui/use-store.ts';
 
 // What only matters after a send (the answer, polling, follow-ups, callbacks) loads after the form.
 const AnswerView = lazy(() => import('../answer/answer-view.tsx').then((m) => ({ default: m.AnswerView })));
@@ -167,7 +159,7 @@ function OperationWorkbench({
         { endpoint: opened.endpoint, withheld: opened.withheld, sendOnOpen },
       ),
   );
-  const wb = useSyncExternalStore(wbSession.subscribe, wbSession.getSnapshot);
+  const wb = useStore(wbSession);
   const { endpoint, withheld } = wb;
   const neededFields = useMemo(() => Object.keys(withheld ?? {}), [withheld]);
   const endpointRef = useRef(endpoint);
@@ -223,7 +215,7 @@ function OperationWorkbench({
       (outcome) => wbSession.answered(outcome.sentKey),
     ),
   );
-  const sending = useSyncExternalStore(session.subscribe, session.getSnapshot);
+  const sending = useStore(session);
   // Leaving the operation drops its send in flight (the proxy then drops the upstream call).
   useEffect(() => () => session.cancel(), [session]);
 

@@ -20,6 +20,7 @@ import type { KeyState, SigningState } from './signing-state.ts';
 import type { ProfileSecrets } from './vault-crypto.ts';
 import type { VaultSession, VaultState } from './vault-session.ts';
 import { errorText } from '../../core/errors.ts';
+import { Store } from '../../core/store.ts';
 
 export type { EditableField, ProfilesPorts } from './profiles-ports.ts';
 export type { KeyState, ProfilesSnapshot, SigningState, Timers, VaultStatus };
@@ -29,7 +30,7 @@ export type { KeyState, ProfilesSnapshot, SigningState, Timers, VaultStatus };
  * remembered in the vault), the demo merchant's and the classroom's profiles, the key import and what
  * the active profile signs with. `start` begins the fetches; every change is one immutable snapshot.
  */
-export class ProfilesModel {
+export class ProfilesSession extends Store<ProfilesSnapshot> {
   readonly #ports: ProfilesPorts;
   #roster: Roster;
   #demoKeyLost: boolean;
@@ -51,11 +52,11 @@ export class ProfilesModel {
   #saved: Roster | null = null;
   #persistFor: unknown[] = [];
   #cancelPersist: (() => void) | undefined;
-  readonly #listeners = new Set<() => void>();
   readonly #makeSnapshot = snapshotMaker();
-  #snap: ProfilesSnapshot;
+  protected snap: ProfilesSnapshot;
 
   constructor(ports: ProfilesPorts) {
+    super();
     this.#ports = ports;
     const { settled, timers } = ports;
     const initial = initialProfilesState(ports.storage.load(), settled);
@@ -71,15 +72,8 @@ export class ProfilesModel {
     const feed = ports.classroom;
     this.#classroom =
       feed && new RemoteValue(() => feed().then((m) => m.loadClassroomCredentials()), timers, this.#update);
-    this.#snap = this.#derive();
+    this.snap = this.#derive();
   }
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  };
-
-  getSnapshot = (): ProfilesSnapshot => this.#snap;
 
   /** Starts the fetches, the vault read and the classroom's change feed; returns the stop. */
   start = (): (() => void) => {
@@ -276,8 +270,8 @@ export class ProfilesModel {
   /** Brings what follows up to date, then tells the listeners. */
   #update = (): void => {
     this.#reconcile();
-    this.#snap = this.#derive();
-    for (const l of this.#listeners) l();
+    this.snap = this.#derive();
+    this.notify();
   };
 
   /** What follows from the state (the provider's effects, once): each step does nothing when done. */

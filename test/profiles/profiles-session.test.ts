@@ -8,10 +8,10 @@ import { createKeyImporter } from '../../src/features/profiles/key-import.ts';
 import type { DemoMerchant, StoredProfiles } from '../../src/features/profiles/profile-schema.ts';
 import { loadStoredProfiles, saveStoredProfiles } from '../../src/features/profiles/profile-storage.ts';
 import {
-  ProfilesModel,
+  ProfilesSession,
   type ProfilesPorts,
   type ProfilesSnapshot,
-} from '../../src/features/profiles/profiles-model.ts';
+} from '../../src/features/profiles/profiles-session.ts';
 import type { ClassroomFeed } from '../../src/features/profiles/profiles-ports.ts';
 import {
   deriveVaultKey,
@@ -190,7 +190,7 @@ function setup(options: Setup = {}) {
     },
     timers,
   };
-  const model = new ProfilesModel(ports);
+  const model = new ProfilesSession(ports);
   const stop = model.start();
   const snap = (): ProfilesSnapshot => model.getSnapshot();
   const onChange = (listener: () => void) => {

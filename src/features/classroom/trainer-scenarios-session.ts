@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { ScenarioChoiceSchema, SCENARIOS, type ScenarioChoice } from '../../catalog/scenarios.ts';
 import { errorText } from '../../core/errors.ts';
+import { Store } from '../../core/store.ts';
 
 /* The trainer's scenario control (classroom mode: trainees cannot choose scenarios themselves). */
 
@@ -54,22 +55,16 @@ function choiceOf(pick: Pick, delayMs: number | undefined): ScenarioChoice | nul
 }
 
 /** Headless: the room's and each trainee's choice, read and changed through the port. */
-export class TrainerScenariosModel {
-  private state: ScenarioState = { view: null, error: null, busy: false };
-  private readonly listeners = new Set<() => void>();
+export class TrainerScenariosSession extends Store<ScenarioState> {
+  protected snap: ScenarioState = { view: null, error: null, busy: false };
 
-  constructor(private readonly port: ScenarioPort) {}
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): ScenarioState => this.state;
+  constructor(private readonly port: ScenarioPort) {
+    super();
+  }
 
   private set(patch: Partial<ScenarioState>): void {
-    this.state = { ...this.state, ...patch };
-    for (const l of this.listeners) l();
+    this.snap = { ...this.snap, ...patch };
+    this.notify();
   }
 
   private async run(call: () => Promise<ScenarioView>): Promise<void> {

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   describeChoice,
   pickOf,
-  TrainerScenariosModel,
+  TrainerScenariosSession,
   type ScenarioPort,
   type ScenarioView,
-} from '../../src/features/classroom/trainer-scenarios-model.ts';
+} from '../../src/features/classroom/trainer-scenarios-session.ts';
 
 /** A fake server: keeps the room's and trainees' choices as the classroom's API does. */
 function fakePort() {
@@ -29,10 +29,10 @@ function fakePort() {
   return { port, sent };
 }
 
-describe('TrainerScenariosModel', () => {
+describe('TrainerScenariosSession', () => {
   it('sends the room’s choice with the delay for a scenario that takes one, and none for one that does not', async () => {
     const { port, sent } = fakePort();
-    const m = new TrainerScenariosModel(port);
+    const m = new TrainerScenariosSession(port);
     await m.load();
     await m.setRoom('latency', 600_000);
     await m.setRoom('final-error', 600_000);
@@ -45,7 +45,7 @@ describe('TrainerScenariosModel', () => {
 
   it('lets a trainee follow the room again (null) or have none of their own ([])', async () => {
     const { port, sent } = fakePort();
-    const m = new TrainerScenariosModel(port);
+    const m = new TrainerScenariosSession(port);
     await m.setTrainee('t1', 'none');
     expect(pickOf(m.getSnapshot().view!.trainees[0]!.own)).toBe('none');
     await m.setTrainee('t1', 'room');
@@ -54,7 +54,7 @@ describe('TrainerScenariosModel', () => {
   });
 
   it('keeps the server’s refusal to show, and notifies its subscribers', async () => {
-    const m = new TrainerScenariosModel({
+    const m = new TrainerScenariosSession({
       load: async () => {
         throw new Error('Open the trainer address printed by npm run classroom.');
       },
