@@ -1,4 +1,4 @@
-import type { ForeignFormat } from '../../exports/foreign-collections/import-foreign-collection.ts';
+import type { ForeignFormat } from '../../exports/foreign-collections/foreign-format.ts';
 
 /** What the page asks of the import worker: read this file and save it as collection `collectionId`. */
 export interface ImportJob {

@@ -1,5 +1,5 @@
 import type { ImportJob, ImportMessage } from './foreign-import-protocol.ts';
-import { FORMAT_WORDS } from '../../exports/foreign-collections/import-foreign-collection.ts';
+import { FORMAT_WORDS } from '../../exports/foreign-collections/foreign-format.ts';
 import { Store } from '../../core/store.ts';
 
 /** The import worker as the session sees it (a Web Worker in the page, a fake in the spec). */

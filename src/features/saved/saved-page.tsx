@@ -9,7 +9,7 @@ import { createCollection, deleteCollection, importCollections } from './saved-d
 import { buildCollectionsFile, readCollectionsFile } from './saved-file.ts';
 import { checkName, type Collection } from './saved-schema.ts';
 import { useSaved } from './use-saved.ts';
-import { isBrunoExport } from '../../exports/foreign-collections/bruno-collection.ts';
+import { isBrunoExport } from '../../exports/foreign-collections/foreign-format.ts';
 import './saved.css';
 import { errorText } from '../../core/errors.ts';
 import { useStore } from '../../ui/use-store.ts';
