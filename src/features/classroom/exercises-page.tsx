@@ -1,3 +1,4 @@
+import { ExamBanner } from './exam-panel.tsx';
 import { useEffect, useId, useState, type MouseEvent } from 'react';
 import type { CryptoPort } from '../../core/index.ts';
 import { captureLinkHref } from '../../model/capture-link.ts';
@@ -171,6 +172,7 @@ export function ExercisesPage({ crypto, onNavigate }: { crypto: CryptoPort; onNa
           Connection lost, reconnecting… (what you see may be out of date)
         </p>
       ) : null}
+      <ExamBanner version={live.data} />
       <p className="cl-note">
         {trainee.name}: merchant <code>{trainee.login}</code>, endpoint <code>{trainee.endpointId}</code>,
         group <code>{trainee.endpointGroupId}</code>. {done} of {exercises.length} done
@@ -216,6 +218,13 @@ export function ExercisesPage({ crypto, onNavigate }: { crypto: CryptoPort; onNa
           </li>
         ))}
       </ol>
+      <p className="cl-note">
+        <a href="/classroom/certificate" download>
+          Download your certificate
+        </a>{' '}
+        (the exercises you passed, signed by the classroom; <code>paysign certificate verify</code> checks
+        it).
+      </p>
       <NewKey login={trainee.login} crypto={crypto} />
       <p className="cl-note">
         Your classroom credentials (control key and private key) are kept in this browser (IndexedDB,
