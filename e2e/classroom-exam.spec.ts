@@ -90,6 +90,9 @@ test('an exam: hints off, the room frozen at its end, results exported; a certif
     const me = (await joined.json()) as { endpointId: string; controlKey: string };
     await ann.page.goto('/classroom');
     await expect(ann.page.getByRole('heading', { name: 'Exercises', level: 1 })).toBeVisible();
+    await expect(
+      ann.page.getByRole('button', { name: `Skip ${SALE} (done as assisted, no points)` }),
+    ).toBeVisible();
 
     const exam = trainer.page.getByRole('region', { name: 'Exam' });
     await test.step('the trainer starts a 30-minute exam; the trainee sees hints are off', async () => {
@@ -99,6 +102,7 @@ test('an exam: hints off, the room frozen at its end, results exported; a certif
         /Exam running until \d\d:\d\d:\d\d UTC \(30 min\)/,
       );
       await expect(ann.page.getByText(/Exam until \d\d:\d\d:\d\d UTC: hints and Skip are off/)).toBeVisible();
+      await expect(ann.page.getByRole('button', { name: /^Skip / })).toHaveCount(0);
       await expectAccessible(trainer.page, 'the trainer page with an exam running');
     });
 

@@ -10,11 +10,15 @@ const clock = (iso: string | null) => (iso ? `${iso.slice(11, 19)} UTC` : '');
  * The exam's state, read again whenever `version` changes (the live view's time) and when the time
  * box ends by itself, timed by the server's clock.
  */
-function useExam(url: string, version: unknown): [ExamState | null, (s: ExamState) => void, string | null] {
+export function useExam(
+  url: string,
+  version: unknown,
+): [ExamState | null, (s: ExamState) => void, string | null] {
   const [exam, setExam] = useState<ExamState | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let gone = false;
+    if (version === null) return;
     getJson(url, ExamStateSchema, 'the exam').then(
       (s) => {
         if (gone) return;
@@ -125,8 +129,7 @@ export function ExamPanel({ version }: { version: unknown }) {
 }
 
 /** The trainee's view of an exam: when it ends, and that the room is frozen after. */
-export function ExamBanner({ version }: { version: unknown }) {
-  const [exam] = useExam('/classroom/exam', version);
+export function ExamBanner({ exam }: { exam: ExamState | null }) {
   if (!exam || exam.state === 'none') return null;
   return (
     <p role="status" className={exam.state === 'over' ? 'cl-error' : 'cl-note'}>

@@ -1,4 +1,4 @@
-import { ExamBanner } from './exam-panel.tsx';
+import { ExamBanner, useExam } from './exam-panel.tsx';
 import { useEffect, useId, useState, type MouseEvent } from 'react';
 import type { CryptoPort } from '../../core/index.ts';
 import { captureLinkHref } from '../../model/capture-link.ts';
@@ -151,6 +151,7 @@ function NewKey({ login, crypto }: { login: string; crypto: CryptoPort }) {
 export function ExercisesPage({ crypto, onNavigate }: { crypto: CryptoPort; onNavigate: Navigate }) {
   const [live, setLive] = useState<Live<TraineeView>>({ kind: 'connecting' });
   useEffect(() => followEvents('/classroom/events', traineeRefusal, TraineeViewSchema, setLive), []);
+  const [exam] = useExam('/classroom/exam', live.kind === 'live' ? live.data : null);
 
   if (live.kind === 'connecting') return <p role="status">Connecting to the classroom…</p>;
   if (live.kind === 'refused')
@@ -172,7 +173,7 @@ export function ExercisesPage({ crypto, onNavigate }: { crypto: CryptoPort; onNa
           Connection lost, reconnecting… (what you see may be out of date)
         </p>
       ) : null}
-      <ExamBanner version={live.data} />
+      <ExamBanner exam={exam} />
       <p className="cl-note">
         {trainee.name}: merchant <code>{trainee.login}</code>, endpoint <code>{trainee.endpointId}</code>,
         group <code>{trainee.endpointGroupId}</code>. {done} of {exercises.length} done
@@ -202,7 +203,11 @@ export function ExercisesPage({ crypto, onNavigate }: { crypto: CryptoPort; onNa
               onAnswered={(v) => setLive({ kind: 'live', data: v })}
               onNavigate={onNavigate}
             />
-            <OwnHints ex={ex} onChanged={(v) => setLive({ kind: 'live', data: v })} />
+            <OwnHints
+              ex={ex}
+              exam={exam !== null && exam.state !== 'none'}
+              onChanged={(v) => setLive({ kind: 'live', data: v })}
+            />
             {ex.hints.length > 0 ? (
               <div className="cl-hints">
                 <h3>Hints</h3>
