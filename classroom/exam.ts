@@ -3,6 +3,9 @@ import { z } from 'zod';
 import type { Refusal } from '../sandbox/route-access.ts';
 import { ClassroomError, type Classroom, type ExamGate, type TrainerSnapshot } from './classroom.ts';
 import type { ClassroomStore } from './classroom-store.ts';
+import type { ExamState } from '../src/contracts/classroom-exam.ts';
+
+export type { ExamState };
 
 /** The exam's time box as the classroom keeps it (meta `exam`, so it survives a restart). */
 const StoredExam = z.object({
@@ -11,15 +14,6 @@ const StoredExam = z.object({
   minutes: z.number().int(),
 });
 type StoredExam = z.infer<typeof StoredExam>;
-
-export interface ExamState {
-  /** `none`: no exam; `running`: hints off; `over`: the room is frozen until the trainer reopens it. */
-  state: 'none' | 'running' | 'over';
-  startedAt: string | null;
-  endsAt: string | null;
-  minutes: number | null;
-  now: string;
-}
 
 const startBody = z.object({ minutes: z.number().int().min(1).max(600) });
 

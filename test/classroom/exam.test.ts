@@ -188,6 +188,9 @@ describe('exam mode', () => {
   it('ends early at the trainer’s word, and the end survives a restart', async () => {
     const other = await startRoom();
     try {
+      // A sale pending its final status when the exam ends stays ungraded.
+      const bob = await new Trainee(other, 'exam-bob').join();
+      expect((await bob.control('v2/sale', cardParams())).status).toBe(200);
       const res = await fetch(`${other.origin}/classroom/trainer/exam`, {
         method: 'POST',
         headers: {
@@ -209,6 +212,11 @@ describe('exam mode', () => {
       });
       const ended = (await end.json()) as { state: string; endsAt: string };
       expect(ended.state).toBe('over');
+      other.clock.advance(5000);
+      // The classroom's own sweep (every 250 ms) finalises due orders and grades them: run it now.
+      other.app.classroom['sweep']();
+      expect(await bob.state('sale-control')).not.toBe('done');
+      expect(other.app.classroom.trainerSnapshot().trainees[0]!.done).toBe(0);
       await other.close();
       const again = await startRoom({ dataDir: other.dataDir, clock: other.clock });
       try {

@@ -1,3 +1,4 @@
+import { ExamBanner, useExam } from './exam-panel.tsx';
 import { useEffect, useId, useState, type MouseEvent } from 'react';
 import type { CryptoPort } from '../../core/index.ts';
 import { captureLinkHref } from '../../model/capture-link.ts';
@@ -150,6 +151,7 @@ function NewKey({ login, crypto }: { login: string; crypto: CryptoPort }) {
 export function ExercisesPage({ crypto, onNavigate }: { crypto: CryptoPort; onNavigate: Navigate }) {
   const [live, setLive] = useState<Live<TraineeView>>({ kind: 'connecting' });
   useEffect(() => followEvents('/classroom/events', traineeRefusal, TraineeViewSchema, setLive), []);
+  const [exam] = useExam('/classroom/exam', live.kind === 'live' ? live.data : null);
 
   if (live.kind === 'connecting') return <p role="status">Connecting to the classroom…</p>;
   if (live.kind === 'refused')
@@ -171,6 +173,7 @@ export function ExercisesPage({ crypto, onNavigate }: { crypto: CryptoPort; onNa
           Connection lost, reconnecting… (what you see may be out of date)
         </p>
       ) : null}
+      <ExamBanner exam={exam} />
       <p className="cl-note">
         {trainee.name}: merchant <code>{trainee.login}</code>, endpoint <code>{trainee.endpointId}</code>,
         group <code>{trainee.endpointGroupId}</code>. {done} of {exercises.length} done
@@ -200,7 +203,11 @@ export function ExercisesPage({ crypto, onNavigate }: { crypto: CryptoPort; onNa
               onAnswered={(v) => setLive({ kind: 'live', data: v })}
               onNavigate={onNavigate}
             />
-            <OwnHints ex={ex} onChanged={(v) => setLive({ kind: 'live', data: v })} />
+            <OwnHints
+              ex={ex}
+              exam={exam !== null && exam.state !== 'none'}
+              onChanged={(v) => setLive({ kind: 'live', data: v })}
+            />
             {ex.hints.length > 0 ? (
               <div className="cl-hints">
                 <h3>Hints</h3>
@@ -216,6 +223,13 @@ export function ExercisesPage({ crypto, onNavigate }: { crypto: CryptoPort; onNa
           </li>
         ))}
       </ol>
+      <p className="cl-note">
+        <a href="/classroom/certificate" download>
+          Download your certificate
+        </a>{' '}
+        (the exercises you passed, signed by the classroom; <code>paysign certificate verify</code> checks
+        it).
+      </p>
       <NewKey login={trainee.login} crypto={crypto} />
       <p className="cl-note">
         Your classroom credentials (control key and private key) are kept in this browser (IndexedDB,

@@ -8,7 +8,16 @@ type Exercise = TraineeView['exercises'][number];
  * The hints that unlocked by themselves for the trainee's own mistakes, what unlocks them, and
  * "Skip" (the exercise counts as done, assisted, with no points).
  */
-export function OwnHints({ ex, onChanged }: { ex: Exercise; onChanged: (v: TraineeView) => void }) {
+export function OwnHints({
+  ex,
+  onChanged,
+  exam = false,
+}: {
+  ex: Exercise;
+  onChanged: (v: TraineeView) => void;
+  /** An exam is set: no Skip (the server refuses it). */
+  exam?: boolean;
+}) {
   const [error, setError] = useState<string | null>(null);
   const own = ex.ownHints ?? [];
   const skip = () =>
@@ -40,7 +49,7 @@ export function OwnHints({ ex, onChanged }: { ex: Exercise; onChanged: (v: Train
       ) : null}
       {ex.assisted ? (
         <p className="cl-note">Skipped: counted as done, assisted (no points).</p>
-      ) : ex.state !== 'done' && !ex.locked ? (
+      ) : ex.state !== 'done' && !ex.locked && !exam ? (
         <p>
           <button type="button" className="cl-button" onClick={() => void skip()}>
             Skip {ex.title} (done as assisted, no points)

@@ -17,6 +17,7 @@ import { VariantsTable } from './variants-table.tsx';
 import { AutoHintControl } from './auto-hint-control.tsx';
 import './classroom.css';
 import { TrainerScenarios } from './trainer-scenarios.tsx';
+import { CertificateLinks, ExamPanel } from './exam-panel.tsx';
 import { errorText } from '../../core/errors.ts';
 
 const Ok = z.looseObject({});
@@ -337,6 +338,8 @@ export function TrainerPage() {
           </li>
         ))}
       </ul>
+      <ExamPanel version={s.at} />
+      <CertificateLinks trainees={s.trainees} />
       <TrainerScenarios traineeCount={s.trainees.length} />
       <h2>The room’s mistakes</h2>
       {s.mistakes.length === 0 ? (
