@@ -51,9 +51,11 @@ import type { HttpCall } from './hooks.ts';
 import { hasRouteAccess } from './route-access.ts';
 import { SandboxStore } from './store.ts';
 import { chooseScenario, scenarioHeaderOf } from './scenarios/choose.ts';
-import { isReset, shapeAnswer, timerSleep } from './scenarios/engine-hooks.ts';
-import { HeldBudget, heldMsOf, type Release } from './held-budget.ts';
-import { registerLab } from './scenarios/lab-routes.ts';
+import { heldMsOf, isReset, shapeAnswer, timerSleep } from './scenarios/engine-hooks.ts';
+import { HeldBudget, type Release } from './held-budget.ts';
+import { registerClockRoutes } from './scenarios/clock-routes.ts';
+import { registerScenarioRoutes } from './scenarios/scenario-routes.ts';
+import { registerRelayRoutes } from './relay/relay-routes.ts';
 import { ScenarioStore } from './scenarios/scenario-store.ts';
 import type { ScenarioChoice } from '../src/catalog/scenarios.ts';
 
@@ -476,7 +478,10 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
   );
 
   registerPages(app, { engine, scheduler, merchants, crypto });
-  registerLab(app, { engine, scheduler, merchants, crypto, lab });
+  // The admin routes, one module per room: the scenario lab's, the test clock's, the relay's.
+  registerScenarioRoutes(app, { engine, merchants, lab });
+  registerClockRoutes(app, { engine, scheduler, merchants, lab });
+  registerRelayRoutes(app, { engine, scheduler, merchants, crypto });
 
   opts.onReady?.({
     store,

@@ -5,8 +5,7 @@ import { finalizeOrderDue } from '../engine/finalize.ts';
 import { APPROVE, newRequest, scheduled } from '../engine/orders.ts';
 import { statementCache } from '../sqlite.ts';
 import type { OrderRow, RequestRow } from '../store.ts';
-import type { ScenarioChoice } from '../../src/catalog/scenarios.ts';
-import { pickOf } from './scenario-store.ts';
+import type { ScenarioPick } from '../../src/catalog/scenarios.ts';
 
 /**
  * The `chargeback` scenario (gateway-notes.md: chargebacks reach merchants as callbacks with
@@ -16,7 +15,7 @@ import { pickOf } from './scenario-store.ts';
  * approved at once, for what is left of the order's money, which it moves to `refunded_minor`, so
  * that a return afterwards finds nothing left. Its callback goes to `notify_url` (a later
  * transaction). Kept in a table of its own; its deadlines are the test clock's like the recurring
- * charges' (lab-routes.ts).
+ * charges' (clock-routes.ts).
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS scenario_chargebacks (
@@ -48,13 +47,11 @@ export class Chargebacks {
   }
 
   /**
-   * After an operation on an order made under `chargeback` (engine-hooks.ts): once for the order, when
+   * After an operation on an order made under `chargeback` (chargeback.ts): once for the order, when
    * its money is moved (a sale, a rebill or a recurring charge; a preauth's capture), the chargeback
    * falls due `delay` after the transaction's final status is due.
    */
-  noteOperation(order: OrderRow, latest: RequestRow, choice: ScenarioChoice): void {
-    const pick = pickOf(choice, 'chargeback');
-    if (!pick) return;
+  noteOperation(order: OrderRow, latest: RequestRow, pick: ScenarioPick): void {
     const moves = latest.kind === 'capture' || (MONEY_KINDS.has(order.kind) && latest.kind === order.kind);
     if (!moves) return;
     const from = latest.finalize_at ?? latest.created_at;

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { ScenarioChoiceSchema, type ScenarioChoice, type ScenarioName } from '../../src/catalog/scenarios.ts';
+import { ScenarioChoiceSchema, type ScenarioChoice } from '../../src/catalog/scenarios.ts';
 import { statementCache } from '../sqlite.ts';
 
 /**
@@ -113,9 +113,4 @@ export class ScenarioStore {
     ).run(merchant, ms, now);
     return this.clockAdvance(merchant);
   }
-}
-
-/** The pick of a scenario in a choice, if chosen. */
-export function pickOf(choice: ScenarioChoice | undefined, name: ScenarioName) {
-  return choice?.find((p) => p.name === name);
 }
