@@ -1,21 +1,8 @@
-import { delayOf, type ScenarioChoice } from '../src/catalog/scenarios.ts';
 import { errorReply, type ApiReply } from './replies.ts';
-import { pickOf } from './scenarios/scenario-store.ts';
 
 /** The environment variable of the per-client budget, named in every refusal. */
 export const HELD_PER_CLIENT_ENV = 'SANDBOX_HELD_PER_CLIENT';
 export const HELD_PER_CLIENT_DEFAULT = 16;
-
-/**
- * How long the scenarios of a call hold its answer (added latency, a processed-timeout's hold), in
- * ms; 0 for a call answered at once. A held answer keeps its client's connection open meanwhile.
- */
-export function heldMsOf(choice: ScenarioChoice | undefined): number {
-  if (choice === undefined) return 0;
-  const latency = pickOf(choice, 'latency');
-  const timeout = pickOf(choice, 'processed-timeout');
-  return (latency ? delayOf(latency) : 0) + (timeout ? delayOf(timeout) : 0);
-}
 
 /** A slot of a held answer, released once the answer went (or the connection was reset). */
 export type Release = () => void;

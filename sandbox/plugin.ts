@@ -21,7 +21,8 @@ import { requestAccepted, requestSchema } from '../src/catalog/request-schema.ts
 import { identifyCapture } from '../src/capture/identify-capture.ts';
 import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
 import { authenticate, isVerified } from './authenticate.ts';
-import { Engine } from './engine/index.ts';
+import type { Engine } from './engine/index.ts';
+import { composeSandbox } from './compose.ts';
 import {
   acceptsPayJson,
   decodeUtf8,
@@ -31,7 +32,7 @@ import {
   isEmptyBody,
   readFormBody,
 } from './http-input.ts';
-import { createMerchant, loadMerchants, type Merchant, type MerchantRegistry } from './merchants.ts';
+import { createMerchant, type Merchant, type MerchantRegistry } from './merchants.ts';
 import { resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxOptions } from './options.ts';
 import { registerPages } from './pages.ts';
 import {
@@ -43,19 +44,17 @@ import {
   type ApiReply,
   type Dialect,
 } from './replies.ts';
-import { secureDataDir } from './secure-files.ts';
-import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
-import { Scheduler } from './scheduler.ts';
 import { fromMinorUnits } from './outcomes.ts';
 import type { HttpCall } from './hooks.ts';
 import { hasRouteAccess } from './route-access.ts';
-import { SandboxStore } from './store.ts';
 import { chooseScenario, scenarioHeaderOf } from './scenarios/choose.ts';
-import { isReset, shapeAnswer, timerSleep } from './scenarios/engine-hooks.ts';
-import { HeldBudget, heldMsOf, type Release } from './held-budget.ts';
-import { registerLab } from './scenarios/lab-routes.ts';
+import { heldMsOf, isReset, shapeAnswer, timerSleep } from './scenarios/engine-hooks.ts';
+import { HeldBudget, type Release } from './held-budget.ts';
+import { registerClockRoutes } from './scenarios/clock-routes.ts';
+import { registerScenarioRoutes } from './scenarios/scenario-routes.ts';
+import { registerRelayRoutes } from './relay/relay-routes.ts';
+import type { ScenarioStore } from './scenarios/scenario-store.ts';
 import { registerThrowawayMerchantRoute } from './throwaway-merchant-route.ts';
-import { ScenarioStore } from './scenarios/scenario-store.ts';
 import type { ScenarioChoice } from '../src/catalog/scenarios.ts';
 
 export type { SandboxOptions } from './options.ts';
@@ -332,32 +331,13 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
   const options = resolveSandboxOptions(opts);
   // node:crypto: synchronous hashing, no thread-pool hop per request (Web Crypto costs 10× more here).
   const crypto = nodeCryptoPort();
-  // State files are the owner's alone, made so or fixed (docs/security.md).
-  if (options.dbPath !== ':memory:') secureDataDir(options.dataDir);
-  const store = new SandboxStore(options.dbPath);
-  const checkpointer =
-    options.dbPath === ':memory:'
-      ? undefined
-      : new Checkpointer(options.dbPath, (message) => app.log.error(message));
-  if (checkpointer) store.db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
-  let merchants: MerchantRegistry;
-  try {
-    merchants = await loadMerchants(options, crypto, store);
-  } catch (e) {
-    await checkpointer?.stop();
-    store.close();
-    throw e;
-  }
-  const engine = new Engine(store, options);
-  const lab = new ScenarioStore(store.db);
-  engine.scenarios = lab;
-  const scheduler = new Scheduler(engine, merchants, crypto, (message) => app.log.error(message));
+  const { store, merchants, lab, engine, scheduler, close } = await composeSandbox(
+    options,
+    crypto,
+    (message) => app.log.error(message),
+  );
   scheduler.start();
-  app.addHook('onClose', async () => {
-    await scheduler.stop();
-    await checkpointer?.stop();
-    store.close();
-  });
+  app.addHook('onClose', close);
   const ctx: Context = {
     options,
     engine,
@@ -477,7 +457,10 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
   );
 
   registerPages(app, { engine, scheduler, merchants, crypto });
-  registerLab(app, { engine, scheduler, merchants, crypto, lab });
+  // The admin routes, one module per room: the scenario lab's, the test clock's, the relay's.
+  registerScenarioRoutes(app, { engine, merchants, lab });
+  registerClockRoutes(app, { engine, scheduler, merchants, lab });
+  registerRelayRoutes(app, { engine, scheduler, merchants, crypto });
   registerThrowawayMerchantRoute(app, { store, merchants, crypto, clock: options.clock });
 
   opts.onReady?.({

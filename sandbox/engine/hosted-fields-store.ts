@@ -5,19 +5,11 @@ import { statementCache } from '../sqlite.ts';
 import type { OrderRow } from '../store.ts';
 
 /**
- * The hosted-fields tickets and tokens (engine/hosted-fields.ts), in tables of their own beside the
- * sandbox's (as the scenario lab's), so the store's schema and migrations stay untouched. A token's
+ * The hosted-fields tickets and tokens (engine/hosted-fields.ts), in tables of their own (made by
+ * the store's schema, sandbox/store/schema.ts). A token's
  * card is kept as every order keeps it (BIN, last four, expiry, keyed hash); its CVV only as the
  * outcome it picks.
  */
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS hosted_fields_tickets (
-  ticket TEXT PRIMARY KEY, merchant TEXT NOT NULL, expires_at INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS hosted_fields_tokens (
-  token TEXT PRIMARY KEY, merchant TEXT NOT NULL, card_json TEXT NOT NULL, outcome_json TEXT NOT NULL,
-  expires_at INTEGER NOT NULL, used_at INTEGER);
-`;
-
 /** How long a ticket and a token live: short, as the names say; the exact figures are ours. */
 export const TICKET_TTL_MS = 15 * 60_000;
 export const TOKEN_TTL_MS = 15 * 60_000;
@@ -27,7 +19,6 @@ const secret = (prefix: string) => `${prefix}_${randomBytes(24).toString('base64
 export class HostedFieldsStore {
   private readonly stmt: (sql: string) => Database.Statement;
   constructor(db: Database.Database) {
-    db.exec(SCHEMA);
     this.stmt = statementCache(db);
   }
 

@@ -43,11 +43,12 @@ export class Engine implements EngineContext {
   readonly recurring: RecurringStore;
   /** Makes the recurring payments' charges as they fall due (engine/recurring-charges.ts). */
   readonly recurringCharges: RecurringCharges;
-  /** The scenario lab's choices; set by the plugin (sandbox/scenarios/). */
-  scenarios: ScenarioStore | undefined = undefined;
+  /** The scenario lab's choices (sandbox/scenarios/); none for an engine without the lab. */
+  readonly scenarios: ScenarioStore | undefined;
 
-  constructor(store: SandboxStore, options: ResolvedSandboxOptions) {
+  constructor(store: SandboxStore, options: ResolvedSandboxOptions, scenarios?: ScenarioStore) {
     this.store = store;
+    this.scenarios = scenarios;
     this.options = options;
     this.cardSecret = store.cardHashSecret;
     this.hostedFields = new HostedFieldsStore(store.db);

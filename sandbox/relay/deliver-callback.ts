@@ -5,13 +5,15 @@ import {
   wireTransactionType,
   type CallbackUrlField,
 } from '../../src/catalog/callback-routes.ts';
-import { delayOf, type ScenarioChoice } from '../../src/catalog/scenarios.ts';
+import type { ScenarioChoice } from '../../src/catalog/scenarios.ts';
 import type { ResolvedSandboxOptions } from '../options.ts';
 import type { MerchantRegistry } from '../merchants.ts';
 import type { CallbackRow, DeliveryTarget, SandboxStore } from '../store.ts';
 
 type CallbackPatch = Parameters<SandboxStore['finishCallback']>[1];
-import { pickOf, type ScenarioStore } from '../scenarios/scenario-store.ts';
+import type { CallbackAttempt } from '../scenarios/behaviour.ts';
+import { chosen } from '../scenarios/registry.ts';
+import type { ScenarioStore } from '../scenarios/scenario-store.ts';
 import { callbackHostAllowed, hostRefusal } from './allowed-hosts.ts';
 import type { DeliveryKind, DeliveryLog, DeliveryRecord } from './delivery-log.ts';
 import { forgedControl } from './mutations.ts';
@@ -79,13 +81,11 @@ function urlFieldOf(store: SandboxStore, cb: CallbackRow, kind: string, orderId:
   return store.callbackUrlOf(orderId) === cb.url ? 'server_callback_url' : 'notify_url';
 }
 
-/** The drop-retry scenario's dropped attempts (the gateway's retry then delivers). */
-export const DROPPED_ATTEMPTS = 2;
-
 /**
  * Delivers one due callback attempt through the relay: every send and the handler's answer is
- * recorded (relay_deliveries), and the order's scenarios shape it: held once (delay, reorder),
- * dropped (drop-retry), preceded by a forged one (bad-control), followed by a duplicate.
+ * recorded (relay_deliveries), and the order's scenarios shape it (their callback hooks in
+ * sandbox/scenarios/registry.ts): held once (delay, reorder), dropped (drop-retry), preceded by a
+ * forged one (bad-control), followed by a duplicate.
  * `target` is what the claim read of the callback's request and order (`claimDeliveries`, in the
  * same statements; undefined when they are no longer known).
  * Returns false when the sandbox stopped meanwhile (nothing more is written).
@@ -108,6 +108,11 @@ export async function deliverCallback(
     return true;
   }
   const choice: ScenarioChoice = d.lab?.effectiveOrderChoice(order.id, order.merchant) ?? [];
+  const scenarios = chosen(choice);
+  const attempt: CallbackAttempt = {
+    attemptsBefore: cb.attempts,
+    isFirstTransaction: () => store.requestsOf(order.id)[0]?.id === request.id,
+  };
   const shifted = () => d.shiftedMs?.(order.merchant) ?? 0;
   const shiftedAtStart = shifted();
   /** `ms` from now in the merchant's time: less what the test clock moved while this was in flight. */
@@ -142,12 +147,16 @@ export async function deliverCallback(
 
   // Held once, before the first attempt: delayed callbacks, and the first transaction's under reorder.
   if (cb.attempts === 0) {
-    const reorder = pickOf(choice, 'callback-reorder');
-    const hold =
-      pickOf(choice, 'callback-delay') ??
-      (reorder && store.requestsOf(order.id)[0]?.id === request.id ? reorder : undefined);
+    let hold: { ms: number; name: string } | undefined;
+    for (const [b, pick] of scenarios) {
+      const ms = b.holdCallback?.(attempt, pick);
+      if (ms !== undefined) {
+        hold = { ms, name: pick.name };
+        break;
+      }
+    }
     if (hold && !d.log.has(cb.id, 'held')) {
-      const ms = delayOf(hold);
+      const { ms } = hold;
       record('held', cb.url, { result: `held ${ms} ms (scenario ${hold.name})` });
       await finish({ next_at: later(ms), last_result: 'held' });
       return true;
@@ -186,12 +195,13 @@ export async function deliverCallback(
     );
   };
 
-  if (pickOf(choice, 'callback-drop-retry') && cb.attempts < DROPPED_ATTEMPTS) {
-    record('dropped', url.href, { result: 'dropped (scenario callback-drop-retry): nothing was sent' });
+  const dropping = scenarios.find(([b]) => b.dropsAttempt?.(attempt))?.[1];
+  if (dropping) {
+    record('dropped', url.href, { result: `dropped (scenario ${dropping.name}): nothing was sent` });
     await retryOrFail('dropped');
     return true;
   }
-  if (pickOf(choice, 'callback-bad-control') && !d.log.has(cb.id, 'forged')) {
+  if (scenarios.some(([b]) => b.forgesFirst) && !d.log.has(cb.id, 'forged')) {
     // A forged "approved" first, whatever the real outcome: the handler must refuse it.
     const forged = new URL(url);
     forged.searchParams.set('status', 'approved');
@@ -203,7 +213,7 @@ export async function deliverCallback(
   const answer = await send();
   if (d.stop.aborted || store.isClosed) return false;
   record('delivery', url.href, answer);
-  if (pickOf(choice, 'callback-duplicate')) {
+  if (scenarios.some(([b]) => b.duplicates)) {
     const again = await send();
     if (d.stop.aborted || store.isClosed) return false;
     record('duplicate', url.href, again);

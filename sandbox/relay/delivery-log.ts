@@ -17,16 +17,6 @@ export interface ListedDelivery extends DeliveryView {
   nextAttemptAt: number | null;
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS relay_deliveries (
-  id INTEGER PRIMARY KEY, callback_id INTEGER, order_id INTEGER NOT NULL, merchant TEXT NOT NULL,
-  kind TEXT NOT NULL, mutation TEXT, url TEXT NOT NULL, at INTEGER NOT NULL,
-  http_status INTEGER, result TEXT NOT NULL, duration_ms INTEGER, body_excerpt TEXT);
-CREATE INDEX IF NOT EXISTS relay_deliveries_order ON relay_deliveries (order_id, id);
-CREATE INDEX IF NOT EXISTS relay_deliveries_merchant ON relay_deliveries (merchant, id);
-CREATE INDEX IF NOT EXISTS relay_deliveries_callback ON relay_deliveries (callback_id, kind) WHERE callback_id IS NOT NULL;
-`;
-
 interface Row {
   id: number;
   callback_id: number | null;
@@ -76,7 +66,7 @@ function fromRow(r: Row): DeliveryView {
 export const RELAY_PRUNE_BATCH = 500;
 
 /**
- * The relay's record, in the sandbox's database (its own table). It keeps the newest `keep`
+ * The relay's record, in the sandbox's database (its own table, made by sandbox/store/schema.ts). It keeps the newest `keep`
  * records of each merchant (and up to 100 more between two prunes): a sandbox that runs for
  * months, or a fan-out bench, does not grow it without end.
  */
@@ -91,11 +81,6 @@ export class DeliveryLog {
     db: Database.Database,
     private readonly keep = Number.POSITIVE_INFINITY,
   ) {
-    db.exec(SCHEMA);
-    // Added by issue 28 to a table of its own making: a file made before it gains the column here.
-    const columns = db.prepare('PRAGMA table_info(relay_deliveries)').all() as Array<{ name: string }>;
-    if (!columns.some((c) => c.name === 'url_field'))
-      db.exec('ALTER TABLE relay_deliveries ADD COLUMN url_field TEXT');
     this.stmt = statementCache(db);
     this.pruneAfter = Math.min(keep, 100);
     for (const m of this.stmt('SELECT DISTINCT merchant FROM relay_deliveries').pluck().all() as string[])

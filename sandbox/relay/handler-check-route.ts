@@ -1,24 +1,17 @@
 import { randomInt } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { CryptoPort } from '../../src/core/index.ts';
 import { runHandlerChecks, type CheckTransport } from '../../src/diagnose/handler-check.ts';
 import type { Engine } from '../engine/index.ts';
 import type { MerchantRegistry } from '../merchants.ts';
+import { jsonOf, readJson, refusal } from '../admin-json.ts';
 import { callbackHostAllowed, hostRefusal } from './allowed-hosts.ts';
-
-type Json = (code: number, body: Record<string, unknown>) => FastifyReply;
 
 interface Deps {
   engine: Engine;
   merchants: MerchantRegistry;
   crypto: CryptoPort;
-  jsonOf: (reply: FastifyReply) => Json;
-  refusal: (json: Json, code: number, errorCode: string, message: string) => FastifyReply;
-  readJson: <T extends z.ZodType>(
-    request: FastifyRequest,
-    schema: T,
-  ) => { ok: true; data: z.output<T> } | { ok: false; message: string };
 }
 
 const Body = z.strictObject({
@@ -73,7 +66,7 @@ export async function readStateAt(
  * needs the merchant's control key or a connection to the handler; only hosts the relay may reach.
  */
 export function registerHandlerCheckRoute(app: FastifyInstance, deps: Deps): void {
-  const { engine, merchants, crypto, jsonOf, refusal, readJson } = deps;
+  const { engine, merchants, crypto } = deps;
   app.post('/relay/handler-check', { config: { access: 'sandbox-admin' } }, async (request, reply) => {
     const json = jsonOf(reply);
     const body = readJson(request, Body);

@@ -5,8 +5,7 @@ import { finalizeOrderDue } from '../engine/finalize.ts';
 import { APPROVE, newRequest, scheduled } from '../engine/orders.ts';
 import { statementCache } from '../sqlite.ts';
 import type { OrderRow, RequestRow } from '../store.ts';
-import type { ScenarioChoice } from '../../src/catalog/scenarios.ts';
-import { pickOf } from './scenario-store.ts';
+import type { ScenarioPick } from '../../src/catalog/scenarios.ts';
 
 /**
  * The `chargeback` scenario (gateway-notes.md: chargebacks reach merchants as callbacks with
@@ -15,21 +14,15 @@ import { pickOf } from './scenario-store.ts';
  * days, in the merchant's time: the test clock walks it): a `chargeback` transaction, final and
  * approved at once, for what is left of the order's money, which it moves to `refunded_minor`, so
  * that a return afterwards finds nothing left. Its callback goes to `notify_url` (a later
- * transaction). Kept in a table of its own; its deadlines are the test clock's like the recurring
- * charges' (lab-routes.ts).
+ * transaction). Kept in a table of its own (`scenario_chargebacks`); its deadlines are the test clock's like the recurring
+ * charges' (clock-routes.ts).
  */
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS scenario_chargebacks (
-  order_id INTEGER PRIMARY KEY, merchant TEXT NOT NULL, due_at INTEGER, made_request_id INTEGER);
-CREATE INDEX IF NOT EXISTS scenario_chargebacks_due ON scenario_chargebacks (due_at) WHERE due_at IS NOT NULL;
-`;
-
 /** The order kinds whose first transaction moves money at once, and the capture of a preauth. */
 const MONEY_KINDS = new Set(['sale', 'rebill', 'recurring-charge']);
 
 const byDatabase = new WeakMap<Database.Database, Chargebacks>();
 
-/** The chargebacks of one sandbox database (its table made on first use). */
+/** The chargebacks of one sandbox database (its table made by sandbox/store/schema.ts). */
 export function chargebacksOf(db: Database.Database): Chargebacks {
   let c = byDatabase.get(db);
   if (!c) {
@@ -43,18 +36,15 @@ export class Chargebacks {
   private readonly stmt: (sql: string) => Database.Statement;
 
   constructor(db: Database.Database) {
-    db.exec(SCHEMA);
     this.stmt = statementCache(db);
   }
 
   /**
-   * After an operation on an order made under `chargeback` (engine-hooks.ts): once for the order, when
+   * After an operation on an order made under `chargeback` (chargeback.ts): once for the order, when
    * its money is moved (a sale, a rebill or a recurring charge; a preauth's capture), the chargeback
    * falls due `delay` after the transaction's final status is due.
    */
-  noteOperation(order: OrderRow, latest: RequestRow, choice: ScenarioChoice): void {
-    const pick = pickOf(choice, 'chargeback');
-    if (!pick) return;
+  noteOperation(order: OrderRow, latest: RequestRow, pick: ScenarioPick): void {
     const moves = latest.kind === 'capture' || (MONEY_KINDS.has(order.kind) && latest.kind === order.kind);
     if (!moves) return;
     const from = latest.finalize_at ?? latest.created_at;

@@ -1,20 +1,6 @@
 import type Database from 'better-sqlite3';
-import { ScenarioChoiceSchema, type ScenarioChoice, type ScenarioName } from '../../src/catalog/scenarios.ts';
+import { ScenarioChoiceSchema, type ScenarioChoice } from '../../src/catalog/scenarios.ts';
 import { statementCache } from '../sqlite.ts';
-
-/**
- * The scenario lab's own tables, beside the sandbox's (created here, not in store.ts, so the
- * sandbox's schema and its migrations stay untouched): the choice per merchant, the choice an
- * order was made under, and how far each merchant's test clock has been advanced.
- */
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS scenario_merchants (
-  merchant TEXT PRIMARY KEY, choice_json TEXT NOT NULL, updated_at INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS scenario_orders (
-  order_id INTEGER PRIMARY KEY, choice_json TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS test_clocks (
-  merchant TEXT PRIMARY KEY, advanced_ms INTEGER NOT NULL, updated_at INTEGER NOT NULL);
-`;
 
 /** How long a process trusts its copy of the merchants' choices (another process may change them). */
 const CACHE_MS = 500;
@@ -24,7 +10,11 @@ function readChoice(json: string): ScenarioChoice {
   return parsed.success ? parsed.data : [];
 }
 
-/** Reads and writes the scenario choices; every read on a request's path is a map lookup. */
+/**
+ * Reads and writes the scenario lab's tables (made by sandbox/store/schema.ts): the choice per
+ * merchant, the choice an order was made under, and how far each merchant's test clock has been
+ * advanced. Every read on a request's path is a map lookup.
+ */
 export class ScenarioStore {
   private readonly stmt: (sql: string) => Database.Statement;
   private merchants = new Map<string, ScenarioChoice>();
@@ -35,7 +25,6 @@ export class ScenarioStore {
     db: Database.Database,
     private readonly monotonic: () => number = () => performance.now(),
   ) {
-    db.exec(SCHEMA);
     this.stmt = statementCache(db);
   }
 
@@ -113,9 +102,4 @@ export class ScenarioStore {
     ).run(merchant, ms, now);
     return this.clockAdvance(merchant);
   }
-}
-
-/** The pick of a scenario in a choice, if chosen. */
-export function pickOf(choice: ScenarioChoice | undefined, name: ScenarioName) {
-  return choice?.find((p) => p.name === name);
 }

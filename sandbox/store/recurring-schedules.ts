@@ -47,28 +47,12 @@ export interface ChargeView {
   status: string;
 }
 
-/** The schedule's columns, added to a `recurring_payments` of any age (ALTER TABLE … ADD COLUMN). */
-const SCHEDULE_COLUMNS: ReadonlyArray<readonly [column: string, definition: string]> = [
-  ['status', "TEXT NOT NULL DEFAULT 'active'"],
-  ['next_charge_at', 'INTEGER'],
-  ['next_charge_no', 'INTEGER NOT NULL DEFAULT 1'],
-  ['charges_made', 'INTEGER NOT NULL DEFAULT 0'],
-];
-
 /**
- * The due sweep over every merchant and each merchant's deadline read through partial indexes of
- * the active schedules; the lab's list by merchant. `recurring_charges`: which order is which
- * charge of which schedule (its primary key the order's id: nothing deletes an order).
+ * The schedule's columns of `recurring_payments`, its indexes (the due sweep over every merchant
+ * and each merchant's deadline, through partial indexes of the active schedules; the lab's list by
+ * merchant) and `recurring_charges` (which order is which charge of which schedule, its primary key
+ * the order's id: nothing deletes an order) are made by the store's schema (schema.ts, migration 3).
  */
-const SCHEMA = `
-CREATE INDEX IF NOT EXISTS recurring_due ON recurring_payments (next_charge_at) WHERE status = 'active';
-CREATE INDEX IF NOT EXISTS recurring_merchant_due ON recurring_payments (merchant, next_charge_at) WHERE status = 'active';
-CREATE INDEX IF NOT EXISTS recurring_merchant ON recurring_payments (merchant, id);
-CREATE TABLE IF NOT EXISTS recurring_charges (
-  order_id INTEGER PRIMARY KEY, recurring_id INTEGER NOT NULL, charge_no INTEGER NOT NULL, due_at INTEGER NOT NULL,
-  UNIQUE (recurring_id, charge_no));
-`;
-
 export class RecurringStore {
   private readonly stmt: (sql: string) => Database.Statement;
 
@@ -78,21 +62,11 @@ export class RecurringStore {
     now: number,
   ) {
     this.stmt = statementCache(db);
-    // Under the write lock: two processes may open one file at once.
+    // Under the write lock: two processes may open one file at once. The schema's migration marks a
+    // file whose subscriptions predate the schedules; they are dated here, with the sandbox's clock.
     db.transaction(() => {
-      const have = new Set(
-        (db.prepare('PRAGMA table_info(recurring_payments)').all() as Array<{ name: string }>).map(
-          (c) => c.name,
-        ),
-      );
-      const added: string[] = [];
-      for (const [column, definition] of SCHEDULE_COLUMNS) {
-        if (have.has(column)) continue;
-        db.exec(`ALTER TABLE recurring_payments ADD COLUMN ${column} ${definition}`);
-        added.push(column);
-      }
-      db.exec(SCHEMA);
-      if (added.includes('next_charge_at')) this.scheduleOlderRows(now);
+      const marked = db.prepare("DELETE FROM meta WHERE key = 'recurring_unscheduled'").run().changes > 0;
+      if (marked) this.scheduleOlderRows(now);
     }).immediate();
   }
 

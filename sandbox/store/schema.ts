@@ -10,7 +10,82 @@ import { RECURRING_TABLE } from './recurring.ts';
 import { REQUESTS_TABLE } from './requests.ts';
 import type { TableSchema } from './statements.ts';
 
-const SCHEMA_VERSION = 2;
+/**
+ * The schema's changes after version 2, in order: append only (never edit or reorder one that has
+ * shipped; a file records how many it has had). Version 2 + n is the file after the first n. Each
+ * runs once per file, in the opening transaction; each is written to also pass over a file that
+ * already has what it adds, because before version 3 these tables made themselves when their owner
+ * opened the file. The only place, with the table modules beside it, where the sandbox's file gets a
+ * table or a column (test/lint/sandbox-schema.test.ts).
+ */
+export const MIGRATIONS: ReadonlyArray<{ why: string; up: (db: Database.Database) => void }> = [
+  {
+    why: "the tables that made themselves outside the version: the recurring schedules' columns and charges, the hosted fields' tickets and tokens, the scenario lab's choices, clocks and chargebacks, the relay's record",
+    up: (db) => {
+      const added = addColumns(db, 'recurring_payments', [
+        ['status', "TEXT NOT NULL DEFAULT 'active'"],
+        ['next_charge_at', 'INTEGER'],
+        ['next_charge_no', 'INTEGER NOT NULL DEFAULT 1'],
+        ['charges_made', 'INTEGER NOT NULL DEFAULT 0'],
+      ]);
+      // Subscriptions stored before the schedules: RecurringStore dates them with the sandbox's clock.
+      if (added.includes('next_charge_at'))
+        db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('recurring_unscheduled', '1')").run();
+      db.exec(`
+CREATE INDEX IF NOT EXISTS recurring_due ON recurring_payments (next_charge_at) WHERE status = 'active';
+CREATE INDEX IF NOT EXISTS recurring_merchant_due ON recurring_payments (merchant, next_charge_at) WHERE status = 'active';
+CREATE INDEX IF NOT EXISTS recurring_merchant ON recurring_payments (merchant, id);
+CREATE TABLE IF NOT EXISTS recurring_charges (
+  order_id INTEGER PRIMARY KEY, recurring_id INTEGER NOT NULL, charge_no INTEGER NOT NULL, due_at INTEGER NOT NULL,
+  UNIQUE (recurring_id, charge_no));
+CREATE TABLE IF NOT EXISTS hosted_fields_tickets (
+  ticket TEXT PRIMARY KEY, merchant TEXT NOT NULL, expires_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS hosted_fields_tokens (
+  token TEXT PRIMARY KEY, merchant TEXT NOT NULL, card_json TEXT NOT NULL, outcome_json TEXT NOT NULL,
+  expires_at INTEGER NOT NULL, used_at INTEGER);
+CREATE TABLE IF NOT EXISTS scenario_merchants (
+  merchant TEXT PRIMARY KEY, choice_json TEXT NOT NULL, updated_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS scenario_orders (
+  order_id INTEGER PRIMARY KEY, choice_json TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS test_clocks (
+  merchant TEXT PRIMARY KEY, advanced_ms INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS scenario_chargebacks (
+  order_id INTEGER PRIMARY KEY, merchant TEXT NOT NULL, due_at INTEGER, made_request_id INTEGER);
+CREATE INDEX IF NOT EXISTS scenario_chargebacks_due ON scenario_chargebacks (due_at) WHERE due_at IS NOT NULL;
+CREATE TABLE IF NOT EXISTS relay_deliveries (
+  id INTEGER PRIMARY KEY, callback_id INTEGER, order_id INTEGER NOT NULL, merchant TEXT NOT NULL,
+  kind TEXT NOT NULL, mutation TEXT, url TEXT NOT NULL, at INTEGER NOT NULL,
+  http_status INTEGER, result TEXT NOT NULL, duration_ms INTEGER, body_excerpt TEXT);
+CREATE INDEX IF NOT EXISTS relay_deliveries_order ON relay_deliveries (order_id, id);
+CREATE INDEX IF NOT EXISTS relay_deliveries_merchant ON relay_deliveries (merchant, id);
+CREATE INDEX IF NOT EXISTS relay_deliveries_callback ON relay_deliveries (callback_id, kind) WHERE callback_id IS NOT NULL;
+`);
+      // Added by issue 28 (which URL field a delivery went to); the relay made the column itself before.
+      addColumns(db, 'relay_deliveries', [['url_field', 'TEXT']]);
+    },
+  },
+];
+
+/** Version 2 is the base below; each migration adds one. */
+const SCHEMA_VERSION = 2 + MIGRATIONS.length;
+
+/** Adds the columns a table lacks; returns those it added. */
+function addColumns(
+  db: Database.Database,
+  table: string,
+  list: ReadonlyArray<readonly [column: string, definition: string]>,
+): string[] {
+  const have = new Set(
+    (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name),
+  );
+  const added: string[] = [];
+  for (const [column, definition] of list) {
+    if (have.has(column)) continue;
+    db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
+    added.push(column);
+  }
+  return added;
+}
 
 /** How long a statement waits for another process's write lock before SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5_000;
@@ -67,12 +142,10 @@ export function migrate(db: Database.Database, tx: <T>(fn: () => T) => T, meta: 
         `The sandbox database ${dbPath} has schema version ${version}, newer than this sandbox (${SCHEMA_VERSION}): update the project or point SANDBOX_DB at another file.`,
       );
     }
-    for (const [table, column, definition] of ADDED_COLUMNS) {
-      const columns = db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
-      if (!columns.some((c) => c.name === column))
-        db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
-    }
+    for (const [table, column, definition] of ADDED_COLUMNS) addColumns(db, table, [[column, definition]]);
     for (const index of DROPPED_INDEXES) db.exec(`DROP INDEX IF EXISTS ${index}`);
+    const had = version === undefined ? 2 : Math.max(2, Number(version));
+    for (const m of MIGRATIONS.slice(had - 2)) m.up(db);
     if (version === undefined || Number(version) < SCHEMA_VERSION)
       meta.set('schema_version', String(SCHEMA_VERSION));
   });

@@ -1,5 +1,5 @@
 /**
- * Facts the README and docs/architecture.md state about the code, read back from the code: the
+ * Facts the README, docs/architecture.md and docs/adding-a-scenario.md state about the code, read back from the code: the
  * folders and files they name exist, every folder of src/ has its row in the README, and every
  * sandbox file that creates a table is named where the architecture describes the database file.
  */
@@ -44,7 +44,7 @@ function namedSrcFolders(text: string): string[] {
 const ELSEWHERE = new Set(['create-request-operation.ts']);
 
 describe('the docs name what exists', () => {
-  for (const doc of ['README.md', 'docs/architecture.md']) {
+  for (const doc of ['README.md', 'docs/architecture.md', 'docs/adding-a-scenario.md']) {
     const text = read(doc);
     it(`${doc}: every src/ folder it names exists`, () => {
       const missing = namedSrcFolders(text).filter((f) => !fs.existsSync(path.join(ROOT, f)));

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RecurringStore } from '../../sandbox/store/recurring-schedules.ts';
 import { SandboxStore } from '../../sandbox/store.ts';
-import { indexes, order, tempDir } from './store-fixtures.ts';
+import { indexes, order, tempDir, toVersion2Layout } from './store-fixtures.ts';
 
 const columns = (store: SandboxStore) =>
   (store.db.prepare('PRAGMA table_info(recurring_payments)').all() as Array<{ name: string }>).map(
@@ -25,15 +25,19 @@ function subscription(store: SandboxStore, client: string, period: string, creat
 }
 
 describe('the recurring schedules on a file that had none', () => {
-  it('adds the columns and indexes once, and starts each older subscription at its next date', () => {
+  it('migration 3 adds the columns and indexes once; each older subscription starts at its next date', () => {
     const file = join(tempDir('recurring-store-'), 'sandbox.sqlite');
     const created = Date.UTC(2031, 0, 31, 9, 30);
     const now = Date.UTC(2031, 3, 15); // 15 April: 28 February and 31 March have passed
     const old = new SandboxStore(file);
     const monthly = subscription(old, 'rp-1', 'month', created);
     const unreadable = subscription(old, 'rp-2', 'fortnight', created);
-    expect(columns(old)).not.toContain('next_charge_at');
     old.close();
+    toVersion2Layout(file, (db) =>
+      expect(
+        db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('recurring_payments'),
+      ).not.toContain('next_charge_at'),
+    );
 
     const store = new SandboxStore(file);
     try {
