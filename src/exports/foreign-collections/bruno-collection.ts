@@ -83,22 +83,6 @@ const BrunoExportSchema = z.looseObject({
   root: z.optional(z.nullable(z.looseObject({}))),
 });
 
-/** Whether parsed JSON is a Bruno collection export (its `brunoConfig`, or items typed as Bruno's). */
-export function isBrunoExport(json: unknown): boolean {
-  if (!json || typeof json !== 'object') return false;
-  const o = json as Record<string, unknown>;
-  if (!Array.isArray(o.items) || typeof o.name !== 'string') return false;
-  return (
-    'brunoConfig' in o ||
-    o.items.some(
-      (i) =>
-        typeof i === 'object' &&
-        i !== null &&
-        ['http-request', 'graphql-request', 'folder'].includes(String((i as { type?: unknown }).type)),
-    )
-  );
-}
-
 function unreadable(message: string): ExportError {
   return new ExportError('IMPORT_UNREADABLE', message);
 }

@@ -15,7 +15,10 @@ import {
   type PostmanItem,
   type PostmanPair,
 } from './foreign-collection-schemas.ts';
-import { isBrunoExport, readBruFiles, readBrunoJson, type BrunoRead } from './bruno-collection.ts';
+import { readBruFiles, readBrunoJson, type BrunoRead } from './bruno-collection.ts';
+import { FORMAT_WORDS, isBrunoExport, type ForeignFormat } from './foreign-format.ts';
+
+export type { ForeignFormat } from './foreign-format.ts';
 
 /** Largest file read (characters), as for the console's own collections file. */
 export const MAX_FOREIGN_COLLECTION = 5_000_000;
@@ -44,15 +47,6 @@ function folderDepth(json: unknown, limit: number): number {
   }
   return deepest;
 }
-
-export type ForeignFormat = 'postman' | 'insomnia' | 'bruno';
-
-/** The words a message names a file of this format with. */
-export const FORMAT_WORDS: Record<ForeignFormat, string> = {
-  postman: 'Postman collection',
-  insomnia: 'Insomnia export',
-  bruno: 'Bruno collection',
-};
 
 export interface ForeignCollection {
   format: ForeignFormat;

@@ -1,4 +1,4 @@
-import type { ForeignFormat } from '../../exports/foreign-collections/import-foreign-collection.ts';
+import type { ForeignFormat } from '../../exports/foreign-collections/foreign-format.ts';
 import type { SavedRequest } from './saved-schema.ts';
 
 /** Saved requests per message from the import worker (a message is one task of the page's thread). */

@@ -1,6 +1,6 @@
 import type { ImportJob, ImportMessage } from './foreign-import-protocol.ts';
 import type { SavedRequest } from './saved-schema.ts';
-import { FORMAT_WORDS } from '../../exports/foreign-collections/import-foreign-collection.ts';
+import { FORMAT_WORDS } from '../../exports/foreign-collections/foreign-format.ts';
 import { errorText } from '../../core/errors.ts';
 
 /** The import worker as the session sees it (a Web Worker in the page, a fake in the spec). */

@@ -33,6 +33,7 @@ self.addEventListener('message', (event: MessageEvent<ImportJob>) => {
           name: clip(r.name, 'Unnamed request'),
           draft: maskDraft(r.draft),
           ...(r.set ? { checks: { set: r.set } } : {}),
+          seq: i,
           savedAt: at,
           updatedAt: at,
         }),

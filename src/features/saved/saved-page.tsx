@@ -1,5 +1,6 @@
-import { useId, useRef, useState, useSyncExternalStore } from 'react';
-import type { RequestDraft } from '../../model/index.ts';
+import { lazy, Suspense, useId, useRef, useState, useSyncExternalStore } from 'react';
+import type { RequestDraft, SigningRuntime } from '../../model/index.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
 import { downloadText } from '../../browser/download.ts';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { CollectionView } from './collection-view.tsx';
@@ -9,7 +10,7 @@ import { createCollection, deleteCollection, importCollections, importPrepared }
 import { buildCollectionsFile, readCollectionsFile } from './saved-file.ts';
 import { checkName, type Collection } from './saved-schema.ts';
 import { useSaved } from './use-saved.ts';
-import { isBrunoExport } from '../../exports/foreign-collections/bruno-collection.ts';
+import { isBrunoExport } from '../../exports/foreign-collections/foreign-format.ts';
 import './saved.css';
 import { errorText } from '../../core/errors.ts';
 
@@ -21,7 +22,13 @@ export interface SavedPageProps {
    * confirmations apply; a value not kept with it must be filled in first).
    */
   onSend: (draft: RequestDraft, savedId: string) => void;
+  /** The active profile and the runtime a collection run signs with. */
+  context: SigningContext | null;
+  runtime: SigningRuntime;
 }
+
+// The runner and the model's CollectionRun load only when a collection is run.
+const RunnerView = lazy(() => import('./runner-view.tsx').then((m) => ({ default: m.RunnerView })));
 
 const text = (e: unknown) => errorText(e);
 
@@ -75,8 +82,10 @@ function isForeignCollection(content: string): boolean {
 }
 
 /** Saved requests, grouped in collections: open, send, rename, duplicate, delete; export and import. */
-export function SavedPage({ onOpen, onSend }: SavedPageProps) {
+export function SavedPage({ onOpen, onSend, context, runtime }: SavedPageProps) {
   const id = useId();
+  /** The collection open in the runner, if any. */
+  const [running, setRunning] = useState<string | null>(null);
   const { state, error: loadError } = useSaved();
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -243,6 +252,21 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
           Nothing saved yet. Use “Save request” above an operation’s form, or import a collections file.
         </p>
       ) : null}
+      {running && collections.some((c) => c.id === running) ? (
+        <Suspense fallback={<p className="sv-note">Loading the runner…</p>}>
+          <RunnerView
+            key={running}
+            collection={collections.find((c) => c.id === running)!}
+            requests={requests
+              .filter((r) => r.collectionId === running)
+              // The file's order (names are the table's order); requests saved here come last.
+              .sort((a, b) => (a.seq ?? Infinity) - (b.seq ?? Infinity))}
+            context={context}
+            runtime={runtime}
+            onClose={() => setRunning(null)}
+          />
+        </Suspense>
+      ) : null}
       {collections.map((c) => (
         <CollectionView
           key={c.id}
@@ -256,6 +280,7 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
           onOpen={onOpen}
           onSend={onSend}
           onDelete={() => setDeleting(c)}
+          onRun={() => setRunning(c.id)}
         />
       ))}
       <ConfirmDialog
