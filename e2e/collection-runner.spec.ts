@@ -6,6 +6,8 @@
  * A Postman collection with variables and a test line that saves `orderid` is imported and run,
  * and one step re-run alone.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { flowAsCollection, flowCollectionsFile } from '../src/features/flows/flow-collection.ts';
 import { PREAUTH_CAPTURE_RETURN } from '../src/features/flows/flows-settle.ts';
@@ -144,4 +146,32 @@ test('a Postman collection with variables is imported and run; one step re-run a
   await runner(page).getByRole('button', { name: 'Re-run Status' }).click();
   await expect(runner(page).getByRole('status')).toHaveText('2 passed, 0 failed of 2 steps.');
   await expect(step(page, 2, 'Status')).toContainText('passed');
+});
+
+test('a Bruno folder’s .bru files, chosen together, are imported: variables kept, other APIs skipped', async ({
+  page,
+}) => {
+  const dir = path.join(import.meta.dirname, '../test/exports/fixtures/bruno-shop');
+  const files = [
+    'bruno.json',
+    'collection.bru',
+    'environments/Local.bru',
+    'Payments/Sale.bru',
+    'Payments/Status.bru',
+  ]
+    .concat(['Payments/Status-v4.bru', 'Other/Weather.bru'])
+    .map((f) => ({
+      name: f.replace(/\//g, '-'),
+      mimeType: 'text/plain',
+      buffer: readFileSync(path.join(dir, f)),
+    }));
+  await page.goto('/saved');
+  await page.getByLabel('Collections file to import').setInputFiles(files);
+  await expect(page.locator('p.sv-note[role=status]')).toContainText(
+    'Imported 3 requests of the Bruno collection “Shop checkout (Bruno)”',
+  );
+  await expect(page.getByRole('list', { name: 'Skipped requests' })).toContainText(
+    'Weather for the shop page',
+  );
+  await expect(page.getByRole('button', { name: 'Run the collection Shop checkout (Bruno)' })).toBeVisible();
 });
