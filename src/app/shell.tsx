@@ -319,7 +319,7 @@ export function Shell() {
           ) : null}
           {route.kind === 'saved' ? (
             <Suspense fallback={loading}>
-              <SavedPage onOpen={reopen} onSend={openAndSend} />
+              <SavedPage onOpen={reopen} onSend={openAndSend} context={context} runtime={runtime} />
             </Suspense>
           ) : null}
           {route.kind === 'keys' ? (

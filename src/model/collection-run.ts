@@ -132,7 +132,7 @@ export class CollectionRun extends Store<RunSnapshot> {
   private controller: AbortController | null = null;
 
   constructor(
-    private readonly collection: RunCollection,
+    private collection: RunCollection,
     private readonly ports: RunPorts,
   ) {
     super();
@@ -169,6 +169,18 @@ export class CollectionRun extends Store<RunSnapshot> {
     const steps = this.snap.steps.slice();
     steps[index] = { ...steps[index]!, ...change };
     this.set({ steps });
+  }
+
+  /**
+   * Replaces one step (its assertions edited in the runner view), its result cleared: the next run
+   * or re-run of it checks the new ones. Refused while the run is going.
+   */
+  setStep(index: number, step: RunStep): void {
+    if (this.snap.running || !this.collection.steps[index]) return;
+    const steps = this.collection.steps.slice();
+    steps[index] = step;
+    this.collection = { ...this.collection, steps };
+    this.patch(index, fresh(step, index));
   }
 
   /** Stops the run: the step in flight is cancelled and marked stopped. */

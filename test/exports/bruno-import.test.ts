@@ -13,6 +13,7 @@ import {
   importForeignCollection,
 } from '../../src/exports/foreign-collections/import-foreign-collection.ts';
 import { answerFieldOf } from '../../src/exports/foreign-collections/bruno-collection.ts';
+import { readRunCollection } from '../../src/exports/run-collection-file.ts';
 import { PLACE } from '../model/signing-env.ts';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
@@ -126,6 +127,17 @@ describe('a Bruno collection exported as JSON', () => {
     expect(() =>
       importForeignCollection(JSON.stringify({ name: 'x', items: [{ type: 'http-request', name: 5 }] })),
     ).toThrow(/Bruno collection is damaged at items\.0\.name/);
+  });
+});
+
+describe('paysign run reads a Bruno export', () => {
+  it('as a collection to run: its steps in order, the saved variable, the defaults', () => {
+    const run = readRunCollection(readFileSync(join(FIXTURES, 'bruno-shop-export.json'), 'utf8'));
+    expect(run.steps.map((s) => [s.name, s.checks?.set])).toEqual([
+      ['Payments / Sale', { orderid: 'paynet-order-id' }],
+      ['Payments / Status', undefined],
+    ]);
+    expect(run.variables.amount).toBe('10.42');
   });
 });
 

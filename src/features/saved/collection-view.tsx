@@ -96,6 +96,7 @@ export function CollectionView({
   onOpen,
   onSend,
   onDelete,
+  onRun,
 }: {
   collection: Collection;
   requests: SavedRequest[];
@@ -108,6 +109,8 @@ export function CollectionView({
   onOpen: (d: RequestDraft, savedId: string) => void;
   onSend: (d: RequestDraft, savedId: string) => void;
   onDelete: () => void;
+  /** Opens the collection in the runner. */
+  onRun: () => void;
 }) {
   const titleId = useId();
   const [shown, setShown] = useState(PAGE_ROWS);
@@ -142,6 +145,9 @@ export function CollectionView({
             <span className="sv-muted">
               {requests.length} request{requests.length === 1 ? '' : 's'}
             </span>
+            {requests.length > 0
+              ? button('Run', `Run the collection ${c.name}`, onRun, 'ui-btn-primary')
+              : null}
             {button('Rename', `Rename the collection ${c.name}`, () => setRenaming(c.id))}
             {button('Delete', `Delete the collection ${c.name}`, onDelete)}
           </>

@@ -21,7 +21,7 @@ const clip = (name: string, fallback: string) => name.trim().slice(0, 200).trim(
 async function run({ text, files, collectionId, at }: ImportJob): Promise<void> {
   const onProgress = (done: number, total: number) => post({ type: 'progress', done, total });
   const c = files ? importBruFiles(files, { onProgress }) : importForeignCollection(text, { onProgress });
-  const requests = c.requests.map((r) =>
+  const requests = c.requests.map((r, i) =>
     SavedRequestSchema.parse({
       version: 1,
       id: crypto.randomUUID(),
@@ -29,6 +29,8 @@ async function run({ text, files, collectionId, at }: ImportJob): Promise<void> 
       name: clip(r.name, 'Unnamed request'),
       draft: maskDraft(r.draft),
       ...(r.set ? { checks: { set: r.set } } : {}),
+      // The file's order, which a collection run follows (the list sorts by name).
+      seq: i,
       savedAt: at,
       updatedAt: at,
     }),

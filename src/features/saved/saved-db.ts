@@ -2,6 +2,7 @@ import { changeFeed } from '../../browser/change-feed.ts';
 import { lazyDatabase, withStore } from '../../browser/idb.ts';
 import type { RequestDraft } from '../../model/index.ts';
 import { maskDraft } from '../../model/mask-draft.ts';
+import type { StepChecks } from '../../model/step-checks.ts';
 import { copyName, freeName, type FileCollection } from './saved-file.ts';
 import type { SavedStore } from './save-session.ts';
 import { CollectionSchema, SavedRequestSchema, type Collection, type SavedRequest } from './saved-schema.ts';
@@ -195,10 +196,13 @@ export async function saveRequest(input: {
 /** Renames a saved request or gives it another draft (masked first); returns it as stored. */
 export async function updateRequest(
   request: SavedRequest,
-  change: { name?: string; draft?: RequestDraft },
+  change: { name?: string; draft?: RequestDraft; checks?: StepChecks | null },
 ): Promise<SavedRequest> {
+  const { checks: _old, ...rest } = request;
+  const checks = change.checks === undefined ? request.checks : (change.checks ?? undefined);
   const r = SavedRequestSchema.parse({
-    ...request,
+    ...rest,
+    ...(checks ? { checks } : {}),
     ...(change.name !== undefined ? { name: change.name } : {}),
     ...(change.draft ? { draft: maskDraft(change.draft) } : {}),
     updatedAt: now(),
@@ -258,7 +262,7 @@ export async function importCollections(
       ...(ic.variables ? { variables: ic.variables } : {}),
     });
     collections.push(c);
-    for (const ir of ic.requests) {
+    for (const [seq, ir] of ic.requests.entries()) {
       requests.push(
         SavedRequestSchema.parse({
           version: 1,
@@ -267,6 +271,7 @@ export async function importCollections(
           name: ir.name,
           draft: maskDraft(ir.draft),
           ...(ir.checks ? { checks: ir.checks } : {}),
+          seq,
           savedAt: at,
           updatedAt: at,
         }),

@@ -1,5 +1,6 @@
-import { useId, useRef, useState } from 'react';
-import type { RequestDraft } from '../../model/index.ts';
+import { lazy, Suspense, useId, useRef, useState } from 'react';
+import type { RequestDraft, SigningRuntime } from '../../model/index.ts';
+import type { SigningContext } from '../../model/signing-context.ts';
 import { downloadText } from '../../browser/download.ts';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import { CollectionView } from './collection-view.tsx';
@@ -22,7 +23,13 @@ export interface SavedPageProps {
    * confirmations apply; a value not kept with it must be filled in first).
    */
   onSend: (draft: RequestDraft, savedId: string) => void;
+  /** The active profile and the runtime a collection run signs with. */
+  context: SigningContext | null;
+  runtime: SigningRuntime;
 }
+
+// The runner and the model's CollectionRun load only when a collection is run.
+const RunnerView = lazy(() => import('./runner-view.tsx').then((m) => ({ default: m.RunnerView })));
 
 const text = (e: unknown) => errorText(e);
 
@@ -74,8 +81,10 @@ function isForeignCollection(content: string): boolean {
 }
 
 /** Saved requests, grouped in collections: open, send, rename, duplicate, delete; export and import. */
-export function SavedPage({ onOpen, onSend }: SavedPageProps) {
+export function SavedPage({ onOpen, onSend, context, runtime }: SavedPageProps) {
   const id = useId();
+  /** The collection open in the runner, if any. */
+  const [running, setRunning] = useState<string | null>(null);
   const { state, error: loadError } = useSaved();
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -242,6 +251,21 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
           Nothing saved yet. Use “Save request” above an operation’s form, or import a collections file.
         </p>
       ) : null}
+      {running && collections.some((c) => c.id === running) ? (
+        <Suspense fallback={<p className="sv-note">Loading the runner…</p>}>
+          <RunnerView
+            key={running}
+            collection={collections.find((c) => c.id === running)!}
+            requests={requests
+              .filter((r) => r.collectionId === running)
+              // The file's order (names are the table's order); requests saved here come last.
+              .sort((a, b) => (a.seq ?? Infinity) - (b.seq ?? Infinity))}
+            context={context}
+            runtime={runtime}
+            onClose={() => setRunning(null)}
+          />
+        </Suspense>
+      ) : null}
       {collections.map((c) => (
         <CollectionView
           key={c.id}
@@ -255,6 +279,7 @@ export function SavedPage({ onOpen, onSend }: SavedPageProps) {
           onOpen={onOpen}
           onSend={onSend}
           onDelete={() => setDeleting(c)}
+          onRun={() => setRunning(c.id)}
         />
       ))}
       <ConfirmDialog

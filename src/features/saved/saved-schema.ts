@@ -28,6 +28,8 @@ export const SavedRequestSchema = z.object({
   draft: RequestDraftSchema,
   /** Assertions and variables set from the answer, for a collection run (issue 33). */
   checks: z.optional(StepChecksSchema),
+  /** Its place in the file it was imported from: the order a collection run sends the steps in. */
+  seq: z.optional(z.int().check(z.minimum(0))),
   savedAt: z.string(),
   updatedAt: z.string(),
 });
