@@ -7,6 +7,13 @@
 import { createHash } from 'node:crypto';
 import { webCryptoPort } from '../src/core/index.ts';
 import { buildCapsule, splitIncident } from '../src/diagnose/capsule/index.ts';
+import { resolve } from 'node:path';
+import type { BuiltRequest } from '../src/core/index.ts';
+import { secureNonceSource } from '../src/core/index.ts';
+import { importSigningKey } from '../src/core/keys/key-containers.ts';
+import { ThrowawayMerchantSchema } from '../src/contracts/sandbox-merchant.ts';
+import { replayCapsule } from '../src/exports/replay-capsule.ts';
+import { startChild } from './lib/child-process.ts';
 import { formatTable, measure, type TableRow } from './lib/measure.ts';
 
 export const title = 'Incident capsule: paste to timeline';
@@ -68,4 +75,71 @@ export async function run(): Promise<void> {
     });
   }
   console.log(formatTable(rows));
+  await replaySection(crypto);
+}
+
+const send = async (b: BuiltRequest) => {
+  const r = await fetch(b.url, {
+    method: b.method,
+    headers: b.headers
+      .filter((h) => h.name.toLowerCase() !== 'host')
+      .map((h): [string, string] => [h.name, h.value]),
+    body: b.bodyText,
+  });
+  return { status: r.status, body: await r.text() };
+};
+
+/**
+ * Replay of the 20-request capsule into a throwaway merchant of the console's sandbox (its own
+ * process), the gaps not waited (the machinery only), against the baseline in the same run: the
+ * same 20 built requests sent by hand, one after the other, with no replay around them.
+ */
+async function replaySection(crypto: ReturnType<typeof webCryptoPort>): Promise<void> {
+  const server = await startChild(resolve(import.meta.dirname, 'lib/console-server-child.ts'));
+  try {
+    const origin = `http://127.0.0.1:${server.port}`;
+    const { items } = splitIncident([{ name: 'paste', text: incident(20, 0) }]);
+    const capsule = await buildCapsule(items, {}, crypto);
+    const made = ThrowawayMerchantSchema.parse(
+      await (
+        await fetch(`${origin}/sandbox/merchants`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"purpose":"replay"}',
+        })
+      ).json(),
+    );
+    const merchant = { ...made, privateKey: (await importSigningKey(made.privateKeyPkcs8Pem, crypto)).key };
+    const runtime = { crypto, clock: Date.now, nonce: secureNonceSource() };
+    const built: BuiltRequest[] = [];
+    const replay = (record: boolean) =>
+      replayCapsule(
+        capsule,
+        merchant,
+        {
+          runtime,
+          send: (b) => {
+            if (record) built.push(b);
+            return send(b);
+          },
+          wait: async () => undefined,
+        },
+        { baseUrl: `${origin}/sandbox/paynet`, origin },
+      );
+    const first = await replay(true);
+    if (first.steps.length !== 20 || built.length !== 20)
+      throw new Error(`replay sent ${built.length} of ${first.steps.length} steps`);
+    const byHand = async () => {
+      for (const b of built) await send(b);
+    };
+    const opts = { samples: 15, minSamples: 5, budgetMs: 15_000 };
+    console.log(
+      formatTable([
+        { label: 'baseline: the 20 requests by hand', m: await measure('send 20', byHand, opts) },
+        { label: 'replay of a 20-step capsule', m: await measure('replay 20', () => replay(false), opts) },
+      ]),
+    );
+  } finally {
+    await server.close();
+  }
 }

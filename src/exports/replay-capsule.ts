@@ -4,10 +4,10 @@ import { decodeFormBody, percentEncode } from '../core/percent-encode.ts';
 import { findOperation, isCvvName } from '../catalog/index.ts';
 import { TEST_CARD } from '../catalog/test-cards.ts';
 import type { Capsule, CapsuleStep } from '../diagnose/capsule/capsule.ts';
-import type { SigningRuntime } from '../model/build-draft.ts';
+import { buildDraft, type SigningEnv, type SigningRuntime } from '../model/build-draft.ts';
 import { draftFromCapture } from '../model/import-draft.ts';
 import { isWithheld, type DraftValue, type RequestDraft } from '../model/request-draft.ts';
-import { resignDraft } from '../model/resign-draft.ts';
+import { missingValues } from '../model/missing-values.ts';
 
 /** The sandbox merchant a capsule is replayed into (`POST /sandbox/merchants`): never the incident's. */
 export interface ReplayMerchant {
@@ -244,7 +244,7 @@ async function replayStep(
   step: CapsuleStep,
   merchant: ReplayMerchant,
   ids: Ids,
-  env: Parameters<typeof resignDraft>[1],
+  env: SigningEnv,
   ports: ReplayPorts,
   opts: ReplayOptions,
   base: Pick<ReplayStepResult, 'index' | 'kind' | 'operation' | 'sandboxStatus'>,
@@ -262,9 +262,11 @@ async function replayStep(
     return notSent(`not replayed: ${errorText(e)}`);
   }
   const changed = rewrite(draft, step, merchant, ids, opts);
-  const { built, placeholders } = await resignDraft(changed.draft, env);
-  if (placeholders.length > 0)
-    return notSent(`not replayed: ${placeholders.join(', ')} missing from the capsule.`);
+  // Fresh nonce and timestamp: the captured ones were used (the gateway refuses a used nonce).
+  const { pinned: _used, ...fresh } = changed.draft;
+  const missing = [...new Set(missingValues(fresh).map((m) => m.name))];
+  if (missing.length > 0) return notSent(`not replayed: ${missing.join(', ')} missing from the capsule.`);
+  const built = await buildDraft(fresh, env);
   if (built.problems.length > 0) return notSent(`not replayed: ${built.problems[0]!.message}`);
   let answer: { status: number; body: string };
   try {

@@ -1,7 +1,10 @@
-import { useState, type DragEvent } from 'react';
+import { useEffect, useState, type DragEvent } from 'react';
 import type { SigningRuntime } from '../../model/index.ts';
 import type { Capsule } from '../../diagnose/capsule/index.ts';
+// Loaded on the first Replay only.
+const sandboxReplay = () => import('../../browser/sandbox-replay.ts');
 import { CapsuleSession } from './capsule-session.ts';
+import { ReplayResults } from './capsule-replay.tsx';
 import './capsule.css';
 import { useStore } from '../../ui/use-store.ts';
 
@@ -63,9 +66,24 @@ function Timeline({ capsule }: { capsule: Capsule }) {
 
 /** The incident capsule: a merchant's whole incident pasted, checked as one timeline, handed on as a file. */
 export function CapsulePage({ runtime }: { runtime: SigningRuntime }) {
-  const [session] = useState(() => new CapsuleSession(runtime.crypto));
+  const [session] = useState(
+    () =>
+      new CapsuleSession(runtime.crypto, {
+        runtime,
+        origin: window.location.origin,
+        makeMerchant: async () => (await sandboxReplay()).makeReplayMerchant(runtime.crypto),
+        send: async (built) => (await sandboxReplay()).sendToSandbox(built),
+        wait: (ms) => new Promise((done) => setTimeout(done, ms)),
+      }),
+  );
   const snap = useStore(session);
-  const { capsule } = snap;
+  const { capsule, link } = snap;
+  useEffect(() => {
+    const read = () => void session.openLink(window.location.hash);
+    read();
+    window.addEventListener('hashchange', read);
+    return () => window.removeEventListener('hashchange', read);
+  }, [session]);
   const openFile = (file: File | undefined) => {
     if (file) void file.text().then((t) => session.open(t));
   };
@@ -95,7 +113,8 @@ export function CapsulePage({ runtime }: { runtime: SigningRuntime }) {
         commands, access-log lines of callbacks, customer returns. The page groups it by order into a
         timeline, checks every signature with the key you give (kept in this page, never in the capsule) and
         the order-state rules, and exports a capsule: card numbers masked, no key, each step hash-chained.
-        Drop a capsule file here, or open it below, to read one read-only.
+        Drop a capsule file here, open it below or follow a capsule link, to read one read-only. Replay sends
+        its requests, re-signed, to a fresh merchant of the local sandbox and shows where the answers differ.
       </p>
       {snap.readOnly ? null : (
         <form
@@ -145,11 +164,36 @@ export function CapsulePage({ runtime }: { runtime: SigningRuntime }) {
                 : `Opened read-only · chain BROKEN: ${snap.check?.problems.join('; ') ?? ''}`
               : `${capsule.steps.length} steps in ${capsule.orders.length} order(s), ${capsule.findings.length} state rule(s) broken`}
           </p>
-          {snap.readOnly ? null : (
-            <button type="button" className="ui-btn" onClick={download}>
-              Export the capsule
+          <div className="cap-actions">
+            {snap.readOnly ? null : (
+              <button type="button" className="ui-btn" onClick={download}>
+                Export the capsule
+              </button>
+            )}
+            <button
+              type="button"
+              className="ui-btn"
+              disabled={snap.replay?.running === true}
+              onClick={() => void session.replay()}
+            >
+              Replay in a fresh sandbox merchant
             </button>
-          )}
+            {snap.readOnly ? null : (
+              <button type="button" className="ui-btn" onClick={() => void session.makeLink()}>
+                Make a link
+              </button>
+            )}
+          </div>
+          {link && 'error' in link ? <p role="alert">{link.error}</p> : null}
+          {link && 'href' in link ? (
+            <div className="cap-open">
+              <label htmlFor="cap-link">
+                Capsule link (the capsule is in the part after #, never sent to a server)
+              </label>
+              <input id="cap-link" readOnly value={`${window.location.origin}${link.href}`} />
+            </div>
+          ) : null}
+          {snap.replay ? <ReplayResults replay={snap.replay} /> : null}
           <Timeline capsule={capsule} />
         </section>
       ) : null}

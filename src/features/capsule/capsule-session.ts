@@ -1,4 +1,8 @@
+import { errorText } from '../../core/errors.ts';
 import type { CryptoPort } from '../../core/index.ts';
+import type { SigningRuntime } from '../../model/build-draft.ts';
+// Loaded when used: their chunks stay out of the list the first page preloads with this page.
+import type { ReplayMerchant, ReplayPorts, ReplayStepResult } from '../../exports/replay-capsule.ts';
 import {
   buildCapsule,
   splitIncident,
@@ -19,6 +23,30 @@ export interface CapsuleSnapshot {
   readOnly: boolean;
   check: CapsuleCheck | null;
   error: string | null;
+  /** The replay into a fresh sandbox merchant: its progress and each step's comparison. */
+  replay: ReplayState | null;
+  /** A link that opens this capsule (read-only), or why it cannot be one. */
+  link: { href: string } | { error: string } | null;
+}
+
+export interface ReplayState {
+  running: boolean;
+  done: number;
+  total: number;
+  login: string | null;
+  steps: ReplayStepResult[];
+  divergent: boolean | null;
+  error: string | null;
+}
+
+/** What a replay needs from the page: the sandbox, its throwaway merchant and the signing runtime. */
+export interface CapsuleReplayHost {
+  runtime: SigningRuntime;
+  /** The console's origin; its sandbox is at `<origin>/sandbox`. */
+  origin: string;
+  makeMerchant(): Promise<ReplayMerchant & { login: string }>;
+  send: ReplayPorts['send'];
+  wait: ReplayPorts['wait'];
 }
 
 const EMPTY: CapsuleSnapshot = {
@@ -29,6 +57,8 @@ const EMPTY: CapsuleSnapshot = {
   readOnly: false,
   check: null,
   error: null,
+  replay: null,
+  link: null,
 };
 
 /**
@@ -39,7 +69,10 @@ export class CapsuleSession extends Store<CapsuleSnapshot> {
   protected snap: CapsuleSnapshot = EMPTY;
   private runId = 0;
 
-  constructor(private readonly crypto: CryptoPort) {
+  constructor(
+    private readonly crypto: CryptoPort,
+    private readonly host?: CapsuleReplayHost,
+  ) {
     super();
   }
 
@@ -67,7 +100,7 @@ export class CapsuleSession extends Store<CapsuleSnapshot> {
     const key = this.snap.controlKey;
     const capsule = await buildCapsule(items, key !== '' ? { controlKey: key } : {}, this.crypto, skipped);
     if (id !== this.runId) return;
-    this.update({ busy: false, capsule, readOnly: false, check: null });
+    this.update({ busy: false, capsule, readOnly: false, check: null, replay: null, link: null });
   }
 
   /** A capsule file as it is shared: the JSON text. */
@@ -93,6 +126,89 @@ export class CapsuleSession extends Store<CapsuleSnapshot> {
       this.update({ error: `This is not a capsule (${check.problems[0]}).` });
       return;
     }
-    this.update({ capsule: doc as Capsule, readOnly: true, check, error: null, text: '', controlKey: '' });
+    this.update({
+      capsule: doc as Capsule,
+      readOnly: true,
+      check,
+      error: null,
+      text: '',
+      controlKey: '',
+      replay: null,
+      link: null,
+    });
+  }
+
+  /** Opens the capsule a `#capsule=…` link carries; false when the fragment carries none. */
+  async openLink(hash: string): Promise<boolean> {
+    if (!hash.includes('capsule=')) return false;
+    const { readCapsuleFragment } = await import('../../exports/capsule-link.ts');
+    const read = await readCapsuleFragment(hash);
+    if (read === null) return false;
+    if ('error' in read) this.update({ error: read.error });
+    else await this.open(read.text);
+    return true;
+  }
+
+  /** A link to this capsule (the page's origin is put in front by the page). */
+  async makeLink(): Promise<void> {
+    const text = this.exportText();
+    if (text === null) return;
+    const { capsuleLinkHref } = await import('../../exports/capsule-link.ts');
+    const made = await capsuleLinkHref(JSON.stringify(this.snap.capsule));
+    this.update({ link: 'error' in made ? { error: made.error } : { href: made.href } });
+  }
+
+  /**
+   * Replays the capsule into a fresh sandbox merchant (never the incident's), step by step; a
+   * broken chain is not replayed. Only the latest build, open or replay answers.
+   */
+  async replay(): Promise<void> {
+    const { capsule, check } = this.snap;
+    if (!capsule || !this.host || this.snap.replay?.running) return;
+    const blank: ReplayState = {
+      running: true,
+      done: 0,
+      total: capsule.steps.length,
+      login: null,
+      steps: [],
+      divergent: null,
+      error: null,
+    };
+    if (check && !check.ok) {
+      this.update({
+        replay: { ...blank, running: false, error: 'A capsule whose chain is broken is not replayed.' },
+      });
+      return;
+    }
+    const id = ++this.runId;
+    this.update({ replay: blank });
+    const host = this.host;
+    try {
+      const merchant = await host.makeMerchant();
+      if (id !== this.runId) return;
+      this.update({ replay: { ...this.snap.replay!, login: merchant.login } });
+      const { replayCapsule } = await import('../../exports/replay-capsule.ts');
+      const report = await replayCapsule(
+        capsule,
+        merchant,
+        { runtime: host.runtime, send: host.send, wait: host.wait },
+        {
+          baseUrl: `${host.origin}/sandbox/paynet`,
+          origin: host.origin,
+          onStep: (step, done) => {
+            if (id !== this.runId) return;
+            const r = this.snap.replay!;
+            this.update({ replay: { ...r, done, steps: [...r.steps, step] } });
+          },
+        },
+      );
+      if (id !== this.runId) return;
+      this.update({ replay: { ...this.snap.replay!, running: false, divergent: report.divergent } });
+    } catch (e) {
+      if (id !== this.runId) return;
+      this.update({
+        replay: { ...this.snap.replay!, running: false, error: errorText(e) },
+      });
+    }
   }
 }
