@@ -3,7 +3,6 @@ import type { Control } from 'react-hook-form';
 import type { RequestDraft } from '../../../model/index.ts';
 import type { SigningContext } from '../../../model/signing-context.ts';
 import type { FieldValues } from '../form/meta.ts';
-import type { SendAborted } from '../send/send-lifecycle.ts';
 import type { SendSnapshot } from '../send/send-session.ts';
 import type { WorkbenchSession, WorkbenchSnapshot } from './workbench-session.ts';
 
@@ -11,8 +10,8 @@ import type { WorkbenchSession, WorkbenchSnapshot } from './workbench-session.ts
 const InvalidSummary = lazy(() =>
   import('../form/invalid-summary.tsx').then((m) => ({ default: m.InvalidSummary })),
 );
-// Cancel and timeout matter only once a send is under way.
-const SendStopped = lazy(() => import('../send/send-stopped.tsx').then((m) => ({ default: m.SendStopped })));
+// A failed send's message (a refusal, a cancel, a timeout) loads with the first one.
+const SendFailed = lazy(() => import('../send/send-failed.tsx').then((m) => ({ default: m.SendFailed })));
 
 /** The answer's announcement, Send and Cancel, the timeout box and what stands in the way of a send. */
 export function SendBar({
@@ -79,6 +78,7 @@ export function SendBar({
           <Suspense fallback={null}>
             <InvalidSummary
               names={wb.invalid}
+              draft={() => session.draft()}
               control={control}
               onSendAnyway={() => void session.requestSend(true)}
             />
@@ -89,24 +89,17 @@ export function SendBar({
             {timeout.message}
           </p>
         )}
-        {sending.error && sending.unknown ? (
-          <p className="wb-error" role="status">
-            {sending.error.message} Outcome unknown: see the answer area.
-          </p>
-        ) : isSendAborted(sending.error) ? (
+        {sending.error ? (
           <Suspense fallback={<p className="wb-error">{sending.error.message}</p>}>
-            <SendStopped error={sending.error} onNavigate={onNavigate} />
+            <SendFailed
+              error={sending.error}
+              unknown={sending.unknown !== null}
+              control={control}
+              onNavigate={onNavigate}
+            />
           </Suspense>
-        ) : sending.error ? (
-          <p className="wb-error" role="alert">
-            {sending.error.message}
-          </p>
         ) : null}
       </div>
     </>
   );
-}
-
-function isSendAborted(e: Error | null): e is SendAborted {
-  return e !== null && e.name === 'SendAborted';
 }

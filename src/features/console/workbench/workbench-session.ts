@@ -123,6 +123,11 @@ export class WorkbenchSession extends Store<WorkbenchSnapshot> {
     return this.snap.timeout.ok ? this.snap.timeout.seconds : this.ports.timeouts.load();
   }
 
+  /** The form's request now (the failed Send's summary reads what can be signed). */
+  draft(): RequestDraft {
+    return this.ports.draft();
+  }
+
   /** Send, or say first what stands in the way; `force` skips the form's checks ("Send anyway"). */
   async requestSend(force = false): Promise<void> {
     if (this.ports.sending()) return;
