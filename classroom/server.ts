@@ -23,6 +23,8 @@ import { CLASSROOM_CALLBACK_HOSTS_ENV, parseCallbackHosts, traineeCallbackRule }
 import { TrainerScenarios, trainerScenarioRoutes } from './trainer-scenarios.ts';
 import { secureDataDir } from '../sandbox/secure-files.ts';
 import { errorText } from '../src/core/errors.ts';
+import { PushedCaptures } from './pushed-captures.ts';
+import { pushedCaptureRoutes } from './pushed-routes.ts';
 
 export interface ClassroomSettings {
   /** Where the classroom keeps its state (classroom.sqlite); the sandbox's database is set apart. */
@@ -92,6 +94,7 @@ export async function buildClassroomServer(
   );
   const classroom = new Classroom(store, exercises, causes, settings.limits);
   const scenarios = new TrainerScenarios(store, classroom);
+  const pushed = new PushedCaptures(store, nodeCryptoPort(), () => Date.now());
   const addresses = classroomAddresses(config.host);
   const env = options.env ?? process.env;
   let allowedCallbackHosts;
@@ -158,6 +161,7 @@ export async function buildClassroomServer(
           async (scope) => {
             await classroomRoutes(scope, http);
             await trainerScenarioRoutes(scope, scenarios);
+            await pushedCaptureRoutes(scope, pushed, classroom);
           },
           { prefix: '/classroom' },
         );

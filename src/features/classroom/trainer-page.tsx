@@ -17,6 +17,7 @@ import { VariantsTable } from './variants-table.tsx';
 import { AutoHintControl } from './auto-hint-control.tsx';
 import './classroom.css';
 import { TrainerScenarios } from './trainer-scenarios.tsx';
+import { PushedCapturePanel } from './pushed-capture-panel.tsx';
 import { errorText } from '../../core/errors.ts';
 
 const Ok = z.looseObject({});
@@ -296,6 +297,7 @@ export function TrainerPage() {
           </tbody>
         </table>
       </div>
+      <PushedCapturePanel />
       <VariantsTable s={s} />
       <h2>Exercises</h2>
       <ul className="cl-controls">
