@@ -25,6 +25,7 @@ import { secureDataDir } from '../sandbox/secure-files.ts';
 import { errorText } from '../src/core/errors.ts';
 import { PushedCaptures } from './pushed-captures.ts';
 import { pushedCaptureRoutes } from './pushed-routes.ts';
+import { timelineRoutes } from './timeline-routes.ts';
 
 export interface ClassroomSettings {
   /** Where the classroom keeps its state (classroom.sqlite); the sandbox's database is set apart. */
@@ -162,6 +163,7 @@ export async function buildClassroomServer(
             await classroomRoutes(scope, http);
             await trainerScenarioRoutes(scope, scenarios);
             await pushedCaptureRoutes(scope, pushed, classroom);
+            await timelineRoutes(scope, store, classroom);
           },
           { prefix: '/classroom' },
         );

@@ -261,7 +261,7 @@ export function Shell() {
           {/* The question the trainer pushed to the room, on every page a trainee works in. */}
           {trainee && (
             <Suspense>
-              <ClassroomPage page="pushed" />
+              <ClassroomPage />
             </Suspense>
           )}
           {route.kind === 'home' ? (

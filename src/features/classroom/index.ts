@@ -13,8 +13,8 @@ export type ClassroomPageProps =
   | ({ page: 'join' } & ComponentProps<typeof Join>)
   | ({ page: 'exercises' } & ComponentProps<typeof Exercises>)
   | { page: 'trainer' }
-  /** The question the trainer pushed (shown to a joined trainee only). */
-  | { page: 'pushed' };
+  /** No page: the question the trainer pushed (shown to a joined trainee only). */
+  | { page?: undefined };
 
 /** The classroom's pages behind one lazy import (the app shell's first load stays small). */
 export function ClassroomPage(props: ClassroomPageProps) {
@@ -25,7 +25,7 @@ export function ClassroomPage(props: ClassroomPageProps) {
       return createElement(ExercisesPage, props);
     case 'trainer':
       return createElement(TrainerPage);
-    case 'pushed':
+    default:
       return createElement(PushedQuestion);
   }
 }

@@ -18,6 +18,7 @@ import { AutoHintControl } from './auto-hint-control.tsx';
 import './classroom.css';
 import { TrainerScenarios } from './trainer-scenarios.tsx';
 import { PushedCapturePanel } from './pushed-capture-panel.tsx';
+import { ProjectionView } from './projection-view.tsx';
 import { errorText } from '../../core/errors.ts';
 
 const Ok = z.looseObject({});
@@ -153,6 +154,7 @@ export function TrainerPage() {
   const [actionError, setActionError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, setPending] = useState<Pending>(null);
+  const [projected, setProjected] = useState<string | null>(null);
   useEffect(
     () => followEvents('/classroom/trainer/events', trainerRefusal, TrainerSnapshotSchema, setLive),
     [],
@@ -277,6 +279,9 @@ export function TrainerPage() {
                   )}
                 </td>
                 <td className="cl-actions">
+                  <button type="button" className="cl-button" onClick={() => setProjected(t.id)}>
+                    Project {t.name}’s attempts
+                  </button>
                   <button
                     type="button"
                     className="cl-button"
@@ -356,6 +361,7 @@ export function TrainerPage() {
           ))}
         </ul>
       )}
+      {projected ? <ProjectionView traineeId={projected} onClose={() => setProjected(null)} /> : null}
       <ConfirmDialog
         open={pending !== null}
         title={
