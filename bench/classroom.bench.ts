@@ -1,18 +1,20 @@
 /**
- * A room on loopback (issue 11, Scale): `npm run classroom`'s server in its own process; here, N
- * simulated trainees (default 60) each join with a key pair of their own, then send one signed
- * request a second through the proxy with their session cookie (v2/sale with control, v2/payout
- * with HMAC-SHA1, v4/payout-check with RSA-SHA256, in turn), while a trainer page's event stream is
- * open. Prints the answer times (median, p95, p99) against a baseline measured first in the same
- * run (one trainee, requests one after the other, the room idle), errors, the server's memory over
- * the run, and how long the trainer page takes to show a passed check (each trainee's first
- * accepted payout passes "payout-hmac": from its answer to the snapshot that marks it done).
+ * A room on loopback (issues 11 and 32 §5): `npm run classroom`'s server in its own process; here,
+ * N simulated trainees (default 60) each join, then send one signed request a second through the
+ * proxy with their session cookie (v2/sale with control, v2/payout with HMAC-SHA1, v4/payout-check
+ * with RSA-SHA256, in turn), while a trainer page's event stream is open. Prints the answer times
+ * (median, p95, p99) against a baseline measured first in the same run (one trainee, requests one
+ * after the other, the room idle), errors, the server's memory and CPU over the run, and the
+ * trainer view's update delay: from the answer of each trainee's payout to the first snapshot that
+ * counts it (every payout of the run, not only the first).
  *
- * BENCH_CLASSROOM_TRAINEES (default 60) and BENCH_CLASSROOM_SECONDS (default 60; the issue's figure
- * is 600) size the run.
+ * BENCH_CLASSROOM_TRAINEES (default 60) and BENCH_CLASSROOM_SECONDS (default 60) size the run.
+ * BENCH_CLASSROOM_BEFORE=<another checkout> measures that checkout's server first, then this one,
+ * in the same run (an A/B of a change). Trainees share BENCH_CLASSROOM_KEYS RSA key pairs (default
+ * 50; key generation is the load generator's cost, not the server's).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, type KeyPairKeyObjectResult } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { webCryptoPort } from '../src/core/index.ts';
 import { importSigningKey } from '../src/core/keys/key-containers.ts';
@@ -23,6 +25,8 @@ export const title = 'Classroom: a room of trainees on loopback (server and load
 const crypto = webCryptoPort();
 const TRAINEES = Number(process.env.BENCH_CLASSROOM_TRAINEES ?? 60);
 const SECONDS = Number(process.env.BENCH_CLASSROOM_SECONDS ?? 60);
+const KEYS = Math.min(TRAINEES + 1, Number(process.env.BENCH_CLASSROOM_KEYS ?? 50));
+const BEFORE = process.env.BENCH_CLASSROOM_BEFORE;
 
 interface Child {
   proc: ChildProcess;
@@ -30,11 +34,16 @@ interface Child {
   token: string;
 }
 
-function startServer(): Promise<Child> {
-  const proc = fork(fileURLToPath(new URL('./lib/classroom-server-child.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+function startServer(root: string | undefined): Promise<Child> {
+  const proc = fork(
+    fileURLToPath(new URL('./lib/classroom-server-child.ts', import.meta.url)),
+    root ? [root] : [],
+    {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: { ...process.env, BENCH_CLASSROOM_MAX: String(TRAINEES + 10) },
+    },
+  );
   return new Promise((resolve, reject) => {
     proc.once('message', (m: { type: string; port?: number; token?: string; message?: string }) =>
       m.type === 'ready' ? resolve({ proc, port: m.port!, token: m.token! }) : reject(new Error(m.message)),
@@ -43,9 +52,15 @@ function startServer(): Promise<Child> {
   });
 }
 
-function memory(c: Child): Promise<{ rss: number; heapUsed: number }> {
+interface Mem {
+  rss: number;
+  heapUsed: number;
+  cpuMs: number;
+}
+
+function memory(c: Child): Promise<Mem> {
   return new Promise((resolve) => {
-    const on = (m: { type: string; rss: number; heapUsed: number }) => {
+    const on = (m: Mem & { type: string }) => {
       if (m.type !== 'mem') return;
       c.proc.off('message', on);
       resolve(m);
@@ -59,16 +74,28 @@ interface Trainee extends SigningTarget {
   name: string;
   cookie: string;
   sent: number;
-  payoutAnsweredAt: number | null;
+  /** When each accepted payout's answer arrived here, in order. */
+  payouts: number[];
+  /** How many of those a trainer snapshot has counted so far. */
+  payoutsShown: number;
 }
 
-async function join(origin: string, name: string): Promise<Trainee> {
-  const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const res = await fetch(`${origin}/classroom/join`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin },
-    body: JSON.stringify({ name, publicKeyPem: pair.publicKey.export({ type: 'spki', format: 'pem' }) }),
-  });
+const pairs: KeyPairKeyObjectResult[] = [];
+function keyPair(i: number): KeyPairKeyObjectResult {
+  while (pairs.length <= i % KEYS) pairs.push(generateKeyPairSync('rsa', { modulusLength: 2048 }));
+  return pairs[i % KEYS]!;
+}
+
+async function join(origin: string, name: string, i: number): Promise<Trainee> {
+  const pair = keyPair(i);
+  const post = () =>
+    fetch(`${origin}/classroom/join`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ name, publicKeyPem: pair.publicKey.export({ type: 'spki', format: 'pem' }) }),
+    });
+  // A kept-alive connection the server closed at that moment resets: one more try.
+  const res = await post().catch(post);
   if (res.status !== 201) throw new Error(`join failed: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as Record<string, string>;
   const key = await importSigningKey(
@@ -84,7 +111,8 @@ async function join(origin: string, name: string): Promise<Trainee> {
     endpointId: body.endpointId!,
     privateKey: key.key,
     sent: 0,
-    payoutAnsweredAt: null,
+    payouts: [],
+    payoutsShown: 0,
   };
 }
 
@@ -111,7 +139,7 @@ async function send(origin: string, t: Trainee, opPath: string): Promise<{ ms: n
       res.status === 200 &&
       envelope.status === 200 &&
       !/"type":"(validation-)?error"/.test(envelope.body ?? '');
-    if (ok && opPath === 'v2/payout' && t.payoutAnsweredAt === null) t.payoutAnsweredAt = Date.now();
+    if (ok && opPath === 'v2/payout') t.payouts.push(Date.now());
     return { ms, ok };
   } catch {
     return { ms: performance.now() - t0, ok: false };
@@ -122,13 +150,13 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 }
 
-/** Follows the trainer page's event stream; calls back with each snapshot's time of arrival. */
+type Snapshot = { trainees: Array<{ name: string; results: Array<{ id: string; attempts: number }> }> };
+
+/** Follows the trainer page's event stream; calls back with each snapshot and its size. */
 async function followTrainer(
   origin: string,
   cookie: string,
-  onSnapshot: (s: {
-    trainees: Array<{ name: string; results: Array<{ id: string; state: string }> }>;
-  }) => void,
+  onSnapshot: (s: Snapshot, bytes: number) => void,
   signal: AbortSignal,
 ): Promise<void> {
   const res = await fetch(`${origin}/classroom/trainer/events`, { headers: { cookie }, signal });
@@ -145,7 +173,7 @@ async function followTrainer(
         const frame = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         const data = frame.split('\n').find((l) => l.startsWith('data: '));
-        if (data) onSnapshot(JSON.parse(data.slice(6)));
+        if (data) onSnapshot(JSON.parse(data.slice(6)) as Snapshot, data.length);
       }
     }
   } catch {
@@ -153,10 +181,21 @@ async function followTrainer(
   }
 }
 
-const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+interface Figures {
+  base: number[];
+  times: number[];
+  errors: number;
+  joinMs: number;
+  delays: number[];
+  unseen: number;
+  snapshots: number;
+  snapshotBytes: number;
+  mem: Mem[];
+  loadCpuMs: number;
+}
 
-export async function run(): Promise<void> {
-  const server = await startServer();
+async function measureRoom(root: string | undefined): Promise<Figures> {
+  const server = await startServer(root);
   const origin = `http://127.0.0.1:${server.port}`;
   try {
     const login = await fetch(`${origin}/classroom/trainer-login?token=${server.token}`, {
@@ -165,26 +204,35 @@ export async function run(): Promise<void> {
     const trainerCookie = login.headers.get('set-cookie')!.split(';')[0]!;
 
     // Baseline: one trainee, requests one after the other, nobody else in the room.
-    const solo = await join(origin, 'baseline');
+    const solo = await join(origin, 'baseline', TRAINEES);
     const base: number[] = [];
     for (let i = 0; i < 60; i++) base.push((await send(origin, solo, OPS[i % 3]!)).ms);
     base.sort((a, b) => a - b);
 
     const trainees: Trainee[] = [];
     const joinT0 = performance.now();
-    for (let i = 0; i < TRAINEES; i++) trainees.push(await join(origin, `trainee ${i + 1}`));
+    for (let i = 0; i < TRAINEES; i++) trainees.push(await join(origin, `trainee ${i + 1}`, i));
     const joinMs = (performance.now() - joinT0) / TRAINEES;
 
-    const shown = new Map<string, number>();
+    const byName = new Map(trainees.map((t) => [t.name, t]));
+    const delays: number[] = [];
+    let snapshots = 0;
+    let snapshotBytes = 0;
     const abort = new AbortController();
     const stream = followTrainer(
       origin,
       trainerCookie,
-      (s) => {
+      (s, bytes) => {
         const now = Date.now();
-        for (const t of s.trainees)
-          if (!shown.has(t.name) && t.results.some((r) => r.id === 'payout-hmac' && r.state === 'done'))
-            shown.set(t.name, now);
+        snapshots += 1;
+        snapshotBytes = bytes;
+        for (const row of s.trainees) {
+          const t = byName.get(row.name);
+          const shown = row.results.find((r) => r.id === 'payout-hmac')?.attempts ?? 0;
+          if (!t) continue;
+          for (; t.payoutsShown < Math.min(shown, t.payouts.length); t.payoutsShown++)
+            delays.push(Math.max(0, now - t.payouts[t.payoutsShown]!));
+        }
       },
       abort.signal,
     );
@@ -192,6 +240,7 @@ export async function run(): Promise<void> {
     const times: number[] = [];
     let errors = 0;
     const mem = [await memory(server)];
+    const cpu0 = process.cpuUsage();
     const until = Date.now() + SECONDS * 1000;
     // Each trainee sends once a second, the room spread evenly over the second.
     await Promise.all(
@@ -207,45 +256,60 @@ export async function run(): Promise<void> {
         }
       }),
     );
+    const cpu = process.cpuUsage(cpu0);
     mem.push(await memory(server));
-    await new Promise((r) => setTimeout(r, 1500));
+    await new Promise((r) => setTimeout(r, 2000));
     abort.abort();
     await stream;
-
+    const unseen = trainees.reduce((n, t) => n + t.payouts.length - t.payoutsShown, 0);
     times.sort((a, b) => a - b);
-    const reflect = trainees
-      .filter((t) => t.payoutAnsweredAt !== null && shown.has(t.name))
-      .map((t) => shown.get(t.name)! - t.payoutAnsweredAt!)
-      .sort((a, b) => a - b);
-    const fmt = (n: number) => `${n.toFixed(2)} ms`;
-    console.log(
-      `${TRAINEES} trainees × ${SECONDS} s, one signed request per trainee per second, trainer stream open`,
-    );
-    console.log('');
-    console.log('| measure | value | ratio to baseline median |');
-    console.log('|---|---|---|');
-    console.log(`| baseline answer time, one trainee alone (median of 60) | ${fmt(pct(base, 50))} | 1.00× |`);
-    console.log(
-      `| room answer time, median | ${fmt(pct(times, 50))} | ${(pct(times, 50) / pct(base, 50)).toFixed(2)}× |`,
-    );
-    console.log(
-      `| room answer time, p95 (goal < 50 ms) | ${fmt(pct(times, 95))} | ${(pct(times, 95) / pct(base, 50)).toFixed(2)}× |`,
-    );
-    console.log(
-      `| room answer time, p99 | ${fmt(pct(times, 99))} | ${(pct(times, 99) / pct(base, 50)).toFixed(2)}× |`,
-    );
-    console.log(`| requests answered | ${times.length} | |`);
-    console.log(`| errors (refused or failed; goal 0) | ${errors} | |`);
-    console.log(`| join, per trainee (client key generation included) | ${fmt(joinMs)} | |`);
-    console.log(
-      `| trainer page shows a passed check, median / p95 / max of ${reflect.length} (goal < 1 s) | ${reflect.length ? `${fmt(pct(reflect, 50))} / ${fmt(pct(reflect, 95))} / ${fmt(reflect[reflect.length - 1]!)}` : 'none seen'} | |`,
-    );
-    console.log(
-      `| server memory rss / heap, start → end | ${mb(mem[0]!.rss)} / ${mb(mem[0]!.heapUsed)} → ${mb(mem[1]!.rss)} / ${mb(mem[1]!.heapUsed)} | |`,
-    );
+    delays.sort((a, b) => a - b);
+    return {
+      base,
+      times,
+      errors,
+      joinMs,
+      delays,
+      unseen,
+      snapshots,
+      snapshotBytes,
+      mem,
+      loadCpuMs: (cpu.user + cpu.system) / 1000,
+    };
   } finally {
     const exited = new Promise<void>((r) => server.proc.once('exit', () => r()));
     server.proc.kill('SIGTERM');
     await exited;
   }
+}
+
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
+const fmt = (n: number) => `${n.toFixed(1)} ms`;
+
+function rows(label: string, f: Figures): string[] {
+  const b = pct(f.base, 50);
+  const cores = (ms: number) => (ms / 1000 / SECONDS).toFixed(2);
+  return [
+    `| ${label}: one trainee alone, median of 60 | ${fmt(b)} | 1.00× |`,
+    `| ${label}: room answer time, median / p95 (goal < 50 ms) / p99 | ${fmt(pct(f.times, 50))} / **${fmt(pct(f.times, 95))}** / ${fmt(pct(f.times, 99))} | p95 ${(pct(f.times, 95) / b).toFixed(2)}× |`,
+    `| ${label}: requests answered / errors (goal 0) | ${f.times.length} / ${f.errors} | ${(f.times.length / SECONDS).toFixed(0)} req/s |`,
+    `| ${label}: trainer view update delay, median / p95 / max of ${f.delays.length} payouts (goal < 1 s) | ${fmt(pct(f.delays, 50))} / **${fmt(pct(f.delays, 95))}** / ${fmt(f.delays[f.delays.length - 1] ?? NaN)} | ${f.unseen} never shown |`,
+    `| ${label}: trainer snapshots received, last one's size | ${f.snapshots} (${(f.snapshots / SECONDS).toFixed(1)}/s), ${(f.snapshotBytes / 1024).toFixed(0)} KB | |`,
+    `| ${label}: server memory rss / heap, start → end | ${mb(f.mem[0]!.rss)} / ${mb(f.mem[0]!.heapUsed)} → ${mb(f.mem[1]!.rss)} / ${mb(f.mem[1]!.heapUsed)} | |`,
+    `| ${label}: CPU, server / load generator (cores busy) | ${cores(f.mem[1]!.cpuMs - f.mem[0]!.cpuMs)} / ${cores(f.loadCpuMs)} | |`,
+    `| ${label}: join, per trainee | ${fmt(f.joinMs)} | |`,
+  ];
+}
+
+export async function run(): Promise<void> {
+  const before = BEFORE ? await measureRoom(BEFORE) : undefined;
+  const after = await measureRoom(undefined);
+  console.log(
+    `${TRAINEES} trainees × ${SECONDS} s, one signed request per trainee per second, trainer stream open`,
+  );
+  console.log('');
+  console.log('| measure | value | note |');
+  console.log('|---|---|---|');
+  if (before) for (const r of rows('before', before)) console.log(r);
+  for (const r of rows(before ? 'after' : 'room', after)) console.log(r);
 }

@@ -207,6 +207,9 @@ export class Classroom {
   private autoHintCache: Map<string, { after: number; cost: number }> | undefined;
   /** Per trainee and exercise, the variant drawn (deterministic: a cache, never stored). */
   private readonly variants = new Map<string, Variant | undefined>();
+  /** The trainer's table row of each trainee, made again only after a change of theirs (emit). */
+  private readonly rows = new Map<string, TrainerSnapshot['trainees'][number]>();
+  private mistakesKept: TrainerSnapshot['mistakes'] | undefined;
   /** Per trainee, the public keys the trainer's restores replaced (read once from the store). */
   private readonly replacedKeys = new Map<string, string[]>();
   /** Set by exam mode (exam.ts). */
@@ -264,6 +267,8 @@ export class Classroom {
   }
 
   emit(traineeId: string | null): void {
+    if (traineeId === null) this.rows.clear();
+    else this.rows.delete(traineeId);
     for (const l of this.listeners) l(traineeId);
   }
 
@@ -394,6 +399,7 @@ export class Classroom {
     if (!this.byId.has(traineeId))
       throw new ClassroomError(404, 'TRAINEE_UNKNOWN', 'No such trainee: reload the trainer page.');
     this.store.resetTrainee(traineeId);
+    this.mistakesKept = undefined;
     this.attempts.delete(traineeId);
     this.pending.delete(traineeId);
     this.results.delete(traineeId);
@@ -651,6 +657,7 @@ export class Classroom {
         if (!mistake) return;
         record.mistakeId = mistake;
         this.store.setAttemptMistake(record.id, mistake);
+        this.mistakesKept = undefined;
         this.unlockHints(trainee, record);
         this.emit(trainee.id);
       })();
@@ -863,11 +870,28 @@ export class Classroom {
     return byTrainee;
   }
 
+  /**
+   * The trainer's view. A room of 1,000 sends 1,000 requests a second: each trainee's row is kept
+   * and made again only after a change of theirs (or while a verdict waits for a final status).
+   */
   trainerSnapshot(): TrainerSnapshot {
     const states = this.states();
-    const wrong = this.wrongChoices();
     const auto = this.autoHints();
-    const hints = this.hintRows();
+    let wrong: Map<string, WrongChoice[]> | undefined;
+    let hints: HintRow[] | undefined;
+    const trainees = [...this.byId.values()].map((t) => {
+      let row = this.rows.get(t.id);
+      if (!row || this.pending.has(t.id)) {
+        row = this.traineeRow(t, (wrong ??= this.wrongChoices()), (hints ??= this.hintRows()));
+        this.rows.set(t.id, row);
+      }
+      return row;
+    });
+    this.mistakesKept ??= this.store.mistakeCounts().map((m) => ({
+      mistakeId: m.mistake_id,
+      label: mistakeLabel(m.mistake_id),
+      count: m.n,
+    }));
     return {
       exercises: this.exercises.map((ex) => ({
         id: ex.id,
@@ -877,47 +901,49 @@ export class Classroom {
         hintsTotal: ex.hints.length,
         autoHints: auto.get(ex.id) ?? null,
       })),
-      trainees: [...this.byId.values()].map((t) => {
-        const results = this.statuses(t);
-        const own = hints.filter((h) => h.traineeId === t.id);
-        const refused = [...this.attemptsOf(t.id)].reverse().find((a) => !a.accepted);
-        return {
-          id: t.id,
-          name: t.name,
-          login: t.login,
-          joinedAt: t.joined_at,
-          done: results.filter((r) => r.state === 'done').length,
-          results,
-          lastRefused: refused
-            ? {
-                at: refused.at,
-                operation: refused.opPath,
-                httpStatus: refused.httpStatus,
-                errorCode: refused.errorCode,
-                errorMessage: refused.errorMessage,
-                mistakeId: refused.mistakeId,
-                mistakeLabel: refused.mistakeId === null ? null : mistakeLabel(refused.mistakeId),
-                cause: refused.cause ?? null,
-              }
-            : null,
-          wrongChoices: wrong.get(t.id) ?? [],
-          variants: this.exercises.flatMap((ex) => this.variantText(t.id, ex) ?? []),
-          hints: own.map((h) => ({
-            exerciseId: h.exerciseId,
-            mistakeId: h.mistakeId,
-            label: h.label,
-            cost: h.cost,
-          })),
-          assisted: [...this.store.assistedOf(t.id)],
-          points: this.pointsOf(t.id, results, own),
-        };
-      }),
-      mistakes: this.store.mistakeCounts().map((m) => ({
-        mistakeId: m.mistake_id,
-        label: mistakeLabel(m.mistake_id),
-        count: m.n,
-      })),
+      trainees,
+      mistakes: this.mistakesKept,
       at: this.now(),
+    };
+  }
+
+  private traineeRow(
+    t: TraineeRow,
+    wrong: Map<string, WrongChoice[]>,
+    hints: readonly HintRow[],
+  ): TrainerSnapshot['trainees'][number] {
+    const results = this.statuses(t);
+    const own = hints.filter((h) => h.traineeId === t.id);
+    const refused = [...this.attemptsOf(t.id)].reverse().find((a) => !a.accepted);
+    return {
+      id: t.id,
+      name: t.name,
+      login: t.login,
+      joinedAt: t.joined_at,
+      done: results.filter((r) => r.state === 'done').length,
+      results,
+      lastRefused: refused
+        ? {
+            at: refused.at,
+            operation: refused.opPath,
+            httpStatus: refused.httpStatus,
+            errorCode: refused.errorCode,
+            errorMessage: refused.errorMessage,
+            mistakeId: refused.mistakeId,
+            mistakeLabel: refused.mistakeId === null ? null : mistakeLabel(refused.mistakeId),
+            cause: refused.cause ?? null,
+          }
+        : null,
+      wrongChoices: wrong.get(t.id) ?? [],
+      variants: this.exercises.flatMap((ex) => this.variantText(t.id, ex) ?? []),
+      hints: own.map((h) => ({
+        exerciseId: h.exerciseId,
+        mistakeId: h.mistakeId,
+        label: h.label,
+        cost: h.cost,
+      })),
+      assisted: [...this.store.assistedOf(t.id)],
+      points: this.pointsOf(t.id, results, own),
     };
   }
 }

@@ -25,6 +25,9 @@ import { secureDataDir } from '../sandbox/secure-files.ts';
 import { errorText } from '../src/core/errors.ts';
 import { Exam, examRoutes } from './exam.ts';
 import { certificateKey, certificateRoutes, Certificates } from './certificates.ts';
+import { PushedCaptures } from './pushed-captures.ts';
+import { pushedCaptureRoutes } from './pushed-routes.ts';
+import { timelineRoutes } from './timeline-routes.ts';
 
 export interface ClassroomSettings {
   /** Where the classroom keeps its state (classroom.sqlite); the sandbox's database is set apart. */
@@ -96,6 +99,7 @@ export async function buildClassroomServer(
   const scenarios = new TrainerScenarios(store, classroom);
   const exam = new Exam(store, classroom);
   const certificates = new Certificates(certificateKey(settings.dataDir), classroom);
+  const pushed = new PushedCaptures(store, nodeCryptoPort(), () => Date.now());
   const addresses = classroomAddresses(config.host);
   const env = options.env ?? process.env;
   let allowedCallbackHosts;
@@ -165,6 +169,8 @@ export async function buildClassroomServer(
             await trainerScenarioRoutes(scope, scenarios);
             examRoutes(scope, exam, classroom);
             certificateRoutes(scope, certificates, classroom);
+            await pushedCaptureRoutes(scope, pushed, classroom);
+            await timelineRoutes(scope, store, classroom);
           },
           { prefix: '/classroom' },
         );

@@ -42,12 +42,8 @@ const KeysPage = lazy(() => import('../features/keys/keys-page.tsx').then((m) =>
 const ScenariosPage = lazy(() =>
   import('../features/scenarios/scenarios-page.tsx').then((m) => ({ default: m.ScenariosPage })),
 );
-const JoinPage = lazy(() => import('../features/classroom/index.ts').then((m) => ({ default: m.JoinPage })));
-const ExercisesPage = lazy(() =>
-  import('../features/classroom/index.ts').then((m) => ({ default: m.ExercisesPage })),
-);
-const TrainerPage = lazy(() =>
-  import('../features/classroom/index.ts').then((m) => ({ default: m.TrainerPage })),
+const ClassroomPage = lazy(() =>
+  import('../features/classroom/index.ts').then((m) => ({ default: m.ClassroomPage })),
 );
 const SavedPage = lazy(() =>
   import('../features/saved/saved-page.tsx').then((m) => ({ default: m.SavedPage })),
@@ -262,6 +258,12 @@ export function Shell() {
               {shareError}
             </p>
           ) : null}
+          {/* The question the trainer pushed to the room, on every page a trainee works in. */}
+          {trainee && (
+            <Suspense>
+              <ClassroomPage />
+            </Suspense>
+          )}
           {route.kind === 'home' ? (
             <Suspense fallback={loading}>
               <HomePage />
@@ -365,17 +367,21 @@ export function Shell() {
           ) : null}
           {route.kind === 'join' ? (
             <Suspense fallback={loading}>
-              <JoinPage crypto={runtime.crypto} onJoined={() => location.assign('/classroom')} />
+              <ClassroomPage
+                page="join"
+                crypto={runtime.crypto}
+                onJoined={() => location.assign('/classroom')}
+              />
             </Suspense>
           ) : null}
           {route.kind === 'classroom' ? (
             <Suspense fallback={loading}>
-              <ExercisesPage crypto={runtime.crypto} onNavigate={navigate} />
+              <ClassroomPage page="exercises" crypto={runtime.crypto} onNavigate={navigate} />
             </Suspense>
           ) : null}
           {route.kind === 'trainer' ? (
             <Suspense fallback={loading}>
-              <TrainerPage />
+              <ClassroomPage page="trainer" />
             </Suspense>
           ) : null}
           {route.kind === 'not-found' ? (

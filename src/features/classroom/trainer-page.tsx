@@ -18,6 +18,8 @@ import { AutoHintControl } from './auto-hint-control.tsx';
 import './classroom.css';
 import { TrainerScenarios } from './trainer-scenarios.tsx';
 import { CertificateLinks, ExamPanel } from './exam-panel.tsx';
+import { PushedCapturePanel } from './pushed-capture-panel.tsx';
+import { ProjectionView } from './projection-view.tsx';
 import { errorText } from '../../core/errors.ts';
 
 const Ok = z.looseObject({});
@@ -153,6 +155,7 @@ export function TrainerPage() {
   const [actionError, setActionError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, setPending] = useState<Pending>(null);
+  const [projected, setProjected] = useState<string | null>(null);
   useEffect(
     () => followEvents('/classroom/trainer/events', trainerRefusal, TrainerSnapshotSchema, setLive),
     [],
@@ -277,6 +280,9 @@ export function TrainerPage() {
                   )}
                 </td>
                 <td className="cl-actions">
+                  <button type="button" className="cl-button" onClick={() => setProjected(t.id)}>
+                    Project {t.name}’s attempts
+                  </button>
                   <button
                     type="button"
                     className="cl-button"
@@ -297,6 +303,7 @@ export function TrainerPage() {
           </tbody>
         </table>
       </div>
+      <PushedCapturePanel />
       <VariantsTable s={s} />
       <h2>Exercises</h2>
       <ul className="cl-controls">
@@ -357,6 +364,7 @@ export function TrainerPage() {
           ))}
         </ul>
       )}
+      {projected ? <ProjectionView traineeId={projected} onClose={() => setProjected(null)} /> : null}
       <ConfirmDialog
         open={pending !== null}
         title={

@@ -22,7 +22,7 @@ export interface DebuggerPageProps {
 /** The signature debugger: a captured request in, a verdict with its likely causes out. */
 export function DebuggerPage({ context, place, runtime, onOpen }: DebuggerPageProps) {
   // A link may carry a capture (`/debugger#capture=…`, e.g. a classroom exercise's): it fills the field.
-  const [linked] = useState(() => readCaptureFragment(location.hash));
+  const [linked, setLinked] = useState(() => readCaptureFragment(location.hash));
   const [session] = useState(
     () =>
       new DebuggerSession(
@@ -31,6 +31,17 @@ export function DebuggerPage({ context, place, runtime, onOpen }: DebuggerPagePr
       ),
   );
   const snap = useStore(session);
+  // A capture link followed while the page is open (one the classroom's trainer pushed) fills it again.
+  useEffect(() => {
+    const follow = () => {
+      const next = readCaptureFragment(location.hash);
+      if (!next) return;
+      setLinked(next);
+      if ('capture' in next) session.set('capture', next.capture);
+    };
+    window.addEventListener('popstate', follow);
+    return () => window.removeEventListener('popstate', follow);
+  }, [session]);
   const { run, busy } = snap;
   const results = useRef<HTMLElement>(null);
   // After Diagnose, the verdict (or the error) is where the eye and the keyboard go next.

@@ -6,6 +6,7 @@
 import { browserTransport } from '../../browser/proxy-client.ts';
 import { callbackUrl, InboxClient, sessionInbox } from '../../browser/callback-inbox.ts';
 import { variablesStore } from '../../browser/variables-store.ts';
+import { Signal } from '../../core/store.ts';
 import type { CallbackEvent } from '../../contracts/callback-inbox.ts';
 import type { CallbackInbox, RunPorts } from '../../model/collection-run.ts';
 import type { Place, SigningRuntime } from '../../model/index.ts';
@@ -47,10 +48,11 @@ function environmentOf(ctx: SigningContext, year: number): VariableSource {
 /** The session inbox, streamed while the run view is open; a wait is answered by any event for the order. */
 class SessionCallbacks implements CallbackInbox {
   private readonly events: CallbackEvent[] = [];
-  private readonly waiting = new Set<() => void>();
+  /** Told on every event: each wait checks whether its order's callback came. */
+  private readonly arrived = new Signal();
   private readonly client = new InboxClient(sessionInbox(), (e) => {
     this.events.push(e);
-    for (const w of [...this.waiting]) w();
+    this.arrived.fire();
   });
 
   constructor() {
@@ -63,11 +65,11 @@ class SessionCallbacks implements CallbackInbox {
       const check = () => {
         const hit = find();
         if (!hit && !signal.aborted) return;
-        this.waiting.delete(check);
+        stop();
         signal.removeEventListener('abort', check);
         resolve(hit?.query);
       };
-      this.waiting.add(check);
+      const stop = this.arrived.subscribe(check);
       signal.addEventListener('abort', check, { once: true });
       check();
       void this.client.refresh();
