@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { safeParse, type $ZodType, type output } from 'zod/v4/core';
 import { decodeUtf8 } from './http-input.ts';
 import { encodeJsonBody } from './replies.ts';
 
@@ -38,11 +38,11 @@ export function whileClosed(json: Json, isClosed: boolean): FastifyReply | undef
   return isClosed ? refusal(json, 503, 'INTERNAL', 'The sandbox is shutting down.') : undefined;
 }
 
-/** Reads a JSON body with a schema; an empty body reads as `{}`. */
-export function readJson<T extends z.ZodType>(
+/** Reads a JSON body with a schema (classic zod or zod/mini); an empty body reads as `{}`. */
+export function readJson<T extends $ZodType>(
   request: FastifyRequest,
   schema: T,
-): { ok: true; data: z.output<T> } | { ok: false; message: string } {
+): { ok: true; data: output<T> } | { ok: false; message: string } {
   const text = Buffer.isBuffer(request.body) ? decodeUtf8(request.body) : undefined;
   let parsed: unknown = {};
   if (text !== undefined && text.trim() !== '') {
@@ -52,7 +52,7 @@ export function readJson<T extends z.ZodType>(
       return { ok: false, message: 'The body is not JSON.' };
     }
   }
-  const r = schema.safeParse(parsed);
+  const r = safeParse(schema, parsed);
   if (r.success) return { ok: true, data: r.data };
   return {
     ok: false,

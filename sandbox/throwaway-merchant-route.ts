@@ -2,9 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { CryptoPort } from '../src/core/index.ts';
 import { generateKeyPair } from '../src/core/keys/key-containers.ts';
 import { ThrowawayMerchantRequestSchema, type ThrowawayMerchant } from '../src/contracts/sandbox-merchant.ts';
-import { decodeUtf8 } from './http-input.ts';
+import { ADMIN, jsonOf, readJson, refusal, whileClosed } from './admin-json.ts';
 import { createMerchant, type MerchantRegistry } from './merchants.ts';
-import { encodeJsonBody } from './replies.ts';
 import type { SandboxStore } from './store.ts';
 
 export interface ThrowawayMerchantDeps {
@@ -20,33 +19,19 @@ export interface ThrowawayMerchantDeps {
  * route is loopback only and closed in classroom mode). Kept like a trainee's merchant.
  */
 export function registerThrowawayMerchantRoute(app: FastifyInstance, deps: ThrowawayMerchantDeps): void {
-  app.post('/merchants', { config: { access: 'sandbox-admin' } }, async (request, reply) => {
-    const json = (code: number, body: Record<string, unknown>) =>
-      reply
-        .code(code)
-        .headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
-        .send(encodeJsonBody(body));
-    const text = Buffer.isBuffer(request.body) ? decodeUtf8(request.body) : undefined;
-    let parsed: unknown;
-    try {
-      parsed = text === undefined ? undefined : JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    const body = ThrowawayMerchantRequestSchema.safeParse(parsed);
-    if (!body.success)
-      return json(400, {
-        type: 'validation-error',
-        'error-message':
-          'Send a JSON body {"purpose": "replay"}: the sandbox makes the merchant and its keys.',
-        'error-code': 'VALIDATION',
-      });
-    if (deps.store.isClosed)
-      return json(503, {
-        type: 'error',
-        'error-message': 'The sandbox is shutting down.',
-        'error-code': 'INTERNAL',
-      });
+  app.post('/merchants', ADMIN, async (request, reply) => {
+    const json = jsonOf(reply);
+    // The shared reader: a body that is not JSON, or not {"purpose": "replay"}, is refused the same way.
+    const body = readJson(request, ThrowawayMerchantRequestSchema);
+    if (!body.ok)
+      return refusal(
+        json,
+        400,
+        'VALIDATION',
+        'Send a JSON body {"purpose": "replay"}: the sandbox makes the merchant and its keys.',
+      );
+    const closed = whileClosed(json, deps.store.isClosed);
+    if (closed) return closed;
     const pair = await generateKeyPair(2048, deps.crypto);
     const m = await createMerchant(deps.store, deps.merchants, deps.crypto, {
       loginPrefix: body.data.purpose,
