@@ -21,6 +21,7 @@ const SECTIONS: ReadonlyArray<readonly [file: string, load: () => Promise<BenchS
   ['diagnose.bench.ts', () => import('./diagnose.bench.ts')],
   ['capsule.bench.ts', () => import('./capsule.bench.ts')],
   ['import.bench.ts', () => import('./import.bench.ts')],
+  ['runner.bench.ts', () => import('./runner.bench.ts')],
 ];
 
 const filters = process.argv.slice(2).map((f) => f.toLowerCase());
