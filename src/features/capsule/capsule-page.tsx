@@ -7,6 +7,7 @@ import { CapsuleSession } from './capsule-session.ts';
 import { ReplayResults } from './capsule-replay.tsx';
 import './capsule.css';
 import { useStore } from '../../ui/use-store.ts';
+import { InlineCode } from '../../ui/inline-code.tsx';
 
 function Timeline({ capsule }: { capsule: Capsule }) {
   return (
@@ -42,7 +43,13 @@ function Timeline({ capsule }: { capsule: Capsule }) {
                     <code>{s.operation}</code>
                   </td>
                   <td>{s.verdict}</td>
-                  <td>{s.causes[0] ? `${s.causes[0].title} [${s.causes[0].confidence}]` : ''}</td>
+                  <td>
+                    {s.causes[0] ? (
+                      <>
+                        <InlineCode text={s.causes[0].title} /> [{s.causes[0].confidence}]
+                      </>
+                    ) : null}
+                  </td>
                 </tr>
               );
             })}

@@ -29,7 +29,7 @@ function Rule({ rule }: { rule: RuleReference }) {
       </p>
       <footer>
         <cite>
-          {rule.document} › {rule.section}
+          {rule.document} › <InlineCode text={rule.section} />
         </cite>
       </footer>
     </blockquote>
@@ -42,7 +42,7 @@ function Cause({ cause, rank }: { cause: LikelyCause; rank: number }) {
     <li>
       <article className={`dbg-cause dbg-cause-${cause.confidence}`} aria-labelledby={id}>
         <h3 id={id}>
-          {cause.title} <code className="dbg-id">{cause.mistakeId}</code>{' '}
+          <InlineCode text={cause.title} /> <code className="dbg-id">{cause.mistakeId}</code>{' '}
           <span className={`dbg-badge dbg-badge-${cause.confidence}`}>{cause.confidence}</span>
         </h3>
         <p>
@@ -65,7 +65,11 @@ function Cause({ cause, rank }: { cause: LikelyCause; rank: number }) {
         {cause.mistakenSigningInput ? (
           <details>
             <summary>The mistaken signer’s signing input</summary>
-            <pre className="ui-code" role="group" aria-label={`Mistaken signing input: ${cause.title}`}>
+            <pre
+              className="ui-code"
+              role="group"
+              aria-label={`Mistaken signing input: ${cause.title.replaceAll('`', '')}`}
+            >
               {cause.mistakenSigningInput}
             </pre>
           </details>

@@ -2,6 +2,7 @@ import { useId, useState, type ChangeEvent } from 'react';
 import { readKeyFile } from '../../browser/read-key-file.ts';
 import { describeKey } from './key-import.ts';
 import type { KeyState } from './profiles-provider.tsx';
+import { InlineCode } from '../../ui/inline-code.tsx';
 
 export function KeyFileButton({ disabled, onText }: { disabled: boolean; onText: (text: string) => void }) {
   const id = useId();
@@ -57,7 +58,7 @@ export function KeyStatus({ id, keyState }: { id: string; keyState: KeyState }) 
   }
   return (
     <p id={id} className={tone} role="status" aria-live="polite">
-      {text}
+      <InlineCode text={text} />
     </p>
   );
 }

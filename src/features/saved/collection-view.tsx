@@ -156,61 +156,66 @@ export function CollectionView({
       {requests.length === 0 ? (
         <p className="sv-note">No requests in this collection yet.</p>
       ) : (
-        <table className="sv-table">
-          <caption className="ui-visually-hidden">Requests saved in {c.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Operation</th>
-              <th scope="col">Endpoint</th>
-              <th scope="col">
-                <span className="ui-visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {requests.slice(0, shown).map((r) => (
-              <tr key={r.id}>
-                <td>
-                  {renaming === r.id ? (
-                    <RenameForm
-                      label={`New name for ${r.name}`}
-                      initial={r.name}
-                      taken={new Set(requests.filter((o) => o.id !== r.id).map((o) => o.name))}
-                      takenBy="a request of this collection"
-                      onCancel={() => setRenaming(null)}
-                      onDone={async (name) => {
-                        await updateRequest(r, { name });
-                        setRenaming(null);
-                      }}
-                    />
-                  ) : (
-                    r.name
-                  )}
-                </td>
-                <td>
-                  <span className="sv-mono">{r.draft.operation}</span>
-                  <span className="sv-muted"> · {findOperation(r.draft.operation)?.title ?? 'unknown'}</span>
-                  <MissingNote draft={r.draft} />
-                </td>
-                <td className="sv-mono">{endpointText(r.draft)}</td>
-                <td>
-                  <div className="sv-actions">
-                    {button('Open', `Open ${r.name}`, () => onOpen(r.draft, r.id))}
-                    {button('Send', `Send ${r.name}`, () => onSend(r.draft, r.id), 'ui-btn-primary')}
-                    {button('Rename', `Rename ${r.name}`, () => setRenaming(r.id))}
-                    {button('Duplicate', `Duplicate ${r.name}`, () =>
-                      act(duplicateRequest(r, all), `Duplicated ${r.name}.`),
-                    )}
-                    {button('Delete', `Delete ${r.name}`, () =>
-                      act(deleteRequest(r.id), `Deleted ${r.name}.`),
-                    )}
-                  </div>
-                </td>
+        <div className="ui-scroll-x" role="group" aria-label={`${c.name}, scrolls sideways`} tabIndex={0}>
+          <table className="sv-table">
+            <caption className="ui-visually-hidden">Requests saved in {c.name}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Operation</th>
+                <th scope="col">Endpoint</th>
+                <th scope="col">
+                  <span className="ui-visually-hidden">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {requests.slice(0, shown).map((r) => (
+                <tr key={r.id}>
+                  <td>
+                    {renaming === r.id ? (
+                      <RenameForm
+                        label={`New name for ${r.name}`}
+                        initial={r.name}
+                        taken={new Set(requests.filter((o) => o.id !== r.id).map((o) => o.name))}
+                        takenBy="a request of this collection"
+                        onCancel={() => setRenaming(null)}
+                        onDone={async (name) => {
+                          await updateRequest(r, { name });
+                          setRenaming(null);
+                        }}
+                      />
+                    ) : (
+                      r.name
+                    )}
+                  </td>
+                  <td>
+                    <span className="sv-mono">{r.draft.operation}</span>
+                    <span className="sv-muted">
+                      {' '}
+                      · {findOperation(r.draft.operation)?.title ?? 'unknown'}
+                    </span>
+                    <MissingNote draft={r.draft} />
+                  </td>
+                  <td className="sv-mono">{endpointText(r.draft)}</td>
+                  <td>
+                    <div className="sv-actions">
+                      {button('Open', `Open ${r.name}`, () => onOpen(r.draft, r.id))}
+                      {button('Send', `Send ${r.name}`, () => onSend(r.draft, r.id), 'ui-btn-primary')}
+                      {button('Rename', `Rename ${r.name}`, () => setRenaming(r.id))}
+                      {button('Duplicate', `Duplicate ${r.name}`, () =>
+                        act(duplicateRequest(r, all), `Duplicated ${r.name}.`),
+                      )}
+                      {button('Delete', `Delete ${r.name}`, () =>
+                        act(deleteRequest(r.id), `Deleted ${r.name}.`),
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {requests.length > shown ? (
         <p className="sv-note">

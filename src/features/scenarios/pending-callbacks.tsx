@@ -25,32 +25,39 @@ export function PendingCallbacks({
       {callbacks.length === 0 ? (
         <p className="wb-empty">No callback waiting.</p>
       ) : (
-        <table className="wb-table" aria-labelledby="sc-pending">
-          <thead>
-            <tr>
-              <th scope="col">orderid</th>
-              <th scope="col">type</th>
-              <th scope="col">status</th>
-              <th scope="col">Goes to</th>
-              <th scope="col">Attempts made</th>
-              <th scope="col">Next attempt (merchant’s time)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {callbacks.map((c) => (
-              <tr key={c.callbackId}>
-                <td>{c.orderId}</td>
-                <td>{c.type}</td>
-                <td>{c.status}</td>
-                <td>
-                  <code>{c.urlField}</code>
-                </td>
-                <td>{c.attempts}</td>
-                <td>{utcSecond(c.nextAttemptAt)}</td>
+        <div
+          className="ui-scroll-x"
+          role="group"
+          aria-label="Callbacks waiting, scrolls sideways"
+          tabIndex={0}
+        >
+          <table className="wb-table" aria-labelledby="sc-pending">
+            <thead>
+              <tr>
+                <th scope="col">orderid</th>
+                <th scope="col">type</th>
+                <th scope="col">status</th>
+                <th scope="col">Goes to</th>
+                <th scope="col">Attempts made</th>
+                <th scope="col">Next attempt (merchant’s time)</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {callbacks.map((c) => (
+                <tr key={c.callbackId}>
+                  <td>{c.orderId}</td>
+                  <td>{c.type}</td>
+                  <td>{c.status}</td>
+                  <td>
+                    <code>{c.urlField}</code>
+                  </td>
+                  <td>{c.attempts}</td>
+                  <td>{utcSecond(c.nextAttemptAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </>
   );

@@ -30,38 +30,40 @@ const utcMinute = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).rep
 function RecurringSchedules({ schedules }: { schedules: readonly RecurringSchedule[] }) {
   if (schedules.length === 0) return null;
   return (
-    <table className="wb-table" aria-label="Recurring schedules">
-      <thead>
-        <tr>
-          <th scope="col">Recurring payment</th>
-          <th scope="col">Amount</th>
-          <th scope="col">Every</th>
-          <th scope="col">Next charge</th>
-          <th scope="col">Charges made</th>
-          <th scope="col">Latest charge</th>
-        </tr>
-      </thead>
-      <tbody>
-        {schedules.map((s) => {
-          const latest = s.charges[0];
-          return (
-            <tr key={s.recurringPaymentId}>
-              <td>{s.recurringPaymentId}</td>
-              <td>
-                {s.amount} {s.currency}
-              </td>
-              <td>
-                {s.interval} {s.period}
-                {s.interval === 1 ? '' : 's'}
-              </td>
-              <td>{s.nextChargeAt === null ? s.status : utcMinute(s.nextChargeAt)}</td>
-              <td>{s.chargesMade}</td>
-              <td>{latest ? `${latest.orderId} (${latest.clientOrderId}): ${latest.status}` : '–'}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <div className="ui-scroll-x" role="group" aria-label="Recurring schedules, scrolls sideways" tabIndex={0}>
+      <table className="wb-table" aria-label="Recurring schedules">
+        <thead>
+          <tr>
+            <th scope="col">Recurring payment</th>
+            <th scope="col">Amount</th>
+            <th scope="col">Every</th>
+            <th scope="col">Next charge</th>
+            <th scope="col">Charges made</th>
+            <th scope="col">Latest charge</th>
+          </tr>
+        </thead>
+        <tbody>
+          {schedules.map((s) => {
+            const latest = s.charges[0];
+            return (
+              <tr key={s.recurringPaymentId}>
+                <td>{s.recurringPaymentId}</td>
+                <td>
+                  {s.amount} {s.currency}
+                </td>
+                <td>
+                  {s.interval} {s.period}
+                  {s.interval === 1 ? '' : 's'}
+                </td>
+                <td>{s.nextChargeAt === null ? s.status : utcMinute(s.nextChargeAt)}</td>
+                <td>{s.chargesMade}</td>
+                <td>{latest ? `${latest.orderId} (${latest.clientOrderId}): ${latest.status}` : '–'}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -174,34 +176,36 @@ function HandlerCheck({ login }: { login: string }) {
       </button>
       <p role="status">{note}</p>
       {report ? (
-        <table className="wb-table" aria-label="Handler checks">
-          <thead>
-            <tr>
-              <th scope="col">Check</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Detail</th>
-              <th scope="col">Rule</th>
-            </tr>
-          </thead>
-          <tbody>
-            {report.results.map((r) => (
-              <tr key={r.id}>
-                <td>{r.id}</td>
-                <td
-                  className={
-                    r.outcome === 'passed' ? 'wb-good' : r.outcome === 'failed' ? 'wb-bad' : undefined
-                  }
-                >
-                  {r.outcome}
-                </td>
-                <td>{r.detail}</td>
-                <td>
-                  <InlineCode text={r.rule.quote} /> <cite>({r.rule.source})</cite>
-                </td>
+        <div className="ui-scroll-x" role="group" aria-label="Handler checks, scrolls sideways" tabIndex={0}>
+          <table className="wb-table" aria-label="Handler checks">
+            <thead>
+              <tr>
+                <th scope="col">Check</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Detail</th>
+                <th scope="col">Rule</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {report.results.map((r) => (
+                <tr key={r.id}>
+                  <td>{r.id}</td>
+                  <td
+                    className={
+                      r.outcome === 'passed' ? 'wb-good' : r.outcome === 'failed' ? 'wb-bad' : undefined
+                    }
+                  >
+                    {r.outcome}
+                  </td>
+                  <td>{r.detail}</td>
+                  <td>
+                    <InlineCode text={r.rule.quote} /> <cite>({r.rule.source})</cite>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
     </section>
   );

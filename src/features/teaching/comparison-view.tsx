@@ -33,7 +33,11 @@ export function ComparisonView({
           </p>
           {m.rules.map((r, i) => (
             <p className="teach-rule" key={i}>
-              Breaks <cite>{`${r.document} › ${r.section}`}</cite>: <InlineCode text={r.quote} />
+              Breaks{' '}
+              <cite>
+                {r.document} › <InlineCode text={r.section} />
+              </cite>
+              : <InlineCode text={r.quote} />
             </p>
           ))}
           <p className="teach-hint">

@@ -150,7 +150,8 @@ export function WalkthroughView({
                   {s.rules.map((r, k) => (
                     <p className="teach-rule" key={k}>
                       <cite>
-                        {r.document === 'api-description.md' ? r.section : `${r.document} › ${r.section}`}
+                        {r.document === 'api-description.md' ? null : `${r.document} › `}
+                        <InlineCode text={r.section} />
                       </cite>
                       : <InlineCode text={r.quote} />
                     </p>
