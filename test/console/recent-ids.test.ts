@@ -4,6 +4,7 @@ import {
   candidatesFor,
   describeOrder,
   idValuesFor,
+  knownStatus,
   RECENT_LIMIT,
   recordAnswer,
   sourcesOf,
@@ -192,6 +193,27 @@ describe('ids from earlier answers', () => {
     l = [...l.filter((o) => o.orderId !== '1'), l.find((o) => o.orderId === '1')!].reverse();
     expect(candidatesFor(method, l).map((o) => o.orderId)).toEqual(['5', '1']);
     expect(candidatesFor(op('3ds/v1/upload-pares-result'), l)).toEqual([]);
+  });
+
+  it('keeps the status read when an identical resend repeats the acknowledgement', () => {
+    const sent = saleSent('inv-u');
+    // The sale's answer was lost (unknown outcome); a status check found it approved.
+    let l = recordAnswer(
+      [],
+      'v2/status',
+      [{ name: 'client_orderid', value: 'inv-u' }],
+      status('7', 'approved'),
+      't1',
+    );
+    expect(knownStatus(l, 'v2/sale', sent, ack('7', 'inv-u'))).toBe('approved');
+    l = recordAnswer(l, 'v2/sale', sent, ack('7', 'inv-u'), 't2');
+    expect(l[0]).toMatchObject({ orderId: '7', status: 'approved', operations: ['v2/status', 'v2/sale'] });
+    expect(knownStatus(l, 'v2/sale', sent, ack('7', 'inv-u'))).toBe('approved');
+    // A new operation on the order is news: its acknowledgement's "processing" counts.
+    expect(knownStatus(l, 'v2/return', sent, ack('7', 'inv-u'))).toBeUndefined();
+    l = recordAnswer(l, 'v2/return', sent, ack('7', 'inv-u'), 't3');
+    expect(l[0]!.status).toBe('processing');
+    expect(knownStatus(session(), 'v2/sale', saleSent('inv-new'), ack('900', 'inv-new'))).toBeUndefined();
   });
 
   it('names an order by operation, ids, amount, status and time', () => {

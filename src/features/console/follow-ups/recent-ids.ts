@@ -58,9 +58,9 @@ export function recordAnswer(
   if (body.type === 'validation-error' || body.type === 'error') return [...list];
   const ids = carriedIds(sent, answer);
   if (!ids.orderId && !ids.cardRefId) return [...list];
-  const status = statusOf(answer);
   const uploads = threeDsUploads(body);
   const found = list.find((o) => sameOrder(o, ids));
+  const status = found && repeats(found, operation, body) ? found.status : statusOf(answer);
   const next: RecentOrder = {
     ...found,
     operations:
@@ -79,6 +79,31 @@ export function recordAnswer(
   };
   if (body.type === 'status-response' && uploads.length === 0) delete next.uploads;
   return [next, ...list.filter((o) => o !== found)].slice(0, RECENT_LIMIT);
+}
+
+/**
+ * Whether an answer only repeats what is known of `order`: an acknowledgement (no status of its
+ * own) of a request already sent on it, such as an identical resend, whose "processing" is older
+ * news than the status the console read since.
+ */
+function repeats(order: RecentOrder, operation: string, body: Record<string, unknown>): boolean {
+  if (typeof body.status === 'string' && body.status !== '') return false;
+  return order.operations.includes(operation) || order.operations.every((p) => p === 'v2/status');
+}
+
+/**
+ * The status the console last read of the order an acknowledgement repeats (see {@link repeats}),
+ * so that its follow-ups go by it; undefined for an answer that is news.
+ */
+export function knownStatus(
+  list: readonly RecentOrder[],
+  operation: string,
+  sent: Sent,
+  answer: unknown,
+): string | undefined {
+  const body = answer && typeof answer === 'object' ? (answer as Record<string, unknown>) : {};
+  const found = list.find((o) => sameOrder(o, carriedIds(sent, answer)));
+  return found && repeats(found, operation, body) ? found.status : undefined;
 }
 
 /** The operations whose answers lead to `target` (the catalog's follow-ups, read backwards). */
