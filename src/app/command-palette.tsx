@@ -85,13 +85,17 @@ async function loadRequests(): Promise<Item[]> {
     Promise.all([import('../features/history/history-db.ts'), import('../features/history/build-entry.ts')])
       .then(([db, build]) =>
         db.listEntries().then(({ entries }): Item[] =>
-          entries.slice(0, RECENT).map((e) => ({
-            kind: 'recent',
-            id: `recent-${e.id}`,
-            label: `${e.operationPath}${e.clientOrderId ? ` ${e.clientOrderId}` : ''}`,
-            detail: `${new Date(e.sentAt).toLocaleString()} · ${e.outcome ?? (e.response ? `HTTP ${e.response.status}` : 'no answer')}`,
-            draft: build.draftOfEntry(e),
-          })),
+          // What the user sent: a poll's own checks would push those out.
+          entries
+            .filter((e) => !e.automatic)
+            .slice(0, RECENT)
+            .map((e) => ({
+              kind: 'recent',
+              id: `recent-${e.id}`,
+              label: `${e.operationPath}${e.clientOrderId ? ` ${e.clientOrderId}` : ''}`,
+              detail: `${new Date(e.sentAt).toLocaleString()} · ${e.outcome ?? (e.response ? `HTTP ${e.response.status}` : 'no answer')}`,
+              draft: build.draftOfEntry(e),
+            })),
         ),
       )
       .catch((): Item[] => []),

@@ -79,6 +79,8 @@ export interface ExchangeRecord {
   error?: string;
   /** Not answered (or answered 5xx): never sent, or an unknown outcome (`send-certainty.ts`). */
   certainty?: Exclude<SendCertainty, 'answered'>;
+  /** Sent by the console by itself (a poll's check), not by the user: kept out of the recents. */
+  automatic?: true;
 }
 
 export type ExchangeOutcome =

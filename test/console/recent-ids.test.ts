@@ -4,6 +4,7 @@ import {
   candidatesFor,
   describeOrder,
   idValuesFor,
+  knownStatus,
   RECENT_LIMIT,
   recordAnswer,
   sourcesOf,
@@ -164,6 +165,55 @@ describe('ids from earlier answers', () => {
       orderid: '300',
       threeDSServerTransID: 'tr-1',
     });
+  });
+
+  it('offers a 3-D Secure upload only the orders waiting for it, newest first', () => {
+    const method = op('3ds/v1/upload-method-url-result');
+    const waiting = (orderId: string) =>
+      status(orderId, 'processing', { 'threeds-version': '2', 'threeds-stage': 'method' });
+    let l: RecentOrder[] = [];
+    const poll = (clientId: string, answer: unknown, at: string) =>
+      (l = recordAnswer(l, 'v2/status', [{ name: 'client_orderid', value: clientId }], answer, at));
+    l = recordAnswer(l, 'v2/sale', saleSent('inv-a'), ack('1', 'inv-a'), '2026-01-01T10:00:00.000Z');
+    poll('inv-a', waiting('1'), '2026-01-01T10:00:05.000Z');
+    // A final sale, a subscription's acknowledgement ("processing", no status yet), a sale never polled.
+    l = recordAnswer(l, 'v2/sale', saleSent('inv-f'), ack('2', 'inv-f'), '2026-01-01T10:01:00.000Z');
+    poll('inv-f', status('2', 'approved'), '2026-01-01T10:01:05.000Z');
+    l = recordAnswer(
+      l,
+      'v4/create-recurring-payment',
+      saleSent('inv-r'),
+      ack('3', 'inv-r'),
+      '2026-01-01T10:02:00.000Z',
+    );
+    l = recordAnswer(l, 'v2/sale', saleSent('inv-n'), ack('4', 'inv-n'), '2026-01-01T10:03:00.000Z');
+    l = recordAnswer(l, 'v2/sale', saleSent('inv-b'), ack('5', 'inv-b'), '2026-01-01T10:04:00.000Z');
+    poll('inv-b', waiting('5'), '2026-01-01T10:04:05.000Z');
+    // Another tab's answer merged out of order: the picker still goes by time.
+    l = [...l.filter((o) => o.orderId !== '1'), l.find((o) => o.orderId === '1')!].reverse();
+    expect(candidatesFor(method, l).map((o) => o.orderId)).toEqual(['5', '1']);
+    expect(candidatesFor(op('3ds/v1/upload-pares-result'), l)).toEqual([]);
+  });
+
+  it('keeps the status read when an identical resend repeats the acknowledgement', () => {
+    const sent = saleSent('inv-u');
+    // The sale's answer was lost (unknown outcome); a status check found it approved.
+    let l = recordAnswer(
+      [],
+      'v2/status',
+      [{ name: 'client_orderid', value: 'inv-u' }],
+      status('7', 'approved'),
+      't1',
+    );
+    expect(knownStatus(l, 'v2/sale', sent, ack('7', 'inv-u'))).toBe('approved');
+    l = recordAnswer(l, 'v2/sale', sent, ack('7', 'inv-u'), 't2');
+    expect(l[0]).toMatchObject({ orderId: '7', status: 'approved', operations: ['v2/status', 'v2/sale'] });
+    expect(knownStatus(l, 'v2/sale', sent, ack('7', 'inv-u'))).toBe('approved');
+    // A new operation on the order is news: its acknowledgement's "processing" counts.
+    expect(knownStatus(l, 'v2/return', sent, ack('7', 'inv-u'))).toBeUndefined();
+    l = recordAnswer(l, 'v2/return', sent, ack('7', 'inv-u'), 't3');
+    expect(l[0]!.status).toBe('processing');
+    expect(knownStatus(session(), 'v2/sale', saleSent('inv-new'), ack('900', 'inv-new'))).toBeUndefined();
   });
 
   it('names an order by operation, ids, amount, status and time', () => {

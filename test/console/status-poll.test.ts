@@ -55,6 +55,8 @@ describe('StatusPoll', () => {
     expect(slept).toEqual([1000, 2000, 3000]);
     expect(records).toHaveLength(4);
     expect(records.every((r) => r.operationPath === 'v2/status')).toBe(true);
+    // The console's own checks: history keeps them, the palette's recents do not list them.
+    expect(records.every((r) => r.automatic === true)).toBe(true);
     expect(sent[0]).toContain('client_orderid=inv-1');
   });
 

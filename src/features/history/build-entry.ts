@@ -45,6 +45,7 @@ export function buildEntry(ex: Exchange, id: string): HistoryEntry {
     request: exchange.request,
     ...(exchange.response ? { response: exchange.response } : {}),
     ...(exchange.error !== undefined ? { error: exchange.error } : {}),
+    ...(ex.automatic ? { automatic: true as const } : {}),
     masked,
   };
 }

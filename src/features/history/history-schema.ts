@@ -34,6 +34,8 @@ export const HistoryEntrySchema = z.object({
     }),
   ),
   error: z.optional(z.string()),
+  /** Sent by the console by itself (a poll's check): listed here, never among the recents. */
+  automatic: z.optional(z.literal(true)),
   /** Body fields masked or dropped before storage; their stored values are never put back into a form. */
   masked: z.array(z.string()),
 });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { renderRawHttp } from '../../../core/index.ts';
 import type { Operation } from '../../../catalog/index.ts';
 import type { Place, RequestDraft, SigningRuntime } from '../../../model/index.ts';
@@ -9,7 +9,8 @@ import { StatusBadge } from './badge.tsx';
 import { FollowUpButton } from '../follow-ups/follow-up-button.tsx';
 import { AnswerFacts, ANSWER_FACTS } from './answer-facts.tsx';
 import { canPollIn, carriedIds, followUpPlan, heldBackNote, orderStateOf } from '../follow-ups/follow-ups.ts';
-import { rememberAnswer } from '../follow-ups/recent-ids-store.ts';
+import { recentOrders, rememberAnswer } from '../follow-ups/recent-ids-store.ts';
+import { knownStatus } from '../follow-ups/recent-ids.ts';
 import { SignatureMismatch } from './signature-mismatch.tsx';
 import { StatusPoller, type PollIds } from './status-poller.tsx';
 import { freshOrderId } from '../form/test-data.ts';
@@ -53,7 +54,13 @@ export function AnswerView({
     ref.current?.scrollIntoView?.({ block: 'nearest' });
   }, [outcome]);
   const ids = carriedIds(built.body, a.json);
-  const state = orderStateOf(latestStatus ?? a.json);
+  // An identical resend answers the original acknowledgement: the status read since still holds.
+  // Read at the answer's first render, before it is remembered.
+  const known = useMemo(
+    () => knownStatus(recentOrders(), op.path, outcome.built.body, outcome.interpreted.json),
+    [op, outcome],
+  );
+  const state = orderStateOf(latestStatus ?? (known ? { status: known } : a.json));
   const plan =
     env.status === 200
       ? followUpPlan(op, built.body, a.json, () => freshOrderId(Date.now()), state)

@@ -29,7 +29,7 @@ export function EarlierIds({
       <p className="wb-hint wb-earlier">
         No answer of this session has ids for this form yet
         {op.path.startsWith('3ds/')
-          ? ': send a sale with the 3-D Secure CVV first.'
+          ? ': send a sale with the 3-D Secure CVV and poll its status until it asks for this upload.'
           : from.length > 0 && op.path !== 'v2/status'
             ? `: send ${from.join(' or ')} first.`
             : ': send a payment first.'}{' '}

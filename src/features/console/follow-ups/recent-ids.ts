@@ -58,9 +58,9 @@ export function recordAnswer(
   if (body.type === 'validation-error' || body.type === 'error') return [...list];
   const ids = carriedIds(sent, answer);
   if (!ids.orderId && !ids.cardRefId) return [...list];
-  const status = statusOf(answer);
   const uploads = threeDsUploads(body);
   const found = list.find((o) => sameOrder(o, ids));
+  const status = found && repeats(found, operation, body) ? found.status : statusOf(answer);
   const next: RecentOrder = {
     ...found,
     operations:
@@ -81,6 +81,31 @@ export function recordAnswer(
   return [next, ...list.filter((o) => o !== found)].slice(0, RECENT_LIMIT);
 }
 
+/**
+ * Whether an answer only repeats what is known of `order`: an acknowledgement (no status of its
+ * own) of a request already sent on it, such as an identical resend, whose "processing" is older
+ * news than the status the console read since.
+ */
+function repeats(order: RecentOrder, operation: string, body: Record<string, unknown>): boolean {
+  if (typeof body.status === 'string' && body.status !== '') return false;
+  return order.operations.includes(operation) || order.operations.every((p) => p === 'v2/status');
+}
+
+/**
+ * The status the console last read of the order an acknowledgement repeats (see {@link repeats}),
+ * so that its follow-ups go by it; undefined for an answer that is news.
+ */
+export function knownStatus(
+  list: readonly RecentOrder[],
+  operation: string,
+  sent: Sent,
+  answer: unknown,
+): string | undefined {
+  const body = answer && typeof answer === 'object' ? (answer as Record<string, unknown>) : {};
+  const found = list.find((o) => sameOrder(o, carriedIds(sent, answer)));
+  return found && repeats(found, operation, body) ? found.status : undefined;
+}
+
 /** The operations whose answers lead to `target` (the catalog's follow-ups, read backwards). */
 export function sourcesOf(target: string): Set<string> {
   return new Set(
@@ -98,31 +123,32 @@ function stateOf(o: RecentOrder): OrderState {
 
 /**
  * This session's orders that `target` can use, best first: orders made by an operation that
- * leads to it (a preauth for capture, a create-card-ref for rebill, an order waiting for a 3-D
- * Secure upload), those whose state allows it ahead of the others, newest first within each.
+ * leads to it (a preauth for capture, a create-card-ref for rebill), those whose state allows it
+ * ahead of the others, newest first within each. A 3-D Secure upload takes only the orders whose
+ * latest status answer waits for that very upload, newest first: a final order, or one no status
+ * has called for it, would only be refused.
  */
 export function candidatesFor(target: Operation, list: readonly RecentOrder[]): RecentOrder[] {
   if (!takesEarlierIds(target)) return [];
+  if (target.path.startsWith('3ds/'))
+    return list
+      .filter((o) => o.orderId !== undefined && o.uploads?.includes(target.path))
+      .map((o, i) => ({ o, i }))
+      .sort((a, b) => (a.o.at < b.o.at ? 1 : a.o.at > b.o.at ? -1 : a.i - b.i))
+      .map((x) => x.o);
   const needsCardRef = target.fields.some((f) => f.name === 'cardrefid');
   const needsOrder = target.fields.some((f) => f.name === 'orderid');
   const sources = sourcesOf(target.path);
-  const is3ds = target.path.startsWith('3ds/');
   const fits = list.filter((o) => {
     if (needsCardRef) return o.cardRefId !== undefined;
     if (needsOrder && !o.orderId) return false;
-    if (is3ds) return o.uploads?.includes(target.path) || o.operations.some((p) => takesCard(p));
     return target.path === 'v2/status' || o.operations.some((p) => sources.has(p));
   });
-  const rank = (o: RecentOrder) =>
-    (is3ds && o.uploads?.includes(target.path) ? 0 : 2) + (allowedIn(target.path, stateOf(o)) ? 0 : 1);
+  const rank = (o: RecentOrder) => (allowedIn(target.path, stateOf(o)) ? 0 : 1);
   return fits
     .map((o, i) => ({ o, i }))
     .sort((a, b) => rank(a.o) - rank(b.o) || a.i - b.i)
     .map((x) => x.o);
-}
-
-function takesCard(path: string): boolean {
-  return findOperation(path)?.fields.some((f) => f.name === 'cvv2') ?? false;
 }
 
 /**

@@ -74,11 +74,11 @@ export class OutcomeCheck extends Store<OutcomeCheckSnapshot> {
     this.set({ nextAt: this.ports.clock() + delay });
     await this.ports.sleep(delay, this.controller.signal);
     if (this.controller.signal.aborted || this.snap.checks > 0) return;
-    await this.check();
+    await this.check(true);
   }
 
-  /** One status check now. */
-  async check(): Promise<void> {
+  /** One status check now: the user's ("Check with status") unless `automatic`. */
+  async check(automatic = false): Promise<void> {
     const { clientOrderId, orderId } = this.unknown;
     if (clientOrderId === undefined || this.snap.phase === 'checking') return;
     const signal = this.controller.signal;
@@ -93,7 +93,8 @@ export class OutcomeCheck extends Store<OutcomeCheckSnapshot> {
     const outcome = await prepared.send(this.ports.transport(), signal);
     if (signal.aborted) return;
     try {
-      this.ports.onExchange(prepared.record(this.ports.party(), outcome));
+      const record = prepared.record(this.ports.party(), outcome);
+      this.ports.onExchange(automatic ? { ...record, automatic } : record);
     } catch {
       // History is a convenience.
     }

@@ -128,7 +128,8 @@ export class StatusPoll extends Store<PollSnapshot> {
       const outcome = await prepared.send(this.ports.transport(), signal);
       if (signal.aborted) return;
       try {
-        this.ports.onExchange(prepared.record(this.ports.party(), outcome));
+        // Every check of a poll is the console's own, even of a poll the user started.
+        this.ports.onExchange({ ...prepared.record(this.ports.party(), outcome), automatic: true });
       } catch {
         // History is a convenience: a failure to record never stops polling.
       }
