@@ -24,7 +24,7 @@ function collection(): string {
     info: { name: 'Big', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' },
     item: Array.from({ length: REQUESTS / perFolder }, (_, f) => ({
       name: `F${f}`,
-      item: Array.from({ length: perFolder }, () => ({ request: 'http://g/paynet/api/v2/status/1' })),
+      item: Array.from({ length: perFolder }, () => ({ request: 'http://g.invalid/api/v2/status/1' })),
     })),
   });
 }

@@ -13,7 +13,7 @@ function bigCollection(requests: number): Buffer {
   const folders = Array.from({ length: Math.ceil(requests / perFolder) }, (_, f) => ({
     name: `F${f}`,
     item: Array.from({ length: Math.min(perFolder, requests - f * perFolder) }, () => ({
-      request: 'http://g/paynet/api/v2/status/1',
+      request: 'http://g.invalid/api/v2/status/1',
     })),
   }));
   return Buffer.from(
@@ -86,7 +86,7 @@ test('an import under way can be cancelled: nothing is kept', async ({ page }) =
 
 test('a Postman collection nested 1,000 folders deep: a clear error naming the limit', async ({ page }) => {
   await openSaved(page);
-  let item: unknown = { request: 'http://g/paynet/api/v2/status/1' };
+  let item: unknown = { request: 'http://g.invalid/api/v2/status/1' };
   for (let i = 0; i < 1_000; i++) item = { name: `f${i}`, item: [item] };
   await page.getByLabel('Collections file to import').setInputFiles({
     name: 'deep.postman_collection.json',
