@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
 import { expectAccessible } from './support/axe.ts';
 import {
   CLASSROOM_ORIGIN,
+  classroomSale,
   newDataDir,
   person,
   startClassroom,
@@ -23,39 +24,9 @@ const SALE = 'An approved sale with a correct control';
 
 let seq = 0;
 /** A sale with a correct control, sent through the console's proxy with the trainee's session. */
-async function sale(page: Page, me: { endpointId: string; controlKey: string }) {
+function sale(page: Page, me: { endpointId: string; controlKey: string }) {
   seq += 1;
-  const body = {
-    client_orderid: `exam-${seq}`,
-    order_desc: 'Classroom order',
-    first_name: 'Ann',
-    last_name: 'Lee',
-    address1: '1 Main Street',
-    city: 'Seattle',
-    zip_code: '98102',
-    country: 'US',
-    phone: '12063582043',
-    email: 'ann@example.com',
-    ipaddress: '203.0.113.7',
-    amount: '10.42',
-    currency: 'USD',
-    card_printed_name: 'ANN LEE',
-    credit_card_number: '4444444444444448',
-    expire_month: '12',
-    expire_year: '2035',
-    cvv2: '123',
-  };
-  const control = createHash('sha1')
-    .update(`${me.endpointId}${body.client_orderid}1042${body.email}${me.controlKey}`)
-    .digest('hex');
-  return page.request.post(`/proxy/local/api/v2/sale/${me.endpointId}`, {
-    headers: {
-      origin: CLASSROOM_ORIGIN,
-      accept: 'application/vnd.pay+json',
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    data: new URLSearchParams({ ...body, control }).toString(),
-  });
+  return classroomSale(page, me, `exam-${seq}`, '1042');
 }
 
 async function download(page: Page, link: string): Promise<string> {

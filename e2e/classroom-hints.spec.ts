@@ -1,8 +1,9 @@
-import { createHash, generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { test, expect } from '@playwright/test';
 import { expectAccessible } from './support/axe.ts';
 import {
   CLASSROOM_ORIGIN,
+  classroomSale,
   exerciseItem,
   newDataDir,
   person,
@@ -54,37 +55,7 @@ test('a hint unlocks for the trainee’s own mistake; Skip marks the exercise as
     await expect(sale).toContainText('After 1 refused request, a hint for your own mistake unlocks here');
 
     await test.step('a refused sale (amount in major units in control) unlocks that hint, live', async () => {
-      const body = {
-        client_orderid: 'ann-1',
-        order_desc: 'Classroom order',
-        first_name: 'Ann',
-        last_name: 'Lee',
-        address1: '1 Main Street',
-        city: 'Seattle',
-        zip_code: '98102',
-        country: 'US',
-        phone: '12063582043',
-        email: 'ann@example.com',
-        ipaddress: '203.0.113.7',
-        amount: '10.42',
-        currency: 'USD',
-        card_printed_name: 'ANN LEE',
-        credit_card_number: '4444444444444448',
-        expire_month: '12',
-        expire_year: '2035',
-        cvv2: '123',
-      };
-      const control = createHash('sha1')
-        .update(`${me.endpointId}${body.client_orderid}10.42${body.email}${me.controlKey}`)
-        .digest('hex');
-      const sent = await ann.page.request.post(`/proxy/local/api/v2/sale/${me.endpointId}`, {
-        headers: {
-          origin: CLASSROOM_ORIGIN,
-          accept: 'application/vnd.pay+json',
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        data: new URLSearchParams({ ...body, control }).toString(),
-      });
+      const sent = await classroomSale(ann.page, me, 'ann-1', '10.42');
       expect(sent.status()).toBe(200);
       const hints = ann.page.getByRole('region', { name: `Hints for your mistakes in ${SALE}` });
       await expect(hints).toContainText('Amount not in minor units');

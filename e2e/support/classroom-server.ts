@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -91,3 +92,47 @@ export const exerciseItem = (page: Page, title: string) =>
   page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title }) });
 export const traineeRow = (page: Page, name: string | RegExp) =>
   page.getByRole('table', { name: 'Trainees and exercises' }).getByRole('row', { name });
+
+/**
+ * A trainee's `v2/sale`, signed here with node:crypto (the test's own signer, not the console's)
+ * and sent through the classroom's proxy with the trainee's session. `amountInControl` is the
+ * amount as the formula takes it: `1042` is right, `10.42` the major-units mistake.
+ */
+export function classroomSale(
+  page: Page,
+  me: { endpointId: string; controlKey: string },
+  clientOrderId: string,
+  amountInControl: '1042' | '10.42',
+) {
+  const body = {
+    client_orderid: clientOrderId,
+    order_desc: 'Classroom order',
+    first_name: 'Ann',
+    last_name: 'Lee',
+    address1: '1 Main Street',
+    city: 'Seattle',
+    zip_code: '98102',
+    country: 'US',
+    phone: '12063582043',
+    email: 'ann@example.com',
+    ipaddress: '203.0.113.7',
+    amount: '10.42',
+    currency: 'USD',
+    card_printed_name: 'ANN LEE',
+    credit_card_number: '4444444444444448',
+    expire_month: '12',
+    expire_year: '2035',
+    cvv2: '123',
+  };
+  const control = createHash('sha1')
+    .update(`${me.endpointId}${clientOrderId}${amountInControl}${body.email}${me.controlKey}`)
+    .digest('hex');
+  return page.request.post(`/proxy/local/api/v2/sale/${me.endpointId}`, {
+    headers: {
+      origin: CLASSROOM_ORIGIN,
+      accept: 'application/vnd.pay+json',
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    data: new URLSearchParams({ ...body, control }).toString(),
+  });
+}
