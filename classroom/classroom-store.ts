@@ -175,6 +175,10 @@ export class ClassroomStore {
     return this.stmt('SELECT id FROM trainees WHERE login = ?').pluck().get(login) as string | undefined;
   }
 
+  trainee(id: string): TraineeRow | undefined {
+    return this.stmt('SELECT * FROM trainees WHERE id = ?').get(id) as TraineeRow | undefined;
+  }
+
   trainees(): TraineeRow[] {
     return this.stmt('SELECT * FROM trainees ORDER BY joined_at, id').all() as TraineeRow[];
   }
