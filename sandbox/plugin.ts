@@ -154,7 +154,7 @@ function orderAmountOf(
   orderid: string,
 ): { amount: string; currency: string } | undefined {
   if (!/^\d{1,15}$/.test(orderid)) return undefined;
-  const order = ctx.engine.store.getOrder(Number(orderid));
+  const order = ctx.engine.store.orders.get(Number(orderid));
   if (!order || order.merchant !== merchant.login || order.currency === null) return undefined;
   return { amount: fromMinorUnits(order.amount_minor), currency: order.currency };
 }
@@ -575,7 +575,7 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
           'error-code': 'VALIDATION',
         });
       }
-      store.setMerchantKey(merchant.login, body.data.publicKeyPem, options.clock());
+      store.merchantKeys.set(merchant.login, body.data.publicKeyPem, options.clock());
       merchants.replace(merchant.login, {
         publicKeyPem: body.data.publicKeyPem,
         verifyKey: key.key,
@@ -595,7 +595,7 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (
       const route = keyRoute(request, reply);
       if ('done' in route) return route.done;
       const { merchant, json } = route;
-      const hadRegistered = store.deleteMerchantKey(merchant.login);
+      const hadRegistered = store.merchantKeys.delete(merchant.login);
       const restored = merchants.restoreConfigured(merchant.login);
       return json(200, {
         login: restored.login,
