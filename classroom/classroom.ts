@@ -488,7 +488,7 @@ export class Classroom {
     if (before.joinedKeyInUse || !merchant) return { ...before, restored: false };
     this.store.recordKeyRestore(t.id, this.now(), merchant.publicKeyPem, merchant.keyFingerprint);
     this.replacedKeys.delete(t.id);
-    this.handle.store.deleteMerchantKey(t.login);
+    this.handle.store.merchantKeys.delete(t.login);
     this.handle.merchants.restoreConfigured(t.login);
     this.emit(t.id);
     return { ...this.keyState(traineeId), restored: true };
@@ -583,7 +583,7 @@ export class Classroom {
     }
     b.tokens -= 1;
     this.buckets.set(trainee.id, b);
-    if (this.handle.store.countOrders(trainee.login) >= this.limits.ordersPerTrainee)
+    if (this.handle.store.orders.count(trainee.login) >= this.limits.ordersPerTrainee)
       throw new ClassroomError(
         507,
         'TRAINEE_DATA_FULL',
@@ -748,10 +748,10 @@ export class Classroom {
         minor !== undefined && check.kind === 'approved' ? { minor, currency: v?.currency } : undefined,
       attempts: this.attemptsOf(trainee.id),
       order: (id) => {
-        const o = store.getOrder(id);
+        const o = store.orders.get(id);
         return o && o.merchant === trainee.login ? o : undefined;
       },
-      requestsOf: (id) => store.requestsOf(id),
+      requestsOf: (id) => store.requests.of(id),
       answer,
       confirmedCause: v?.capture ? v.capture.mistake : this.causes.get(ex.id),
       settledMisses: this.missesOf(trainee.id, ex.id),
