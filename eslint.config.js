@@ -54,8 +54,11 @@ const noNode = (where) => [
   `${where} runs in the browser too: no Node built-ins. Take the capability as a parameter (a port, like CryptoPort) and implement it in src/node or the Node entry point.`,
 ];
 
-/** The longest function in src/features, blank lines and comments left out (issue 29 §1). */
-export const FEATURE_FUNCTION_LINES = 287;
+/**
+ * The longest function in src/features, blank lines and comments left out (issue 29 §1): the
+ * classroom's trainer page since the workbench became a view of its session.
+ */
+export const FEATURE_FUNCTION_LINES = 237;
 
 const src = (...dirs) => dirs.map((d) => `./src/${d}`);
 const BROWSER_UI = src('features', 'app', 'ui');

@@ -6,9 +6,20 @@ import {
   type RequestDraft,
   type SigningEnv,
 } from '../../../model/index.ts';
+import type { AppliedVariables } from '../../../model/variables.ts';
 import { errorText } from '../../../core/errors.ts';
 
 export type BuildResult = { ok: true; built: BuiltRequest } | { ok: false; code: string; message: string };
+
+/** The request the panes show, signed live as the form changes (the workbench session's). */
+export interface LiveRequest {
+  /** The build for the active profile; null before its first one lands. */
+  result: BuildResult | null;
+  /** The form pins its nonce and timestamp. */
+  pinned: boolean;
+  /** The `{{name}}` variables the request uses, and those nothing defines. */
+  variables: Pick<AppliedVariables, 'uses' | 'unresolved'>;
+}
 
 /** The model's one build, with its errors turned into a result the panes can show. */
 export async function tryBuild(

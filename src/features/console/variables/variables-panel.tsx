@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { variablesStore } from '../../../browser/variables-store.ts';
 import type { SigningContext } from '../../../model/signing-context.ts';
 import type { AppliedVariables } from '../../../model/variables.ts';
@@ -135,7 +135,7 @@ export function SaveFromAnswer({
 }
 
 /** Where each variable of the signed request came from, under the signing input. */
-export function VariableUses({ applied }: { applied: AppliedVariables }) {
+export function VariableUses({ applied }: { applied: Pick<AppliedVariables, 'uses' | 'unresolved'> }) {
   if (applied.uses.length === 0 && applied.unresolved.length === 0) return null;
   return (
     <div className="wb-var-uses">
@@ -160,28 +160,4 @@ export function VariableUses({ applied }: { applied: AppliedVariables }) {
       ) : null}
     </div>
   );
-}
-
-/** {@link VariableUses} kept up to date with the form: re-rendered only when what it lists changes. */
-export function LiveVariableUses({
-  watchFields,
-  compute,
-}: {
-  watchFields: (onChange: () => void) => () => void;
-  compute: () => AppliedVariables;
-}) {
-  const [applied, setApplied] = useState(compute);
-  useEffect(() => {
-    const update = () => {
-      const next = compute();
-      setApplied((prev) =>
-        JSON.stringify([prev.uses, prev.unresolved]) === JSON.stringify([next.uses, next.unresolved])
-          ? prev
-          : next,
-      );
-    };
-    update();
-    return watchFields(update);
-  }, [watchFields, compute]);
-  return <VariableUses applied={applied} />;
 }

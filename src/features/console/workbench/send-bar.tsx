@@ -3,8 +3,8 @@ import type { Control } from 'react-hook-form';
 import type { RequestDraft } from '../../../model/index.ts';
 import type { SigningContext } from '../../../model/signing-context.ts';
 import type { FieldValues } from '../form/meta.ts';
-import type { SendSnapshot } from '../send/send-session.ts';
-import type { WorkbenchSession, WorkbenchSnapshot } from './workbench-session.ts';
+import type { WorkbenchSession } from './workbench-session.ts';
+import { useSlice } from './use-slice.ts';
 
 // The failed Send's summary loads with the first failed Send.
 const InvalidSummary = lazy(() =>
@@ -16,25 +16,23 @@ const SendFailed = lazy(() => import('../send/send-failed.tsx').then((m) => ({ d
 /** The answer's announcement, Send and Cancel, the timeout box and what stands in the way of a send. */
 export function SendBar({
   context,
-  sending,
-  wb,
   session,
   timeoutInput,
   control,
-  onCancel,
   onNavigate,
 }: {
   context: SigningContext | null;
-  sending: SendSnapshot;
-  wb: WorkbenchSnapshot;
   session: WorkbenchSession;
   timeoutInput: RefObject<HTMLInputElement | null>;
   control: Control<FieldValues>;
-  onCancel: () => void;
   onNavigate: (to: { operationPath: string; draft?: RequestDraft }) => void;
 }) {
+  // Not the live build: typing does not render the bar.
+  const timeout = useSlice(session, (s) => s.timeout);
+  const timeoutText = useSlice(session, (s) => s.timeoutText);
+  const invalid = useSlice(session, (s) => s.invalid);
+  const sending = useSlice(session, (s) => s.send);
   const outcome = sending.outcome;
-  const timeout = wb.timeout;
   return (
     <>
       <p className="ui-visually-hidden" aria-live="polite" aria-atomic="true">
@@ -52,7 +50,7 @@ export function SendBar({
           {sending.pending ? 'Sending…' : 'Send'}
         </button>
         {sending.pending ? (
-          <button type="button" className="ui-btn" onClick={onCancel}>
+          <button type="button" className="ui-btn" onClick={() => session.cancel()}>
             Cancel
           </button>
         ) : null}
@@ -64,7 +62,7 @@ export function SendBar({
             inputMode="numeric"
             autoComplete="off"
             size={4}
-            value={wb.timeoutText}
+            value={timeoutText}
             aria-invalid={timeout.ok ? undefined : true}
             aria-describedby={timeout.ok ? undefined : 'wb-timeout-err'}
             onChange={(e) => session.setTimeoutText(e.target.value)}
@@ -74,10 +72,10 @@ export function SendBar({
           Ctrl/⌘+Enter · to <strong>{context?.target.name ?? 'no target'}</strong>
           {context?.target.kind === 'production' ? ' (production)' : ''}
         </span>
-        {wb.invalid ? (
+        {invalid ? (
           <Suspense fallback={null}>
             <InvalidSummary
-              names={wb.invalid}
+              names={invalid}
               draft={() => session.draft()}
               control={control}
               onSendAnyway={() => void session.requestSend(true)}

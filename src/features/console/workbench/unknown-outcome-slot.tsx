@@ -2,8 +2,8 @@ import { lazy, Suspense } from 'react';
 import type { Place, RequestDraft, SigningRuntime } from '../../../model/index.ts';
 import type { Exchange } from '../../../model/exchange.ts';
 import type { SigningContext } from '../../../model/signing-context.ts';
-import type { SendSession } from '../send/send-session.ts';
-import { useStore } from '../../../ui/use-store.ts';
+import type { WorkbenchSession } from './workbench-session.ts';
+import { useSlice } from './use-slice.ts';
 
 // Only a send that may have reached the gateway without an answer shows it.
 const UnknownOutcomeView = lazy(() =>
@@ -21,7 +21,7 @@ function keyOf(o: object): number {
 
 /** The answer area's "Outcome unknown" (the model's decision, `send-certainty.ts`) for the last send. */
 export function UnknownOutcomeSlot(props: {
-  session: SendSession;
+  session: WorkbenchSession;
   context: SigningContext | null;
   place: Place;
   runtime: SigningRuntime;
@@ -29,7 +29,7 @@ export function UnknownOutcomeSlot(props: {
   onNavigate: (to: { operationPath: string; draft?: RequestDraft }) => void;
 }) {
   const { session } = props;
-  const sending = useStore(session);
+  const sending = useSlice(session, (s) => s.send);
   const unknown = sending.pending
     ? null
     : sending.error

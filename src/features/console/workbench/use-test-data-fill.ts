@@ -1,9 +1,7 @@
 import { errorText } from '../../../core/errors.ts';
-import { useCallback, type RefObject } from 'react';
+import { useCallback } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import type { Operation } from '../../../catalog/index.ts';
-import type { Place, SigningRuntime } from '../../../model/index.ts';
-import { signingEnvFor, type SigningContext } from '../../../model/signing-context.ts';
 import { takesEarlierIds } from '../follow-ups/takes-earlier-ids.ts';
 import type { FieldValues } from '../form/meta.ts';
 import type { WorkbenchSession } from './workbench-session.ts';
@@ -12,14 +10,11 @@ import type { WorkbenchSession } from './workbench-session.ts';
 export function useTestDataFill(
   op: Operation,
   form: UseFormReturn<FieldValues>,
-  runtime: SigningRuntime,
   wbSession: WorkbenchSession,
-  placeRef: RefObject<Place>,
-  contextRef: RefObject<SigningContext | null>,
 ): (cvv: string) => void {
   return useCallback(
     (cvv: string) => {
-      const { values, now, fill } = wbSession.testData(cvv, placeRef.current);
+      const { values, now, fill } = wbSession.testData(cvv);
       const apply = (ids: Record<string, string>) => {
         for (const f of op.fields) {
           if (f.fromProfile) continue;
@@ -32,14 +27,14 @@ export function useTestDataFill(
       // v4/sale: a token from the local sandbox's tokenizer; any other target's comes from the
       // merchant's payment page (the note says so). Loaded on use: not on the first load.
       const fillHostedFieldsToken = () => {
-        const ctx = contextRef.current;
+        const ctx = wbSession.where().context;
+        const env = wbSession.signingEnv();
         void import('../form/hosted-fields-fill.ts')
           .then(async (m) => {
-            if (!ctx || ctx.target.kind !== 'local') {
+            if (!ctx || !env || ctx.target.kind !== 'local') {
               apply({ hosted_fields_token: '' });
               return wbSession.showInvalid([m.REAL_TOKEN_NOTE]);
             }
-            const env = signingEnvFor(ctx, placeRef.current, runtime);
             const token = await m.sandboxHostedFieldsToken(ctx.target, env, cvv, new Date(now));
             if (latest()) apply({ hosted_fields_token: token });
           })
@@ -53,6 +48,6 @@ export function useTestDataFill(
         () => latest() && apply({}),
       );
     },
-    [op, form, runtime, wbSession, placeRef, contextRef],
+    [op, form, wbSession],
   );
 }
