@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { newRequest } from '../../sandbox/engine/orders.ts';
-import { SandboxStore } from '../../sandbox/store.ts';
-import { indexes, memoryStore, order, tempDir } from './store-fixtures.ts';
+import { newRequest } from '../../../sandbox/engine/orders.ts';
+import { SandboxStore } from '../../../sandbox/store.ts';
+import { indexes, memoryStore, order, tempDir } from './fixtures.ts';
 
 describe('the orders indexes', () => {
   it('upgrade a file with the earlier three indexes to the one key, keeping its orders and their uniqueness', () => {

@@ -6,10 +6,10 @@
  */
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DUE_BATCH } from '../../sandbox/engine/index.ts';
-import { Scheduler } from '../../sandbox/scheduler.ts';
-import { Requests } from '../../sandbox/store/requests.ts';
-import { onEvent, orderId, saleParams, startSandbox, waitFor, type Sandbox } from './support.ts';
+import { DUE_BATCH } from '../../../sandbox/engine/index.ts';
+import { Scheduler } from '../../../sandbox/scheduler.ts';
+import { Requests } from '../../../sandbox/store/requests.ts';
+import { onEvent, orderId, saleParams, startSandbox, waitFor, type Sandbox } from '../support.ts';
 
 const BACKLOG = 2 * DUE_BATCH + 50;
 

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RecurringStore } from '../../sandbox/store/recurring-schedules.ts';
-import { SandboxStore } from '../../sandbox/store.ts';
-import { indexes, order, tempDir, toVersion2Layout } from './store-fixtures.ts';
+import { RecurringStore } from '../../../sandbox/store/recurring-schedules.ts';
+import { SandboxStore } from '../../../sandbox/store.ts';
+import { indexes, order, tempDir, toVersion2Layout } from './fixtures.ts';
 
 const columns = (store: SandboxStore) =>
   (store.db.prepare('PRAGMA table_info(recurring_payments)').all() as Array<{ name: string }>).map(

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { newRequest } from '../../sandbox/engine/orders.ts';
-import { SandboxStore } from '../../sandbox/store.ts';
-import { indexes, order, tempDir } from './store-fixtures.ts';
+import { newRequest } from '../../../sandbox/engine/orders.ts';
+import { SandboxStore } from '../../../sandbox/store.ts';
+import { indexes, order, tempDir } from './fixtures.ts';
 
 /** The orders and requests tables as files written before the rebuild have them. */
 const OLD_TABLES = `

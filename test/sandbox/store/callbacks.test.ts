@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { newRequest } from '../../sandbox/engine/orders.ts';
-import { SandboxStore } from '../../sandbox/store.ts';
-import { memoryStore, order, tempDir } from './store-fixtures.ts';
+import { newRequest } from '../../../sandbox/engine/orders.ts';
+import { SandboxStore } from '../../../sandbox/store.ts';
+import { memoryStore, order, tempDir } from './fixtures.ts';
 
 /** An approved sale with a callback due at `nextAt`; returns the ids. */
 function saleWithCallback(store: SandboxStore, client: string, nextAt = 10) {

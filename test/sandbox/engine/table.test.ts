@@ -12,16 +12,16 @@ import {
   OTHER_CVV_OUTCOME,
   TEST_CARD,
   type OperationId,
-} from '../../src/catalog/index.ts';
-import type { Handler } from '../../sandbox/engine/context.ts';
-import { HANDLERS } from '../../sandbox/engine/handlers.ts';
-import { SETTLEMENT_RULES } from '../../sandbox/engine/settlement.ts';
-import { outcomeForCvv } from '../../sandbox/outcomes.ts';
-import { renderReadme } from '../../sandbox/readme-tables.ts';
-import { Scheduler } from '../../sandbox/scheduler.ts';
-import { SandboxStore } from '../../sandbox/store.ts';
-import { Requests } from '../../sandbox/store/requests.ts';
-import { orderId, payoutParams, saleParams, settle, startSandbox, type Sandbox } from './support.ts';
+} from '../../../src/catalog/index.ts';
+import type { Handler } from '../../../sandbox/engine/context.ts';
+import { HANDLERS } from '../../../sandbox/engine/handlers.ts';
+import { SETTLEMENT_RULES } from '../../../sandbox/engine/settlement.ts';
+import { outcomeForCvv } from '../../../sandbox/outcomes.ts';
+import { renderReadme } from '../../../sandbox/readme-tables.ts';
+import { Scheduler } from '../../../sandbox/scheduler.ts';
+import { SandboxStore } from '../../../sandbox/store.ts';
+import { Requests } from '../../../sandbox/store/requests.ts';
+import { orderId, payoutParams, saleParams, settle, startSandbox, type Sandbox } from '../support.ts';
 
 describe('the handler table', () => {
   it('has exactly one handler per catalog operation', () => {
@@ -65,7 +65,7 @@ describe('the settlement table', () => {
 });
 
 describe('sandbox/README.md prints the tables it documents', () => {
-  const readme = readFileSync(new URL('../../sandbox/README.md', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('../../../sandbox/README.md', import.meta.url), 'utf8');
 
   it('is in sync with the settlement rules, the CVV outcomes and the test card (npm run docs:sandbox)', () => {
     expect(renderReadme(readme)).toBe(readme);

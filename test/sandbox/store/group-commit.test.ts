@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SandboxStore } from '../../sandbox/store.ts';
+import { SandboxStore } from '../../../sandbox/store.ts';
 
 const stores: SandboxStore[] = [];
 function open(): { store: SandboxStore; dbPath: string } {
