@@ -208,6 +208,13 @@ export class Classroom {
   private readonly byId = new Map<string, TraineeRow>();
   private readonly attempts = new Map<string, Tally>();
   private readonly buckets = new Map<string, Bucket>();
+  /** Session credential → its SHA-256, for the sessions seen lately (bounded). */
+  private readonly sessionHashes = new Map<string, string>();
+  /**
+   * Per trainee, the sandbox's count of their orders when last read and the requests admitted
+   * since: each makes one order at most, so while their sum is under the bound nothing is read.
+   */
+  private readonly ordersBound = new Map<string, { counted: number; since: number }>();
   private readonly pending = new Set<string>();
   private readonly listeners = new Set<(traineeId: string | null) => void>();
   private readonly diagnosing = new Set<Promise<void>>();
@@ -545,7 +552,15 @@ export class Classroom {
   }
 
   traineeBySession(session: string | undefined): TraineeRow | undefined {
-    return session ? this.bySession.get(sha256(session)) : undefined;
+    if (!session) return undefined;
+    // Each request asks several times (its access rules, the held budget): hashed once per session.
+    let hash = this.sessionHashes.get(session);
+    if (hash === undefined) {
+      if (this.sessionHashes.size >= 4 * this.limits.maxTrainees) this.sessionHashes.clear();
+      hash = sha256(session);
+      this.sessionHashes.set(session, hash);
+    }
+    return this.bySession.get(hash);
   }
 
   /**
@@ -583,7 +598,13 @@ export class Classroom {
     }
     b.tokens -= 1;
     this.buckets.set(trainee.id, b);
-    if (this.handle.store.orders.count(trainee.login) >= this.limits.ordersPerTrainee)
+    let orders = this.ordersBound.get(trainee.id);
+    if (!orders || orders.counted + orders.since >= this.limits.ordersPerTrainee) {
+      orders = { counted: this.handle.store.orders.count(trainee.login), since: 0 };
+      this.ordersBound.set(trainee.id, orders);
+    }
+    orders.since += 1;
+    if (orders.counted >= this.limits.ordersPerTrainee)
       throw new ClassroomError(
         507,
         'TRAINEE_DATA_FULL',
