@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { webCryptoPort } from '../src/core/index.ts';
 import { importSigningKey } from '../src/core/keys/key-containers.ts';
 import { benchNonce as nonce, signRequest, type SigningTarget } from './lib/sign-request.ts';
+import type { PreparedRequest } from './lib/load.ts';
 
 export const title = 'Classroom: a room of trainees on loopback (server and load in separate processes)';
 
@@ -39,7 +40,14 @@ function startServer(root: string | undefined): Promise<Child> {
     fileURLToPath(new URL('./lib/classroom-server-child.ts', import.meta.url)),
     root ? [root] : [],
     {
-      execArgv: ['--import', 'tsx'],
+      // BENCH_CLASSROOM_CPU_PROF=<dir>: the server child writes a V8 CPU profile there on exit.
+      execArgv: [
+        '--import',
+        'tsx',
+        ...(process.env.BENCH_CLASSROOM_CPU_PROF
+          ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CLASSROOM_CPU_PROF]
+          : []),
+      ],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       env: { ...process.env, BENCH_CLASSROOM_MAX: String(TRAINEES + 10) },
     },
@@ -119,11 +127,20 @@ async function join(origin: string, name: string, i: number): Promise<Trainee> {
 const OPS = ['v2/sale', 'v2/payout', 'v4/payout-check'] as const;
 
 /** Signs with the console's own core, as the trainee's browser does; answers the proxy's answer. */
-async function send(origin: string, t: Trainee, opPath: string): Promise<{ ms: number; ok: boolean }> {
-  const req = await signRequest(t, opPath, {
-    client_orderid: `b-${t.endpointId}-${t.sent}-${nonce().slice(0, 8)}`,
+function sign(t: Trainee, opPath: string, n: number): Promise<PreparedRequest> {
+  return signRequest(t, opPath, {
+    client_orderid: `b-${t.endpointId}-${n}-${nonce().slice(0, 8)}`,
     cvv2: '123',
   });
+}
+
+async function send(
+  origin: string,
+  t: Trainee,
+  opPath: string,
+  signed?: PreparedRequest,
+): Promise<{ ms: number; ok: boolean; why?: string }> {
+  const req = signed ?? (await sign(t, opPath, t.sent));
   const headers: Record<string, string> = { ...req.headers, origin, cookie: t.cookie };
   t.sent += 1;
   const t0 = performance.now();
@@ -133,16 +150,25 @@ async function send(origin: string, t: Trainee, opPath: string): Promise<{ ms: n
       headers,
       body: req.body,
     });
-    const envelope = (await res.json()) as { status?: number; body?: string };
+    const envelope = (await res.json()) as { status?: number; body?: string; error?: { code?: string } };
     const ms = performance.now() - t0;
-    const ok =
-      res.status === 200 &&
-      envelope.status === 200 &&
-      !/"type":"(validation-)?error"/.test(envelope.body ?? '');
-    if (ok && opPath === 'v2/payout') t.payouts.push(Date.now());
-    return { ms, ok };
-  } catch {
-    return { ms: performance.now() - t0, ok: false };
+    if (res.status !== 200)
+      return { ms, ok: false, why: `proxy ${res.status} ${envelope.error?.code ?? ''}` };
+    if (envelope.status !== 200) return { ms, ok: false, why: `sandbox ${envelope.status}` };
+    const type = /"type":"((validation-)?error)"/.exec(envelope.body ?? '');
+    if (type) {
+      const code = /"error-code":"([^"]*)"/.exec(envelope.body ?? '')?.[1] ?? '';
+      return { ms, ok: false, why: `${opPath} ${type[1]} ${code}` };
+    }
+    if (opPath === 'v2/payout') t.payouts.push(Date.now());
+    return { ms, ok: true };
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    return {
+      ms: performance.now() - t0,
+      ok: false,
+      why: `fetch ${cause?.code ?? cause?.message ?? String(e)}`,
+    };
   }
 }
 
@@ -150,13 +176,16 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 }
 
-type Snapshot = { trainees: Array<{ name: string; results: Array<{ id: string; attempts: number }> }> };
+type Rows = { trainees: Array<{ name: string; results: Array<{ id: string; attempts: number }> }> };
 
-/** Follows the trainer page's event stream; calls back with each snapshot and its size. */
+/**
+ * Follows the trainer page's event stream; calls back with each event's rows (a snapshot's every
+ * row, a delta's changed ones) and the event's size.
+ */
 async function followTrainer(
   origin: string,
   cookie: string,
-  onSnapshot: (s: Snapshot, bytes: number) => void,
+  onRows: (s: Rows, bytes: number, kind: string) => void,
   signal: AbortSignal,
 ): Promise<void> {
   const res = await fetch(`${origin}/classroom/trainer/events`, { headers: { cookie }, signal });
@@ -172,8 +201,10 @@ async function followTrainer(
       while ((end = buffer.indexOf('\n\n')) !== -1) {
         const frame = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        const data = frame.split('\n').find((l) => l.startsWith('data: '));
-        if (data) onSnapshot(JSON.parse(data.slice(6)) as Snapshot, data.length);
+        const lines = frame.split('\n');
+        const data = lines.find((l) => l.startsWith('data: '));
+        const kind = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? 'message';
+        if (data) onRows(JSON.parse(data.slice(6)) as Rows, data.length, kind);
       }
     }
   } catch {
@@ -185,11 +216,17 @@ interface Figures {
   base: number[];
   times: number[];
   errors: number;
+  /** Each error's kind (the proxy's or sandbox's status and code, or the fetch failure) and count. */
+  reasons: Map<string, number>;
   joinMs: number;
+  /** Signing every request of the run beforehand. */
+  signMs: number;
   delays: number[];
   unseen: number;
   snapshots: number;
   snapshotBytes: number;
+  deltas: number;
+  deltaBytes: number;
   mem: Mem[];
   loadCpuMs: number;
 }
@@ -218,14 +255,21 @@ async function measureRoom(root: string | undefined): Promise<Figures> {
     const delays: number[] = [];
     let snapshots = 0;
     let snapshotBytes = 0;
+    let deltas = 0;
+    let deltaBytes = 0;
     const abort = new AbortController();
     const stream = followTrainer(
       origin,
       trainerCookie,
-      (s, bytes) => {
+      (s, bytes, kind) => {
         const now = Date.now();
-        snapshots += 1;
-        snapshotBytes = bytes;
+        if (kind === 'delta') {
+          deltas += 1;
+          deltaBytes += bytes;
+        } else {
+          snapshots += 1;
+          snapshotBytes = bytes;
+        }
         for (const row of s.trainees) {
           const t = byName.get(row.name);
           const shown = row.results.find((r) => r.id === 'payout-hmac')?.attempts ?? 0;
@@ -237,8 +281,22 @@ async function measureRoom(root: string | undefined): Promise<Figures> {
       abort.signal,
     );
 
+    // Each trainee's requests of the run, signed before it starts (the OAuth timestamps stay well
+    // inside the sandbox's window), so the load generator's core goes to sending: the server still
+    // verifies every signature.
+    const signT0 = performance.now();
+    const presigned = await Promise.all(
+      trainees.map(async (t, i) => {
+        const list: PreparedRequest[] = [];
+        for (let n = 0; n <= SECONDS; n++) list.push(await sign(t, OPS[(i + n) % 3]!, n));
+        return list;
+      }),
+    );
+    const signMs = performance.now() - signT0;
+
     const times: number[] = [];
     let errors = 0;
+    const reasons = new Map<string, number>();
     const mem = [await memory(server)];
     const cpu0 = process.cpuUsage();
     const until = Date.now() + SECONDS * 1000;
@@ -246,12 +304,15 @@ async function measureRoom(root: string | undefined): Promise<Figures> {
     await Promise.all(
       trainees.map(async (t, i) => {
         await new Promise((r) => setTimeout(r, (i * 1000) / trainees.length));
-        let k = i;
+        let n = 0;
         while (Date.now() < until) {
           const started = Date.now();
-          const r = await send(origin, t, OPS[k++ % 3]!);
+          const r = await send(origin, t, OPS[(i + n) % 3]!, presigned[i]![n++]);
           times.push(r.ms);
-          if (!r.ok) errors += 1;
+          if (!r.ok) {
+            errors += 1;
+            reasons.set(r.why ?? '?', (reasons.get(r.why ?? '?') ?? 0) + 1);
+          }
           await new Promise((res) => setTimeout(res, Math.max(0, 1000 - (Date.now() - started))));
         }
       }),
@@ -268,11 +329,15 @@ async function measureRoom(root: string | undefined): Promise<Figures> {
       base,
       times,
       errors,
+      reasons,
       joinMs,
+      signMs,
       delays,
       unseen,
       snapshots,
       snapshotBytes,
+      deltas,
+      deltaBytes,
       mem,
       loadCpuMs: (cpu.user + cpu.system) / 1000,
     };
@@ -293,11 +358,14 @@ function rows(label: string, f: Figures): string[] {
     `| ${label}: one trainee alone, median of 60 | ${fmt(b)} | 1.00× |`,
     `| ${label}: room answer time, median / p95 (goal < 50 ms) / p99 | ${fmt(pct(f.times, 50))} / **${fmt(pct(f.times, 95))}** / ${fmt(pct(f.times, 99))} | p95 ${(pct(f.times, 95) / b).toFixed(2)}× |`,
     `| ${label}: requests answered / errors (goal 0) | ${f.times.length} / ${f.errors} | ${(f.times.length / SECONDS).toFixed(0)} req/s |`,
+    `| ${label}: errors by kind | ${[...f.reasons].map(([k, n]) => `${k}: ${n}`).join('; ') || 'none'} | |`,
     `| ${label}: trainer view update delay, median / p95 / max of ${f.delays.length} payouts (goal < 1 s) | ${fmt(pct(f.delays, 50))} / **${fmt(pct(f.delays, 95))}** / ${fmt(f.delays[f.delays.length - 1] ?? NaN)} | ${f.unseen} never shown |`,
     `| ${label}: trainer snapshots received, last one's size | ${f.snapshots} (${(f.snapshots / SECONDS).toFixed(1)}/s), ${(f.snapshotBytes / 1024).toFixed(0)} KB | |`,
+    `| ${label}: trainer deltas received, mean size | ${f.deltas} (${(f.deltas / SECONDS).toFixed(1)}/s), ${(f.deltaBytes / Math.max(1, f.deltas) / 1024).toFixed(0)} KB | |`,
     `| ${label}: server memory rss / heap, start → end | ${mb(f.mem[0]!.rss)} / ${mb(f.mem[0]!.heapUsed)} → ${mb(f.mem[1]!.rss)} / ${mb(f.mem[1]!.heapUsed)} | |`,
     `| ${label}: CPU, server / load generator (cores busy) | ${cores(f.mem[1]!.cpuMs - f.mem[0]!.cpuMs)} / ${cores(f.loadCpuMs)} | |`,
     `| ${label}: join, per trainee | ${fmt(f.joinMs)} | |`,
+    `| ${label}: signing the run's requests beforehand (not timed) | ${(f.signMs / 1000).toFixed(1)} s | |`,
   ];
 }
 

@@ -186,7 +186,7 @@ export async function purgeStalls(dir: string): Promise<{
     const times: number[] = [];
     for (;;) {
       const t = performance.now();
-      const n = store.purgeNonces(now);
+      const n = store.nonces.purge(now);
       times.push(performance.now() - t);
       if (n < NONCE_PURGE_BATCH) break;
     }

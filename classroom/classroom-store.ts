@@ -30,6 +30,21 @@ export interface ProgressRow {
   answered_after: number;
 }
 
+export interface HintUnlocked {
+  trainee_id: string;
+  exercise_id: string;
+  mistake_id: string;
+  at: number;
+  cost: number;
+}
+
+export interface AnswerCount {
+  trainee_id: string;
+  exercise_id: string;
+  choice: string;
+  n: number;
+}
+
 interface AttemptRow {
   id: number;
   trainee_id: string;
@@ -93,6 +108,23 @@ export class ClassroomStore {
   private readonly stmt: (sql: string) => Database.Statement;
   /** The trainer token of this run, and its SHA-256 (hex) as the database keeps it. */
   private trainer: { token: string; hash: Buffer } | undefined;
+  /**
+   * Attempts not written yet: a room of 1,000 sends 1,000 a second, written in one transaction per
+   * turn of the event loop (`flush`) rather than one each. Every read of the attempts flushes first.
+   */
+  private readonly unwritten = new Map<number, { traineeId: string; record: AttemptRecord; keep: number }>();
+  private flushing: NodeJS.Immediate | undefined;
+  private lastAttempt: number | undefined;
+  // Reads the room makes on every change of a trainee, kept until a write of this store changes them.
+  private readonly cache = {
+    meta: new Map<string, string | undefined>(),
+    progress: new Map<string, ProgressRow[]>(),
+    assisted: new Map<string, ReadonlySet<string>>(),
+    exerciseStates: undefined as
+      Array<{ exercise_id: string; locked: number; hints_shown: number }> | undefined,
+    hints: undefined as HintUnlocked[] | undefined,
+    answers: undefined as AnswerCount[] | undefined,
+  };
 
   constructor(private readonly dbPath: string) {
     this.db = openDatabase(dbPath);
@@ -102,7 +134,46 @@ export class ClassroomStore {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    this.flush();
+    this.db.close();
+  }
+
+  /** Writes the attempts not written yet, in one transaction. */
+  flush(): void {
+    if (this.flushing) clearImmediate(this.flushing);
+    this.flushing = undefined;
+    if (this.unwritten.size === 0) return;
+    const queued = [...this.unwritten.values()];
+    this.unwritten.clear();
+    this.db.transaction(() => {
+      for (const { traineeId, record: a, keep } of queued) {
+        this.stmt(
+          `INSERT INTO attempts (id, trainee_id, at, op_path, scheme, authenticated, accepted, order_id, http_status, error_code, error_message, mistake_id, tds, cause)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
+          a.id,
+          traineeId,
+          a.at,
+          a.opPath,
+          a.scheme,
+          a.authenticated ? 1 : 0,
+          a.accepted ? 1 : 0,
+          a.orderId,
+          a.httpStatus,
+          a.errorCode,
+          a.errorMessage,
+          a.cause ? null : a.mistakeId,
+          a.tds ?? null,
+          a.cause ?? null,
+        );
+        // A trainee's data is bounded: the oldest attempts beyond `keep` go.
+        if (a.id % 50 === 0)
+          this.stmt(
+            `DELETE FROM attempts WHERE trainee_id = ? AND id <= (SELECT id FROM attempts WHERE trainee_id = ? ORDER BY id DESC ${limitClause(1, keep)})`,
+          ).run(traineeId, traineeId);
+      }
+    })();
   }
 
   /**
@@ -140,6 +211,7 @@ export class ClassroomStore {
       this.db.transaction(() => {
         this.setMeta('trainer_token_sha256', hash.toString('hex'));
         this.stmt("DELETE FROM meta WHERE key = 'trainer_token'").run();
+        this.cache.meta.delete('trainer_token');
       })();
       this.db.pragma('secure_delete = OFF');
       try {
@@ -160,11 +232,16 @@ export class ClassroomStore {
   }
 
   getMeta(key: string): string | undefined {
-    return (this.stmt('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)
-      ?.value;
+    if (this.cache.meta.has(key)) return this.cache.meta.get(key);
+    const value = (
+      this.stmt('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined
+    )?.value;
+    this.cache.meta.set(key, value);
+    return value;
   }
 
   setMeta(key: string, value: string): void {
+    this.cache.meta.delete(key);
     this.stmt(
       'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
     ).run(key, value);
@@ -173,6 +250,10 @@ export class ClassroomStore {
   /** The trainee whose sandbox merchant has this login. */
   traineeIdOfLogin(login: string): string | undefined {
     return this.stmt('SELECT id FROM trainees WHERE login = ?').pluck().get(login) as string | undefined;
+  }
+
+  trainee(id: string): TraineeRow | undefined {
+    return this.stmt('SELECT * FROM trainees WHERE id = ?').get(id) as TraineeRow | undefined;
   }
 
   trainees(): TraineeRow[] {
@@ -190,41 +271,33 @@ export class ClassroomStore {
     ).run(row);
   }
 
+  /** Records an attempt (written with the next flush); its id is given at once. */
   insertAttempt(traineeId: string, a: Omit<AttemptRecord, 'id'>, keep: number): AttemptRecord {
-    const id = Number(
+    this.lastAttempt ??= Number(
       this.stmt(
-        `INSERT INTO attempts (trainee_id, at, op_path, scheme, authenticated, accepted, order_id, http_status, error_code, error_message, mistake_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        traineeId,
-        a.at,
-        a.opPath,
-        a.scheme,
-        a.authenticated ? 1 : 0,
-        a.accepted ? 1 : 0,
-        a.orderId,
-        a.httpStatus,
-        a.errorCode,
-        a.errorMessage,
-        a.mistakeId,
-      ).lastInsertRowid,
+        "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'attempts'), 0), COALESCE((SELECT MAX(id) FROM attempts), 0))",
+      )
+        .pluck()
+        .get(),
     );
-    // A trainee's data is bounded: the oldest attempts beyond `keep` go.
-    if (id % 50 === 0)
-      this.stmt(
-        `DELETE FROM attempts WHERE trainee_id = ? AND id <= (SELECT id FROM attempts WHERE trainee_id = ? ORDER BY id DESC ${limitClause(1, keep)})`,
-      ).run(traineeId, traineeId);
-    return { id, ...a };
+    const record: AttemptRecord = { id: ++this.lastAttempt, ...a };
+    this.unwritten.set(record.id, { traineeId, record, keep });
+    this.flushing ??= setImmediate(() => this.flush());
+    return record;
   }
 
   /** The 3-D Secure version the request asked for (classroom/attempt-fit.ts). */
   setAttemptTds(id: number, tds: '2' | '1.0.2'): void {
-    this.stmt('UPDATE attempts SET tds = ? WHERE id = ?').run(tds, id);
+    const queued = this.unwritten.get(id);
+    if (queued) queued.record.tds = tds;
+    else this.stmt('UPDATE attempts SET tds = ? WHERE id = ?').run(tds, id);
   }
 
   /** A refusal that is not the trainee's mistake: its cause, and no mistake charged. */
   setAttemptCause(id: number, cause: AttemptCause): void {
-    this.stmt('UPDATE attempts SET cause = ?, mistake_id = NULL WHERE id = ?').run(cause, id);
+    const queued = this.unwritten.get(id);
+    if (queued) queued.record.cause = cause;
+    else this.stmt('UPDATE attempts SET cause = ?, mistake_id = NULL WHERE id = ?').run(cause, id);
   }
 
   recordKeyRestore(traineeId: string, at: number, replacedPem: string, replacedFingerprint: string): void {
@@ -263,30 +336,21 @@ export class ClassroomStore {
 
   /** True when this hint was not unlocked yet (and is now). */
   unlockHint(traineeId: string, exerciseId: string, mistakeId: string, at: number, cost: number): boolean {
-    return (
+    const unlocked =
       this.stmt(
         'INSERT OR IGNORE INTO hints_unlocked (trainee_id, exercise_id, mistake_id, at, cost) VALUES (?, ?, ?, ?, ?)',
-      ).run(traineeId, exerciseId, mistakeId, at, cost).changes > 0
-    );
+      ).run(traineeId, exerciseId, mistakeId, at, cost).changes > 0;
+    if (unlocked) this.cache.hints = undefined;
+    return unlocked;
   }
 
-  hintsUnlocked(): Array<{
-    trainee_id: string;
-    exercise_id: string;
-    mistake_id: string;
-    at: number;
-    cost: number;
-  }> {
-    return this.stmt('SELECT * FROM hints_unlocked ORDER BY at, rowid').all() as Array<{
-      trainee_id: string;
-      exercise_id: string;
-      mistake_id: string;
-      at: number;
-      cost: number;
-    }>;
+  hintsUnlocked(): readonly HintUnlocked[] {
+    this.cache.hints ??= this.stmt('SELECT * FROM hints_unlocked ORDER BY at, rowid').all() as HintUnlocked[];
+    return this.cache.hints;
   }
 
   markAssisted(traineeId: string, exerciseId: string, at: number): void {
+    this.cache.assisted.delete(traineeId);
     this.stmt('INSERT OR IGNORE INTO assisted (trainee_id, exercise_id, at) VALUES (?, ?, ?)').run(
       traineeId,
       exerciseId,
@@ -294,18 +358,28 @@ export class ClassroomStore {
     );
   }
 
-  assistedOf(traineeId: string): Set<string> {
-    const rows = this.stmt('SELECT exercise_id FROM assisted WHERE trainee_id = ?').all(traineeId) as Array<{
-      exercise_id: string;
-    }>;
-    return new Set(rows.map((r) => r.exercise_id));
+  assistedOf(traineeId: string): ReadonlySet<string> {
+    let set = this.cache.assisted.get(traineeId);
+    if (!set) {
+      const rows = this.stmt('SELECT exercise_id FROM assisted WHERE trainee_id = ?').all(
+        traineeId,
+      ) as Array<{
+        exercise_id: string;
+      }>;
+      set = new Set(rows.map((r) => r.exercise_id));
+      this.cache.assisted.set(traineeId, set);
+    }
+    return set;
   }
 
   setAttemptMistake(id: number, mistake: MistakeId): void {
-    this.stmt('UPDATE attempts SET mistake_id = ? WHERE id = ? AND cause IS NULL').run(mistake, id);
+    const queued = this.unwritten.get(id);
+    if (queued) queued.record.mistakeId = queued.record.cause ? null : mistake;
+    else this.stmt('UPDATE attempts SET mistake_id = ? WHERE id = ? AND cause IS NULL').run(mistake, id);
   }
 
   attemptsOf(traineeId: string, keep: number): AttemptRecord[] {
+    this.flush();
     const rows = this.stmt(
       `SELECT * FROM attempts WHERE trainee_id = ? ORDER BY id DESC ${limitClause(keep)}`,
     ).all(traineeId) as AttemptRow[];
@@ -314,6 +388,7 @@ export class ClassroomStore {
 
   /** How often each mistake id was diagnosed in the room's refused requests. */
   lastAttemptId(traineeId: string): number {
+    this.flush();
     const row = this.stmt('SELECT MAX(id) AS id FROM attempts WHERE trainee_id = ?').get(traineeId) as {
       id: number | null;
     };
@@ -321,16 +396,23 @@ export class ClassroomStore {
   }
 
   mistakeCounts(): Array<{ mistake_id: string; n: number }> {
+    this.flush();
     return this.stmt(
       'SELECT mistake_id, COUNT(*) AS n FROM attempts WHERE mistake_id IS NOT NULL GROUP BY mistake_id ORDER BY n DESC, mistake_id',
     ).all() as Array<{ mistake_id: string; n: number }>;
   }
 
-  progressOf(traineeId: string): ProgressRow[] {
-    return this.stmt('SELECT * FROM progress WHERE trainee_id = ?').all(traineeId) as ProgressRow[];
+  progressOf(traineeId: string): readonly ProgressRow[] {
+    let rows = this.cache.progress.get(traineeId);
+    if (!rows) {
+      rows = this.stmt('SELECT * FROM progress WHERE trainee_id = ?').all(traineeId) as ProgressRow[];
+      this.cache.progress.set(traineeId, rows);
+    }
+    return rows;
   }
 
   markDone(traineeId: string, exerciseId: string, at: number, detail: string): void {
+    this.cache.progress.delete(traineeId);
     this.stmt(
       `INSERT INTO progress (trainee_id, exercise_id, done_at, detail) VALUES (?, ?, ?, ?)
        ON CONFLICT (trainee_id, exercise_id) DO UPDATE SET done_at = excluded.done_at, detail = excluded.detail`,
@@ -344,6 +426,8 @@ export class ClassroomStore {
     at: number,
     afterAttempt: number,
   ): void {
+    this.cache.progress.delete(traineeId);
+    this.cache.answers = undefined;
     this.stmt(
       `INSERT INTO progress (trainee_id, exercise_id, answer, answered_at, answers, answered_after) VALUES (?, ?, ?, ?, 1, ?)
        ON CONFLICT (trainee_id, exercise_id) DO UPDATE SET answer = excluded.answer, answered_at = excluded.answered_at,
@@ -357,14 +441,20 @@ export class ClassroomStore {
   }
 
   /** The choices each trainee gave to each question, with how often (first given first). */
-  answerCounts(): Array<{ trainee_id: string; exercise_id: string; choice: string; n: number }> {
-    return this.stmt(
+  answerCounts(): readonly AnswerCount[] {
+    this.cache.answers ??= this.stmt(
       'SELECT trainee_id, exercise_id, choice, n FROM answer_choices ORDER BY first_at, rowid',
-    ).all() as Array<{ trainee_id: string; exercise_id: string; choice: string; n: number }>;
+    ).all() as AnswerCount[];
+    return this.cache.answers;
   }
 
   /** Forgets a trainee's attempts and progress (their merchant and its sandbox records stay). */
   resetTrainee(traineeId: string): void {
+    this.flush();
+    this.cache.progress.delete(traineeId);
+    this.cache.assisted.delete(traineeId);
+    this.cache.hints = undefined;
+    this.cache.answers = undefined;
     this.db.transaction(() => {
       this.stmt('DELETE FROM attempts WHERE trainee_id = ?').run(traineeId);
       this.stmt('DELETE FROM progress WHERE trainee_id = ?').run(traineeId);
@@ -374,15 +464,17 @@ export class ClassroomStore {
     })();
   }
 
-  exerciseStates(): Array<{ exercise_id: string; locked: number; hints_shown: number }> {
-    return this.stmt('SELECT * FROM exercise_state').all() as Array<{
+  exerciseStates(): ReadonlyArray<{ exercise_id: string; locked: number; hints_shown: number }> {
+    this.cache.exerciseStates ??= this.stmt('SELECT * FROM exercise_state').all() as Array<{
       exercise_id: string;
       locked: number;
       hints_shown: number;
     }>;
+    return this.cache.exerciseStates;
   }
 
   setLocked(exerciseId: string, locked: boolean): void {
+    this.cache.exerciseStates = undefined;
     this.stmt(
       `INSERT INTO exercise_state (exercise_id, locked) VALUES (?, ?)
        ON CONFLICT (exercise_id) DO UPDATE SET locked = excluded.locked`,
@@ -390,6 +482,7 @@ export class ClassroomStore {
   }
 
   setHintsShown(exerciseId: string, shown: number): void {
+    this.cache.exerciseStates = undefined;
     this.stmt(
       `INSERT INTO exercise_state (exercise_id, hints_shown) VALUES (?, ?)
        ON CONFLICT (exercise_id) DO UPDATE SET hints_shown = excluded.hints_shown`,

@@ -182,6 +182,18 @@ interface Bucket {
 }
 
 /**
+ * A trainee's kept attempts with, per exercise (by index), how many fit it, how many of those were
+ * refused, and when the first one was (undefined: to be found again after the oldest went). Kept up
+ * to date as attempts come and go, so a row of the trainer's table never reads every attempt again.
+ */
+interface Tally {
+  list: AttemptRecord[];
+  fits: number[];
+  refused: number[];
+  first: Array<number | null | undefined>;
+}
+
+/**
  * The classroom: trainees and their merchants, their attempts as the sandbox saw them, the checks
  * evaluated from those, and what the trainer controls (locks, hints, resets). No HTTP here.
  */
@@ -194,8 +206,15 @@ export class Classroom {
   private readonly bySession = new Map<string, TraineeRow>();
   private readonly byLogin = new Map<string, TraineeRow>();
   private readonly byId = new Map<string, TraineeRow>();
-  private readonly attempts = new Map<string, AttemptRecord[]>();
+  private readonly attempts = new Map<string, Tally>();
   private readonly buckets = new Map<string, Bucket>();
+  /** Session credential → its SHA-256, for the sessions seen lately (bounded). */
+  private readonly sessionHashes = new Map<string, string>();
+  /**
+   * Per trainee, the sandbox's count of their orders when last read and the requests admitted
+   * since: each makes one order at most, so while their sum is under the bound nothing is read.
+   */
+  private readonly ordersBound = new Map<string, { counted: number; since: number }>();
   private readonly pending = new Set<string>();
   private readonly listeners = new Set<(traineeId: string | null) => void>();
   private readonly diagnosing = new Set<Promise<void>>();
@@ -353,12 +372,11 @@ export class Classroom {
         .filter((p) => p.done_at !== null)
         .map((p) => p.exercise_id),
     );
-    for (const ex of this.exercises) {
+    const tally = this.tallyOf(trainee.id);
+    for (const [i, ex] of this.exercises.entries()) {
       const set = settings.get(ex.id);
       if (!set || done.has(ex.id) || !attemptFits(record, ex.check)) continue;
-      const refused = this.attemptsOf(trainee.id).filter(
-        (a) => !a.accepted && !a.cause && attemptFits(a, ex.check),
-      ).length;
+      const refused = tally.refused[i]!;
       if (refused >= set.after && this.store.unlockHint(trainee.id, ex.id, mistake, this.now(), set.cost))
         this.emit(trainee.id);
     }
@@ -477,7 +495,7 @@ export class Classroom {
     if (before.joinedKeyInUse || !merchant) return { ...before, restored: false };
     this.store.recordKeyRestore(t.id, this.now(), merchant.publicKeyPem, merchant.keyFingerprint);
     this.replacedKeys.delete(t.id);
-    this.handle.store.deleteMerchantKey(t.login);
+    this.handle.store.merchantKeys.delete(t.login);
     this.handle.merchants.restoreConfigured(t.login);
     this.emit(t.id);
     return { ...this.keyState(traineeId), restored: true };
@@ -534,7 +552,15 @@ export class Classroom {
   }
 
   traineeBySession(session: string | undefined): TraineeRow | undefined {
-    return session ? this.bySession.get(sha256(session)) : undefined;
+    if (!session) return undefined;
+    // Each request asks several times (its access rules, the held budget): hashed once per session.
+    let hash = this.sessionHashes.get(session);
+    if (hash === undefined) {
+      if (this.sessionHashes.size >= 4 * this.limits.maxTrainees) this.sessionHashes.clear();
+      hash = sha256(session);
+      this.sessionHashes.set(session, hash);
+    }
+    return this.bySession.get(hash);
   }
 
   /**
@@ -572,7 +598,13 @@ export class Classroom {
     }
     b.tokens -= 1;
     this.buckets.set(trainee.id, b);
-    if (this.handle.store.countOrders(trainee.login) >= this.limits.ordersPerTrainee)
+    let orders = this.ordersBound.get(trainee.id);
+    if (!orders || orders.counted + orders.since >= this.limits.ordersPerTrainee) {
+      orders = { counted: this.handle.store.orders.count(trainee.login), since: 0 };
+      this.ordersBound.set(trainee.id, orders);
+    }
+    orders.since += 1;
+    if (orders.counted >= this.limits.ordersPerTrainee)
       throw new ClassroomError(
         507,
         'TRAINEE_DATA_FULL',
@@ -597,12 +629,66 @@ export class Classroom {
   // ---------------------------------------------------------------- attempts and checks
 
   private attemptsOf(traineeId: string): AttemptRecord[] {
-    let list = this.attempts.get(traineeId);
-    if (!list) {
-      list = this.store.attemptsOf(traineeId, this.limits.attemptsKept);
-      this.attempts.set(traineeId, list);
+    return this.tallyOf(traineeId).list;
+  }
+
+  private tallyOf(traineeId: string): Tally {
+    let tally = this.attempts.get(traineeId);
+    if (!tally) {
+      tally = this.count(this.store.attemptsOf(traineeId, this.limits.attemptsKept));
+      this.attempts.set(traineeId, tally);
     }
-    return list;
+    return tally;
+  }
+
+  /** Counts a list of attempts from scratch (when read from the store, or after a cause changed). */
+  private count(list: AttemptRecord[]): Tally {
+    const n = this.exercises.length;
+    const tally: Tally = {
+      list,
+      fits: Array(n).fill(0),
+      refused: Array(n).fill(0),
+      first: Array(n).fill(null),
+    };
+    for (const a of list) this.countIn(tally, a, 1);
+    return tally;
+  }
+
+  private countIn(tally: Tally, a: AttemptRecord, by: 1 | -1): void {
+    this.exercises.forEach((ex, i) => {
+      if (!attemptFits(a, ex.check)) return;
+      tally.fits[i]! += by;
+      if (!a.accepted) tally.refused[i]! += by;
+      if (by === 1) tally.first[i] ??= a.at;
+      // The oldest went: the next one that fits is found when asked for.
+      else tally.first[i] = tally.fits[i] === 0 ? null : undefined;
+    });
+  }
+
+  /** When a trainee's first kept attempt at exercise `i` was (null: none). */
+  private firstAt(tally: Tally, i: number): number | null {
+    let first = tally.first[i];
+    if (first === undefined) {
+      const check = this.exercises[i]!.check;
+      first = tally.list.find((a) => attemptFits(a, check))?.at ?? null;
+      tally.first[i] = first;
+    }
+    return first;
+  }
+
+  /** Adds an attempt to a trainee's kept ones; the oldest beyond the bound go. */
+  private keep(traineeId: string, record: AttemptRecord): void {
+    const tally = this.tallyOf(traineeId);
+    const list = tally.list;
+    // A list read from the store just now holds its own copy of this attempt: keep `record`, which
+    // the diagnosis completes later, so the trainer's last refused request shows its mistake.
+    if (list[list.length - 1]?.id === record.id) list[list.length - 1] = record;
+    else {
+      list.push(record);
+      this.countIn(tally, record, 1);
+    }
+    const over = list.length - this.limits.attemptsKept;
+    if (over > 0) for (const gone of list.splice(0, over)) this.countIn(tally, gone, -1);
   }
 
   /** The sandbox's `onAttempt` hook: records a trainee's request and re-evaluates their checks. */
@@ -636,12 +722,7 @@ export class Classroom {
       record.tds = tds;
       this.store.setAttemptTds(record.id, tds);
     }
-    const list = this.attemptsOf(trainee.id);
-    // A list read from the store just now holds its own copy of this attempt: keep `record`, which
-    // the diagnosis below completes, so the trainer's last refused request shows its mistake.
-    if (list[list.length - 1]?.id === record.id) list[list.length - 1] = record;
-    else list.push(record);
-    if (list.length > this.limits.attemptsKept) list.splice(0, list.length - this.limits.attemptsKept);
+    this.keep(trainee.id, record);
     if (!accepted && a.authenticated === false && errorCode !== null) {
       // Diagnosed after the answer went: the request's bytes live only in this closure.
       const crypto = this.handle.crypto;
@@ -650,6 +731,9 @@ export class Classroom {
         if (replaced.length > 0 && (await signedWithReplacedKey(a, replaced, crypto))) {
           record.cause = 'trainer-restore';
           this.store.setAttemptCause(record.id, 'trainer-restore');
+          // No attempt of the trainee's any more: counted again without it.
+          const tally = this.attempts.get(trainee.id);
+          if (tally) this.attempts.set(trainee.id, this.count(tally.list));
           this.emit(trainee.id);
           return;
         }
@@ -685,10 +769,10 @@ export class Classroom {
         minor !== undefined && check.kind === 'approved' ? { minor, currency: v?.currency } : undefined,
       attempts: this.attemptsOf(trainee.id),
       order: (id) => {
-        const o = store.getOrder(id);
+        const o = store.orders.get(id);
         return o && o.merchant === trainee.login ? o : undefined;
       },
-      requestsOf: (id) => store.requestsOf(id),
+      requestsOf: (id) => store.requests.of(id),
       answer,
       confirmedCause: v?.capture ? v.capture.mistake : this.causes.get(ex.id),
       settledMisses: this.missesOf(trainee.id, ex.id),
@@ -752,16 +836,15 @@ export class Classroom {
   private statuses(trainee: TraineeRow): ExerciseStatus[] {
     const states = this.states();
     const progress = new Map(this.store.progressOf(trainee.id).map((p) => [p.exercise_id, p]));
-    const attempts = this.attemptsOf(trainee.id);
-    return this.exercises.map((ex) => {
-      const mine = attempts.filter((a) => attemptFits(a, ex.check));
+    const tally = this.tallyOf(trainee.id);
+    return this.exercises.map((ex, i) => {
       const p = progress.get(ex.id);
       const answers = p?.answers ?? 0;
-      const startedAt = Math.min(mine[0]?.at ?? Infinity, p?.answered_at ?? Infinity);
+      const startedAt = Math.min(this.firstAt(tally, i) ?? Infinity, p?.answered_at ?? Infinity);
       const doneAt = p?.done_at ?? null;
       const base = {
         id: ex.id,
-        attempts: mine.length + answers,
+        attempts: tally.fits[i]! + answers,
         startedAt: Number.isFinite(startedAt) ? startedAt : null,
         doneAt,
       };
@@ -914,7 +997,9 @@ export class Classroom {
   ): TrainerSnapshot['trainees'][number] {
     const results = this.statuses(t);
     const own = hints.filter((h) => h.traineeId === t.id);
-    const refused = [...this.attemptsOf(t.id)].reverse().find((a) => !a.accepted);
+    const list = this.attemptsOf(t.id);
+    let refused: AttemptRecord | undefined;
+    for (let i = list.length - 1; i >= 0 && !refused; i--) if (!list[i]!.accepted) refused = list[i];
     return {
       id: t.id,
       name: t.name,

@@ -11,6 +11,7 @@ import { SCENARIO_HEADER } from '../src/catalog/scenarios.ts';
 import { resultsCsv, resultsJson } from './export-results.ts';
 import { trainerKeyRoutes } from './trainer-key-routes.ts';
 import { hintRoutes } from './hint-routes.ts';
+import { trainerEvents } from './trainer-stream.ts';
 
 export const TRAINEE_COOKIE = 'pc_trainee';
 export const TRAINER_COOKIE = 'pc_trainer';
@@ -362,16 +363,10 @@ export async function classroomRoutes(app: FastifyInstance, opts: ClassroomHttpO
       .send(qrSvg(`http://${request.host}/join`));
   });
 
-  app.get('/trainer/events', TRAINER, async (_request, reply) => {
-    // At most a few snapshots a second, however busy the room: each one is the whole table.
-    return liveStream(
-      reply,
-      'snapshot',
-      () => classroom.trainerSnapshot(),
-      200,
-      () => true,
-    );
-  });
+  app.get('/trainer/events', TRAINER, async (_request, reply) =>
+    // At most five events a second, however busy the room; each carries only the rows that changed.
+    trainerEvents(reply, classroom, 200),
+  );
 
   app.post('/trainer/hint', TRAINER, async (request) => {
     const body = parseBody(hintBody, request.body);

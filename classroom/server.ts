@@ -6,7 +6,7 @@ import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
 import { urlHost, type ServerConfig } from '../proxy/config.ts';
 import { allowedHosts, allowedOrigins, listeningPort } from '../proxy/guards.ts';
 import { buildServer, type BuildServerOptions, type ConsoleServer } from '../proxy/server.ts';
-import { Classroom, type ClassroomLimits } from './classroom.ts';
+import { Classroom, DEFAULT_LIMITS, type ClassroomLimits } from './classroom.ts';
 import { ClassroomStore } from './classroom-store.ts';
 import { confirmedCauseOfCapture } from './diagnose-attempt.ts';
 import { ExerciseFileError, loadExerciseFiles, type Exercise } from './exercise-schema.ts';
@@ -49,6 +49,23 @@ export function classroomAddresses(host: string): string[] {
       else if (host !== '0.0.0.0') out.push(`[${a.address}]`);
     }
   return out;
+}
+
+/**
+ * Connections one trainee's browser holds: its event streams (exercises, pushed captures) and one or
+ * two for requests. The console's cap (256) would close a room of 200's sockets on accept.
+ */
+export const CONNECTIONS_PER_TRAINEE = 4;
+
+/** The server's limits for a room of `maxTrainees`: its connection cap grows with the room unless set. */
+export function roomLimits(
+  config: ServerConfig,
+  maxTrainees: number,
+  env: Record<string, string | undefined>,
+): ServerConfig['limits'] {
+  if (env.SERVER_MAX_CONNECTIONS?.trim()) return config.limits;
+  const room = CONNECTIONS_PER_TRAINEE * maxTrainees + 64;
+  return { ...config.limits, maxConnections: Math.max(config.limits.maxConnections, room) };
 }
 
 /** Each diagnose-then-fix exercise's confirmed cause, which must be one of its choices. */
@@ -122,6 +139,7 @@ export async function buildClassroomServer(
   // The Host allow-list and the console's origins include the address the trainer gave.
   const classroomConfig: ServerConfig = {
     ...config,
+    limits: roomLimits(config, settings.limits?.maxTrainees ?? DEFAULT_LIMITS.maxTrainees, env),
     targets: [],
     allowedHosts: [...config.allowedHosts, ...addresses.map((a) => `${a}:${config.port}`.toLowerCase())],
     allowedOrigins: [...config.allowedOrigins, ...addresses.map((a) => `http://${a}:${config.port}`)],

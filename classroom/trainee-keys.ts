@@ -28,7 +28,7 @@ export function traineeKeyState(handle: SandboxHandle, login: string): TraineeKe
     current: {
       keyFingerprint: now.keyFingerprint,
       keyBits: now.keyBits,
-      registeredAt: joinedKeyInUse ? null : (handle.store.merchantKeyOf(login)?.updated_at ?? null),
+      registeredAt: joinedKeyInUse ? null : (handle.store.merchantKeys.of(login)?.updated_at ?? null),
     },
     joined: { keyFingerprint: joined.keyFingerprint, keyBits: joined.keyBits },
     joinedKeyInUse,

@@ -59,7 +59,8 @@ export class TrainerScenarios {
   }
 
   private apply(traineeId: string): void {
-    const t = this.store.trainees().find((row) => row.id === traineeId);
+    // One row, not the room's: a room of 1,000 joins (and a room-wide choice) stay linear.
+    const t = this.store.trainee(traineeId);
     if (!t || !this.sandbox) return;
     this.sandbox.setMerchantScenario(t.login, this.own(t.id) ?? this.room());
     this.applied.add(t.id);
@@ -83,7 +84,7 @@ export class TrainerScenarios {
 
   /** A trainee's own choice; `null` makes them follow the room's again. */
   setTrainee(traineeId: string, choice: ScenarioChoice | null): void {
-    if (!this.store.trainees().some((t) => t.id === traineeId))
+    if (!this.store.trainee(traineeId))
       throw new ClassroomError(404, 'TRAINEE_UNKNOWN', 'No such trainee: reload the trainer page.');
     // An own choice is kept even when empty (the happy path for this trainee, whatever the room's).
     this.store.setMeta(traineeKey(traineeId), choice === null ? 'null' : JSON.stringify(choice));

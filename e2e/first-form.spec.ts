@@ -109,6 +109,15 @@ test.describe('the pre-rendered first form', () => {
       release();
       await expect(page.locator('#first-form')).toHaveCount(0);
       await expect(page.getByRole('button', { name: 'Fill with test data' })).toBeVisible();
+      // Measured once the page has settled: the profile bar has replaced its held place and read
+      // the demo key (its status line wrapped to two lines at 1280 px and moved the form 16 px).
+      await expect(page.locator('.pf-bar[aria-busy="true"]')).toHaveCount(0);
+      await expect(
+        page
+          .getByRole('region', { name: 'Merchant credentials' })
+          .getByText(/fingerprint/)
+          .first(),
+      ).toBeAttached();
       const after = await first.boundingBox();
       expect(before).not.toBeNull();
       expect(Math.abs(after!.x - before!.x), 'horizontal move in px').toBeLessThanOrEqual(1);

@@ -5,7 +5,8 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { callOf, sandboxPlugin } from './plugin.ts';
+import { callOf } from './answer-operation.ts';
+import { sandboxPlugin } from './plugin.ts';
 import { resolveSandboxOptions, type SandboxOptions } from './options.ts';
 import type { SandboxHandle } from './hooks.ts';
 import { dialectOf } from './http-input.ts';

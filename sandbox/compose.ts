@@ -1,7 +1,10 @@
 import type { CryptoPort } from '../src/core/index.ts';
+import { answerWithoutHttp, type OperationContext } from './answer-operation.ts';
 import { Checkpointer, FALLBACK_AUTOCHECKPOINT_PAGES } from './checkpointer.ts';
 import { Engine } from './engine/index.ts';
-import { loadMerchants, type MerchantRegistry } from './merchants.ts';
+import { HeldBudget } from './held-budget.ts';
+import type { SandboxHandle, SandboxHooks } from './hooks.ts';
+import { createMerchant, loadMerchants, type MerchantRegistry } from './merchants.ts';
 import type { ResolvedSandboxOptions } from './options.ts';
 import { ScenarioStore } from './scenarios/scenario-store.ts';
 import { Scheduler } from './scheduler.ts';
@@ -55,5 +58,54 @@ export async function composeSandbox(
       await checkpointer?.stop();
       store.close();
     },
+  };
+}
+
+/**
+ * What an operation call is answered with (answer-operation.ts): the parts, the settings, a cache
+ * of the catalog's request schemas and the budget of held answers. `basePath` is
+ * `<plugin prefix>/paynet`, where the plugin's pages live.
+ */
+export function composeOperationContext(
+  parts: SandboxParts,
+  options: ResolvedSandboxOptions,
+  crypto: CryptoPort,
+  hooks: Pick<SandboxHooks, 'onAttempt' | 'scenarioSleep'>,
+  basePath: string,
+): OperationContext {
+  return {
+    options,
+    engine: parts.engine,
+    merchants: parts.merchants,
+    crypto,
+    schemas: new Map(),
+    now: () => new Date(options.clock()),
+    basePath,
+    basePaths: new Set([basePath, ...options.aliasBasePaths]),
+    lab: parts.lab,
+    held: new HeldBudget(options.heldPerClient, options.heldTotal),
+    hooks,
+  };
+}
+
+/** What an embedder (the classroom, the console's proxy) gets of a running sandbox: see `onReady`. */
+export function composeHandle(
+  parts: SandboxParts,
+  ctx: OperationContext,
+  logError: (code: string | undefined, message: string) => void,
+): SandboxHandle {
+  const { store, merchants, lab, scheduler } = parts;
+  const { options, crypto } = ctx;
+  return {
+    store,
+    merchants,
+    crypto,
+    createMerchant: (input) => createMerchant(store, merchants, crypto, { ...input, now: options.clock() }),
+    finalizeDue: () => scheduler.finalizeDue(),
+    clock: options.clock,
+    answer: (call) => answerWithoutHttp(ctx, call, logError),
+    apiPath: `${ctx.basePath}/api/`,
+    setMerchantScenario: (login, choice) => lab.setMerchantChoice(login, choice, options.clock()),
+    merchantScenario: (login) => lab.merchantChoice(login),
   };
 }

@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { PAY_JSON, validationError, type AcceptMode, type ApiReply, type Dialect } from './replies.ts';
 
 export const MAX_PARAMETERS = 500;
@@ -184,4 +185,13 @@ export function hostnameOf(host: string): string {
   if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
   const i = host.lastIndexOf(':');
   return i === -1 ? host : host.slice(0, i);
+}
+
+/**
+ * Hands every body to the routes as raw bytes, up to `bodyLimit` (larger: 413): the signature is
+ * checked over the exact text that was sent.
+ */
+export function readBodiesAsBytes(app: FastifyInstance, bodyLimit: number): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) => done(null, body));
 }

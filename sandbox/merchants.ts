@@ -294,7 +294,7 @@ export async function loadMerchants(
       await toMerchant({ ...demo }, crypto, { privateKeyPkcs8Pem: demo.privateKeyPkcs8Pem, demo: true }),
     );
   }
-  for (const row of store.addedMerchants()) {
+  for (const row of store.addedMerchants.all()) {
     if (list.some((m) => m.login === row.login)) continue;
     try {
       list.push(await addedMerchant(row, crypto));
@@ -303,7 +303,7 @@ export async function loadMerchants(
     }
   }
   const registry = new MerchantRegistry(list);
-  for (const row of store.merchantKeys()) {
+  for (const row of store.merchantKeys.all()) {
     if (!registry.byLogin(row.login)) continue;
     try {
       const k = await importVerifyingKey(row.public_key_pem, crypto);
@@ -352,7 +352,7 @@ export async function createMerchant(
   const imported = await importVerifyingKey(input.publicKeyPem, crypto);
   const taken = (id: string) =>
     registry.all().some((m) => m.endpointIds.includes(id) || m.endpointGroupIds.includes(id));
-  let next = Math.max(FIRST_ADDED_ENDPOINT_ID, (store.lastAddedEndpointId() ?? 0) + 1);
+  let next = Math.max(FIRST_ADDED_ENDPOINT_ID, (store.addedMerchants.lastEndpointId() ?? 0) + 1);
   while (taken(String(next)) || taken(String(next + ADDED_GROUP_OFFSET))) next += 1;
   const row: AddedMerchantRow = {
     login: `${input.loginPrefix}-${next}`,
@@ -362,7 +362,7 @@ export async function createMerchant(
     public_key_pem: input.publicKeyPem,
     created_at: input.now,
   };
-  store.insertAddedMerchant(row);
+  store.addedMerchants.insert(row);
   const merchant: Merchant = {
     login: row.login,
     controlKey: row.control_key,

@@ -241,7 +241,7 @@ export function registerPages(app: FastifyInstance, deps: PageDeps): void {
 
   /** Sends the customer back to the merchant's redirect_url with the final outcome, signed. */
   async function customerReturn(reply: FastifyReply, order: OrderRow): Promise<FastifyReply> {
-    const request = engine.store.requestsOf(order.id)[0]!;
+    const request = engine.store.requests.of(order.id)[0]!;
     const merchant = deps.merchants.byLogin(order.merchant);
     const control = merchant
       ? await callbackControl(
@@ -267,7 +267,7 @@ export function registerPages(app: FastifyInstance, deps: PageDeps): void {
 
   app.get<{ Params: { token: string } }>('/paynet/form/:token', PAGE, async (request, reply) => {
     scheduler.finalizeDue();
-    const order = engine.store.orderByToken(request.params.token);
+    const order = engine.store.orders.byToken(request.params.token);
     if (!order || order.form_state === null) return notFound(reply);
     if (order.form_state === 'awaiting-3ds')
       return reply.code(303).header('location', `../3ds/acs/${request.params.token}`).send();
@@ -282,7 +282,7 @@ export function registerPages(app: FastifyInstance, deps: PageDeps): void {
   app.post<{ Params: { token: string } }>('/paynet/form/:token', PAGE, async (request, reply) => {
     scheduler.finalizeDue();
     const token = request.params.token;
-    const order = engine.store.orderByToken(token);
+    const order = engine.store.orders.byToken(token);
     if (!order || order.form_state === null) return notFound(reply);
     if (order.form_state !== 'awaiting-card') return alreadySubmitted(reply, order);
     const form = readPageForm(request.body);
@@ -338,7 +338,7 @@ export function registerPages(app: FastifyInstance, deps: PageDeps): void {
 
   app.get<{ Params: { token: string } }>('/paynet/3ds/acs/:token', PAGE, async (request, reply) => {
     scheduler.finalizeDue();
-    const order = engine.store.orderByToken(request.params.token);
+    const order = engine.store.orders.byToken(request.params.token);
     if (!order || !order.tds_version) return notFound(reply);
     if (!engine.issuerPageOpen(order)) {
       const why =
@@ -353,7 +353,7 @@ export function registerPages(app: FastifyInstance, deps: PageDeps): void {
   app.post<{ Params: { token: string } }>('/paynet/3ds/acs/:token', PAGE, async (request, reply) => {
     scheduler.finalizeDue();
     const token = request.params.token;
-    const order = engine.store.orderByToken(token);
+    const order = engine.store.orders.byToken(token);
     if (!order || !order.tds_version) return notFound(reply);
     const form = readPageForm(request.body);
     const password = form?.get('password') ?? '';

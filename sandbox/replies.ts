@@ -157,3 +157,8 @@ export function encodeReply(r: ApiReply, dialect: Dialect): EncodedReply {
         body: Buffer.from(encodeGatewayForm(r.body)),
       };
 }
+
+/** A client's text cut to `max` characters for an answer that quotes it. */
+export function shorten(text: string, max = 120): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

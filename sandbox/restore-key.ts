@@ -28,7 +28,7 @@ export async function restoreDemoKey(options: ResolvedSandboxOptions): Promise<R
   try {
     const merchants = await loadMerchants(options, nodeCryptoPort(), store);
     const login = merchants.first().login;
-    const hadRegistered = store.deleteMerchantKey(login);
+    const hadRegistered = store.merchantKeys.delete(login);
     const restored = merchants.restoreConfigured(login);
     return {
       login,

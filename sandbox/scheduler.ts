@@ -61,7 +61,7 @@ export class Scheduler {
     if (this.timer) clearInterval(this.timer);
     this.abort.abort();
     for (const w of this.wakes.splice(0)) w.resolve();
-    if (!this.engine.store.isClosed) this.engine.store.releaseClaims();
+    if (!this.engine.store.isClosed) this.engine.store.callbacks.releaseClaims();
   }
 
   /**
@@ -103,7 +103,7 @@ export class Scheduler {
     const o = this.engine.options;
     // A scenario may send up to three times per attempt (forged, genuine, duplicate).
     // Each with its request and order, read in the claim's statements.
-    const claimed = this.engine.store.claimDeliveries(now, o.callbackTimeoutMs * 3, CLAIM_BATCH);
+    const claimed = this.engine.store.callbacks.claimDeliveries(now, o.callbackTimeoutMs * 3, CLAIM_BATCH);
     for (const { callback: cb, target } of claimed) {
       if (this.inFlight.has(cb.id)) continue;
       const run = this.deliver(cb, target)
@@ -206,7 +206,7 @@ export class Scheduler {
    * or a fan-out's records never stall requests for more than one batch.
    */
   private purgeNonces(now: number): void {
-    this.inTurns('nonces', () => this.engine.store.purgeNonces(now), NONCE_PURGE_BATCH, 'nonce purge');
+    this.inTurns('nonces', () => this.engine.store.nonces.purge(now), NONCE_PURGE_BATCH, 'nonce purge');
     this.inTurns('relay', () => this.deliveries.prune(), RELAY_PRUNE_BATCH, 'relay prune');
   }
 

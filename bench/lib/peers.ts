@@ -18,8 +18,11 @@ export interface Peer {
   version: string;
   /** The page that shows the sale operation, relative to the peer server's origin. */
   path: string;
-  /** Resolves when the sale operation's try-it form is on screen and editable (clicking what a user would). */
-  waitUsable(page: Page): Promise<void>;
+  /**
+   * Resolves with the page's `performance.now()` when the sale operation's try-it form is on screen
+   * and editable (clicking what a user would), read in the check that found it so.
+   */
+  waitUsable(page: Page): Promise<number>;
 }
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -70,17 +73,19 @@ export const PEERS: readonly Peer[] = [
     // deepLinking opens the operation; tryItOutEnabled makes its form editable without a click.
     path: '/swagger/#/Payments/SALE',
     async waitUsable(page) {
-      await page.waitForFunction(
+      const at = await page.waitForFunction(
         () => {
           const op = document.querySelector('#operations-Payments-SALE.is-open');
           return (
             op?.querySelector('input[placeholder="endpointId"]:not([disabled])') != null &&
-            op.querySelector('input[placeholder="client_orderid"]:not([disabled])') != null
+            op.querySelector('input[placeholder="client_orderid"]:not([disabled])') != null &&
+            performance.now()
           );
         },
         undefined,
         { polling: 'raf', timeout: 60_000 },
       );
+      return (await at.jsonValue()) as number;
     },
   },
   {
@@ -92,13 +97,14 @@ export const PEERS: readonly Peer[] = [
       await page
         .locator('section[id$="/tag/payments/POST/api/v2/sale/{endpointId}"] button.show-api-client-button')
         .click({ timeout: 60_000 });
-      await page.waitForFunction(
+      const at = await page.waitForFunction(
         () =>
           document.querySelectorAll('.scalar-client .code-input-lite__editor[contenteditable="true"]')
-            .length >= 2,
+            .length >= 2 && performance.now(),
         undefined,
         { polling: 'raf', timeout: 60_000 },
       );
+      return (await at.jsonValue()) as number;
     },
   },
 ];

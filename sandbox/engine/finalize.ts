@@ -9,12 +9,12 @@ import { applyLedger, movesLedger } from './settlement.ts';
 /** Makes a request final now (hosted pages decide while the customer waits). */
 export function finalizeNow(x: EngineContext, request: RequestRow, outcome: CvvOutcome, now: number): void {
   schedule(x, request, outcome, now);
-  x.store.updateRequest(request.id, { finalize_at: now });
-  const order = x.store.getOrder(request.order_id);
+  x.store.requests.update(request.id, { finalize_at: now });
+  const order = x.store.orders.get(request.order_id);
   applyFinal(
     x,
     {
-      request: x.store.getRequest(request.id)!,
+      request: x.store.requests.get(request.id)!,
       callbackUrl: order?.callback_url ?? null,
       orderExtraJson: order?.extra_json ?? null,
     },
@@ -39,19 +39,19 @@ export function finalizeDue(
   maxBatches = Number.POSITIVE_INFINITY,
 ): number {
   const store = x.store;
-  if (store.isClosed || (!everyProcess && !store.mayBeDue(now))) return 0;
+  if (store.isClosed || (!everyProcess && !store.requests.mayBeDue(now))) return 0;
   let n = 0;
   for (let b = 0; b < maxBatches; b++) {
     // Read under the write lock: no other process can finalise these rows in between.
     const batch = store.tx(() => {
-      const due = store.dueRequests(now, DUE_BATCH);
+      const due = store.requests.due(now, DUE_BATCH);
       for (const d of due) applyFinal(x, d, now);
       return due.length;
     });
     n += batch;
     if (batch < DUE_BATCH) break;
   }
-  store.refreshDueHint();
+  store.requests.refreshDueHint();
   return n;
 }
 
@@ -67,15 +67,15 @@ export function finalizeNamedOrder(x: EngineContext, c: OperationCall, byClientI
   if (raw !== undefined && ORDER_ID.test(raw)) orderId = Number(raw);
   else if (raw === undefined && byClientId) {
     const client = c.params.get('client_orderid');
-    if (client !== undefined) orderId = store.latestOrderByClientId(c.merchant.login, client)?.id;
+    if (client !== undefined) orderId = store.orders.latestByClientId(c.merchant.login, client)?.id;
   }
   if (orderId === undefined) return;
-  for (const d of store.dueRequestsOf(orderId, c.now)) applyFinal(x, d, c.now);
+  for (const d of store.requests.dueOf(orderId, c.now)) applyFinal(x, d, c.now);
 }
 
 /** Finalises what is due on one order now (a recurring charge, in the transaction that made it). */
 export function finalizeOrderDue(x: EngineContext, orderId: number, now: number): void {
-  for (const d of x.store.dueRequestsOf(orderId, now)) applyFinal(x, d, now);
+  for (const d of x.store.requests.dueOf(orderId, now)) applyFinal(x, d, now);
 }
 
 /** Applies a due request's outcome; its order's callback URL came with it (`DueRequest`). */
@@ -86,7 +86,7 @@ function applyFinal(
 ): void {
   const status = r.pending_status ?? 'approved';
   const approved = status === 'approved';
-  x.store.updateRequest(r.id, {
+  x.store.requests.update(r.id, {
     status,
     pending_status: null,
     finalize_at: null,
@@ -100,7 +100,8 @@ function applyFinal(
       : null,
   });
   // The whole order only when the settlement table moves its ledger.
-  if (approved && movesLedger(r.kind)) applyLedger(x.store, x.store.getOrder(r.order_id)!, r);
+  if (approved && movesLedger(r.kind)) applyLedger(x.store, x.store.orders.get(r.order_id)!, r);
   if ((FINAL as readonly string[]).includes(status))
-    for (const url of callbackUrlsOf(r, callbackUrl, orderExtraJson)) x.store.insertCallback(r.id, url, now);
+    for (const url of callbackUrlsOf(r, callbackUrl, orderExtraJson))
+      x.store.callbacks.insert(r.id, url, now);
 }

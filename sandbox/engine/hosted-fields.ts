@@ -42,7 +42,7 @@ export function hostedFieldsSale(x: EngineContext, c: OperationCall): ApiReply {
   const raw = param(c, 'hosted_fields_token');
   if (raw === undefined) refuse('hosted_fields_token is required.', 'VALIDATION');
   const client = clientOrderId(c);
-  const existing = x.store.findOrderByKey(
+  const existing = x.store.orders.findByKey(
     c.merchant.login,
     c.endpoint.kind,
     c.endpoint.id,

@@ -43,29 +43,29 @@ export function submitHostedCard(
   now: number,
 ): { order: OrderRow; next: 'acs' | 'return' } | undefined {
   return x.store.tx(() => {
-    const order = x.store.orderByToken(token);
+    const order = x.store.orders.byToken(token);
     if (!order || order.form_state !== 'awaiting-card') return undefined;
     const main = mainRequest(x, order);
     if (!card) {
-      x.store.updateOrder(order.id, { form_state: 'done' });
+      x.store.orders.update(order.id, { form_state: 'done' });
       finalizeNow(x, main, APPROVE, now);
-      return { order: x.store.getOrder(order.id)!, next: 'return' as const };
+      return { order: x.store.orders.get(order.id)!, next: 'return' as const };
     }
     const outcome = outcomeForCvv(card.cvv, order.kind === 'sale' || order.kind === 'preauth');
-    x.store.updateOrder(order.id, cardFields(x, card));
+    x.store.orders.update(order.id, cardFields(x, card));
     if (outcome.kind === 'three-d-secure') {
-      x.store.updateOrder(order.id, {
+      x.store.orders.update(order.id, {
         form_state: 'awaiting-3ds',
         tds_version: '1.0.2',
         tds_stage: 'acs',
         tds_trans_id: randomUUID(),
         tds_started_at: now,
       });
-      return { order: x.store.getOrder(order.id)!, next: 'acs' as const };
+      return { order: x.store.orders.get(order.id)!, next: 'acs' as const };
     }
-    x.store.updateOrder(order.id, { form_state: 'done' });
+    x.store.orders.update(order.id, { form_state: 'done' });
     finalizeNow(x, main, outcome, now);
-    return { order: x.store.getOrder(order.id)!, next: 'return' as const };
+    return { order: x.store.orders.get(order.id)!, next: 'return' as const };
   });
 }
 
@@ -81,21 +81,21 @@ export function completeIssuerPage(
   now: number,
 ): { order: OrderRow; mode: 'form' | 'pares' | 'cres'; message?: string } | undefined {
   return x.store.tx(() => {
-    const order = x.store.orderByToken(token);
+    const order = x.store.orders.byToken(token);
     if (!order || !issuerPageOpen(order)) return undefined;
     const trans = authenticated ? 'Y' : 'N';
     if (order.form_state !== null) {
-      x.store.updateOrder(order.id, { tds_stage: 'done', form_state: 'done' });
+      x.store.orders.update(order.id, { tds_stage: 'done', form_state: 'done' });
       finalizeNow(
         x,
         mainRequest(x, order),
         authenticated ? APPROVE : { kind: 'final', status: 'declined', ...THREE_DS_DECLINE },
         now,
       );
-      return { order: x.store.getOrder(order.id)!, mode: 'form' as const };
+      return { order: x.store.orders.get(order.id)!, mode: 'form' as const };
     }
     if (order.tds_version === '2') {
-      x.store.updateOrder(order.id, { tds_stage: 'cres' });
+      x.store.orders.update(order.id, { tds_stage: 'cres' });
       const cres = {
         messageType: 'CRes',
         messageVersion: '2.2.0',
@@ -105,7 +105,7 @@ export function completeIssuerPage(
       };
       return { order, mode: 'cres' as const, message: Buffer.from(JSON.stringify(cres)).toString('base64') };
     }
-    x.store.updateOrder(order.id, { tds_stage: 'pares' });
+    x.store.orders.update(order.id, { tds_stage: 'pares' });
     const pares = { messageType: 'PaRes', xid: order.tds_trans_id, transStatus: trans };
     return { order, mode: 'pares' as const, message: Buffer.from(JSON.stringify(pares)).toString('base64') };
   });
@@ -114,9 +114,9 @@ export function completeIssuerPage(
 /** The 3DS Method page was loaded (3DS 2): recorded once. */
 export function recordMethodPage(x: EngineContext, token: string, now: number): OrderRow | undefined {
   return x.store.tx(() => {
-    const order = x.store.orderByToken(token);
+    const order = x.store.orders.byToken(token);
     if (!order || order.tds_version !== '2' || order.form_state !== null) return undefined;
-    if (order.tds_method_loaded_at === null) x.store.updateOrder(order.id, { tds_method_loaded_at: now });
+    if (order.tds_method_loaded_at === null) x.store.orders.update(order.id, { tds_method_loaded_at: now });
     return order;
   });
 }

@@ -81,17 +81,17 @@ export class Engine implements EngineContext {
       const reply = HANDLERS[call.op.id](this, call);
       return lab ? afterOperation(lab, this, call, reply) : reply;
     };
-    if (!nonce && READ_ONLY.has(call.op.id) && !store.batchOpen && !store.mayBeDue(call.now)) {
+    if (!nonce && READ_ONLY.has(call.op.id) && !store.batchOpen && !store.requests.mayBeDue(call.now)) {
       const reply = refusedAs(handle);
       return new Promise((resolve) => setImmediate(resolve, reply));
     }
     return store.batched(
       () => {
-        if (nonce && !store.useNonce(nonce.consumer, nonce.nonce, call.now, nonce.expiresAt))
+        if (nonce && !store.nonces.use(nonce.consumer, nonce.nonce, call.now, nonce.expiresAt))
           return nonce.reused;
         return refusedAs(() =>
           store.tx(() => {
-            if (store.mayBeDue(call.now)) finalizeNamedOrder(this, call, READ_ONLY.has(call.op.id));
+            if (store.requests.mayBeDue(call.now)) finalizeNamedOrder(this, call, READ_ONLY.has(call.op.id));
             return handle();
           }),
         );

@@ -92,7 +92,7 @@ export function payout(
 export function cardRefParam(x: EngineContext, c: OperationCall, name: string): CardRefRow {
   const raw = param(c, name);
   if (raw === undefined) refuse(`${name} is required.`, 'VALIDATION');
-  const ref = /^\d{1,15}$/.test(raw) ? x.store.cardRef(c.merchant.login, Number(raw)) : undefined;
+  const ref = /^\d{1,15}$/.test(raw) ? x.store.cardRefs.get(c.merchant.login, Number(raw)) : undefined;
   if (!ref)
     refuse(
       `${name} ${raw} is not a card reference of merchant ${c.merchant.login}: create one with create-card-ref.`,
@@ -153,7 +153,7 @@ export function recurring(x: EngineContext, c: OperationCall): ApiReply {
       // The schedule's calendar is the merchant's: the sandbox's clock plus its test clock's advance.
       const advanced = x.scenarios?.clockAdvance(c.merchant.login) ?? 0;
       const createdAt = c.now + advanced;
-      rpId = x.store.insertRecurring({
+      rpId = x.store.recurringPayments.insert({
         merchant: c.merchant.login,
         order_id: order.id,
         card_type: param(c, 'rp_card_type') ?? 'SRC',
@@ -190,9 +190,9 @@ export function createCardRef(x: EngineContext, c: OperationCall): ApiReply {
 
 /** The card reference of an approved order with a card: the same order gives the same reference. */
 export function cardRefOf(x: EngineContext, order: OrderRow, now: number): CardRefRow {
-  const existing = x.store.cardRefOfOrder(order.id);
+  const existing = x.store.cardRefs.ofOrder(order.id);
   if (existing) return existing;
-  const ref = x.store.insertCardRef({
+  const ref = x.store.cardRefs.insert({
     merchant: order.merchant,
     order_id: order.id,
     bin: order.card_bin ?? '',
@@ -205,7 +205,7 @@ export function cardRefOf(x: EngineContext, order: OrderRow, now: number): CardR
     pan_length: (JSON.parse(order.extra_json ?? '{}') as { panLength?: number }).panLength ?? 16,
     created_at: now,
   });
-  x.store.updateOrder(order.id, { card_ref_id: ref.id });
+  x.store.orders.update(order.id, { card_ref_id: ref.id });
   return ref;
 }
 

@@ -41,7 +41,7 @@ export function ownOrder(x: EngineContext, c: OperationCall, client = clientOrde
   const raw = param(c, 'orderid');
   if (raw === undefined) refuse('orderid is required.', 'VALIDATION');
   if (!ORDER_ID.test(raw)) refuse(`orderid "${raw}" is not an order id of this sandbox.`, 'ORDER_NOT_FOUND');
-  const order = x.store.getOrder(Number(raw));
+  const order = x.store.orders.get(Number(raw));
   if (!order || order.merchant !== c.merchant.login) {
     refuse(
       `orderid ${raw} is not an order of merchant ${c.merchant.login}: use the paynet-order-id of one of your transactions.`,
@@ -59,7 +59,7 @@ export function ownOrder(x: EngineContext, c: OperationCall, client = clientOrde
 
 /** The request that created the order. */
 export function mainRequest(x: EngineContext, order: OrderRow): RequestRow {
-  return x.store.requestsOf(order.id)[0]!;
+  return x.store.requests.of(order.id)[0]!;
 }
 
 export function ack(
@@ -142,7 +142,7 @@ export function scheduled(x: EngineContext, outcome: CvvOutcome, now: number): P
 /** Sets the status an existing request reaches after the configured delay. */
 export function schedule(x: EngineContext, request: RequestRow, outcome: CvvOutcome, now: number): void {
   const fields = scheduled(x, outcome, now);
-  if (fields.finalize_at !== undefined) x.store.updateRequest(request.id, fields);
+  if (fields.finalize_at !== undefined) x.store.requests.update(request.id, fields);
 }
 
 export interface NewOrder {
@@ -162,7 +162,7 @@ export interface NewOrder {
 export function createOrder(x: EngineContext, c: OperationCall, o: NewOrder): ApiReply {
   const client = clientOrderId(c);
   const hash = paramsHash(c);
-  const existing = x.store.findOrderByKey(
+  const existing = x.store.orders.findByKey(
     c.merchant.login,
     c.endpoint.kind,
     c.endpoint.id,
@@ -207,19 +207,19 @@ export function createOrder(x: EngineContext, c: OperationCall, o: NewOrder): Ap
   });
   if (!o.onCreated) {
     // The id first, so the acknowledgement goes in with the order: no UPDATE of the row after it.
-    const id = x.store.nextOrderId();
+    const id = x.store.orders.nextId();
     const request = firstRequest(id);
     const body = answer(id, request.serial);
-    x.store.insertOrder({ ...fields, ack_json: JSON.stringify(body) }, id);
-    x.store.insertRequest(request);
+    x.store.orders.insert({ ...fields, ack_json: JSON.stringify(body) }, id);
+    x.store.requests.insert(request);
     return { code: 200, body };
   }
   // What onCreated writes refers to the order (and may be named in the acknowledgement).
-  const order = x.store.insertOrder(fields);
-  const request = x.store.insertRequest(firstRequest(order.id));
+  const order = x.store.orders.insert(fields);
+  const request = x.store.requests.insert(firstRequest(order.id));
   o.onCreated(order, request);
   const body = answer(order.id, request.serial);
-  x.store.updateOrder(order.id, { ack_json: JSON.stringify(body) });
+  x.store.orders.update(order.id, { ack_json: JSON.stringify(body) });
   return { code: 200, body };
 }
 
@@ -232,7 +232,7 @@ export function childRequest(
   amount: number,
   extra: Partial<RequestRow> = {},
 ): ApiReply {
-  const request = x.store.insertRequest({
+  const request = x.store.requests.insert({
     ...newRequest(order.id, kind, amount, order.currency, c.now),
     ...scheduled(x, APPROVE, c.now),
     ...extra,

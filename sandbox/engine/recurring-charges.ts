@@ -88,7 +88,7 @@ export class RecurringCharges {
   /** Every charge of one schedule due at `now`, in order, then where the schedule stands. */
   private chargeSchedule(s: RecurringRow, now: number): void {
     const { store, recurring } = this.x;
-    const parent = store.getOrder(s.order_id);
+    const parent = store.orders.get(s.order_id);
     const counts = this.advancing.get(s.merchant);
     let made = counts?.get(s.id) ?? 0;
     let next = s.next_charge_at;
@@ -123,7 +123,7 @@ export class RecurringCharges {
 
   private charge(s: RecurringRow, parent: OrderRow, no: number, dueAt: number, now: number): void {
     const { store, recurring, scenarios } = this.x;
-    const order = store.insertOrder({
+    const order = store.orders.insert({
       merchant: s.merchant,
       endpoint_kind: parent.endpoint_kind,
       endpoint_ref: parent.endpoint_ref,
@@ -147,7 +147,7 @@ export class RecurringCharges {
       created_at: now,
     });
     const expired = expiryInPast(parent.card_exp_month ?? '', parent.card_exp_year ?? '', new Date(dueAt));
-    store.insertRequest({
+    store.requests.insert({
       ...newRequest(order.id, 'recurring-charge', s.amount_minor, s.currency, now),
       ...scheduled(this.x, expired ? EXPIRED : APPROVE, now),
       // Due at once: no client waits for an acknowledgement in between.

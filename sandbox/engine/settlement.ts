@@ -244,7 +244,7 @@ function settle(rule: SettlementRule, x: EngineContext, c: OperationCall): ApiRe
     );
   }
   if (!rule.orderKinds.includes(order.kind)) refuse(rule.wrongKind(order));
-  const refusal = rule.guard(order, x.store.requestsOf(order.id));
+  const refusal = rule.guard(order, x.store.requests.of(order.id));
   if (refusal) refuse(refusal);
   const variant = rule.variants.find((v) => v.when(order))!;
   const specific = variant.guard?.(order);
@@ -285,8 +285,8 @@ export function applyLedger(store: SandboxStore, order: OrderRow, request: Reque
   if (!rule) return;
   const variant = rule.variants.find((v) => v.mode === (request.refund_mode ?? null)) ?? rule.variants[0]!;
   const { column, effect } = variant.ledger;
-  if (effect === 'set') store.updateOrder(order.id, { [column]: 1 });
-  else store.updateOrder(order.id, { [column]: order[column] + request.amount_minor });
+  if (effect === 'set') store.orders.update(order.id, { [column]: 1 });
+  else store.orders.update(order.id, { [column]: order[column] + request.amount_minor });
 }
 
 const COLUMN_WORD: Record<MoneyColumn, string> = {

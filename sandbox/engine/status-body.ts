@@ -14,7 +14,7 @@ export function status(x: EngineContext, c: OperationCall): ApiReply {
   // The common case in one statement (its own snapshot); anything it does not find takes the path
   // below, which says why, in one read transaction.
   if (raw !== undefined && ORDER_ID.test(raw)) {
-    const found = x.store.statusOf(Number(raw), sn);
+    const found = x.store.status.of(Number(raw), sn);
     if (found && found.order.merchant === c.merchant.login && found.order.client_orderid === client.value)
       return { code: 200, body: statusBody(found.order, found.request, c.pageBase) };
   }
@@ -32,15 +32,15 @@ function statusByLookup(
   let order: OrderRow | undefined;
   if (raw !== undefined) order = ownOrder(x, c, client);
   else {
-    order = x.store.latestOrderByClientId(c.merchant.login, client.value);
+    order = x.store.orders.latestByClientId(c.merchant.login, client.value);
     if (!order)
       refuse(
         `No order of merchant ${c.merchant.login} has client_orderid "${client.value}".`,
         'ORDER_NOT_FOUND',
       );
   }
-  const requests = x.store.requestsOf(order.id);
-  const request = sn === undefined ? requests[requests.length - 1]! : x.store.requestBySerial(order.id, sn);
+  const requests = x.store.requests.of(order.id);
+  const request = sn === undefined ? requests[requests.length - 1]! : x.store.requests.bySerial(order.id, sn);
   if (!request) refuse(`by-request-sn ${sn} is not a request of order ${order.id}.`, 'ORDER_NOT_FOUND');
   return { code: 200, body: statusBody(order, request, c.pageBase) };
 }

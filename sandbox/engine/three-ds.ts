@@ -59,7 +59,7 @@ export function uploadMethodResult(x: EngineContext, c: OperationCall): ApiReply
   const waited = c.now - (order.tds_started_at ?? c.now);
   const late = waited > METHOD_WINDOW_MS;
   const recorded = given === 'U' ? 'U' : late ? 'N' : given;
-  x.store.updateOrder(order.id, { tds_stage: 'challenge', tds_comp_ind: recorded });
+  x.store.orders.update(order.id, { tds_stage: 'challenge', tds_comp_ind: recorded });
   const main = mainRequest(x, order);
   const body = { ...ack(order, main.serial), 'threeds-comp-ind': recorded };
   // The answer stays the gateway's; why N was recorded travels beside it, in a header.
@@ -138,7 +138,7 @@ export function uploadChallengeResult(x: EngineContext, c: OperationCall, which:
     trans === 'Y' ? APPROVE : { kind: 'final', status: 'declined', ...THREE_DS_DECLINE },
     c.now,
   );
-  x.store.updateOrder(order.id, { tds_stage: 'done' });
+  x.store.orders.update(order.id, { tds_stage: 'done' });
   return { code: 200, body: ack(order, main.serial) };
 }
 

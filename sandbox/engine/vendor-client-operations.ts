@@ -71,10 +71,10 @@ export function syncAccountVerification(x: EngineContext, c: OperationCall): Api
     first: { amount: 0, currency: null, outcome: outcomeForCvv(card.cvv, false) },
     ackType: 'status-response',
     onCreated: (order, request) => {
-      x.store.updateRequest(request.id, { finalize_at: c.now });
+      x.store.requests.update(request.id, { finalize_at: c.now });
       finalizeOrderDue(x, order.id, c.now);
-      const final = x.store.getRequest(request.id)!;
-      const row = x.store.getOrder(order.id)!;
+      const final = x.store.requests.get(request.id)!;
+      const row = x.store.orders.get(order.id)!;
       const ref = final.status === 'approved' ? cardRefOf(x, row, c.now) : undefined;
       answer = {
         status: final.status,

@@ -10,7 +10,7 @@ import type { ResolvedSandboxOptions } from '../options.ts';
 import type { MerchantRegistry } from '../merchants.ts';
 import type { CallbackRow, DeliveryTarget, SandboxStore } from '../store.ts';
 
-type CallbackPatch = Parameters<SandboxStore['finishCallback']>[1];
+type CallbackPatch = Parameters<SandboxStore['callbacks']['finish']>[1];
 import type { CallbackAttempt } from '../scenarios/behaviour.ts';
 import { chosen } from '../scenarios/registry.ts';
 import type { ScenarioStore } from '../scenarios/scenario-store.ts';
@@ -78,7 +78,7 @@ async function writeOutcome(d: RelayDeps, write: () => Promise<unknown>): Promis
  */
 function urlFieldOf(store: SandboxStore, cb: CallbackRow, kind: string, orderId: number): CallbackUrlField {
   if (isLaterTransaction(wireTransactionType(kind))) return 'notify_url';
-  return store.callbackUrlOf(orderId) === cb.url ? 'server_callback_url' : 'notify_url';
+  return store.orders.callbackUrlOf(orderId) === cb.url ? 'server_callback_url' : 'notify_url';
 }
 
 /**
@@ -102,7 +102,7 @@ export async function deliverCallback(
   if (!request || !order || !merchant) {
     await writeOutcome(d, () =>
       store.batched(() =>
-        store.finishCallback(cb.id, { state: 'failed', last_result: 'order or merchant no longer known' }),
+        store.callbacks.finish(cb.id, { state: 'failed', last_result: 'order or merchant no longer known' }),
       ),
     );
     return true;
@@ -111,7 +111,7 @@ export async function deliverCallback(
   const scenarios = chosen(choice);
   const attempt: CallbackAttempt = {
     attemptsBefore: cb.attempts,
-    isFirstTransaction: () => store.requestsOf(order.id)[0]?.id === request.id,
+    isFirstTransaction: () => store.requests.of(order.id)[0]?.id === request.id,
   };
   const shifted = () => d.shiftedMs?.(order.merchant) ?? 0;
   const shiftedAtStart = shifted();
@@ -126,7 +126,7 @@ export async function deliverCallback(
     writeOutcome(d, () =>
       store.batched(() => {
         for (const r of records) d.log.record(r);
-        store.finishCallback(cb.id, patch);
+        store.callbacks.finish(cb.id, patch);
       }),
     );
   const record = (kind: DeliveryKind, url: string, a: Partial<HandlerAnswer> & { result: string }) =>
@@ -166,7 +166,7 @@ export async function deliverCallback(
   const url = await callbackUrlFor(cb.url, request, order, merchant.controlKey, d.crypto);
   if (!url) {
     await writeOutcome(d, () =>
-      store.batched(() => store.finishCallback(cb.id, { state: 'failed', last_result: 'invalid URL' })),
+      store.batched(() => store.callbacks.finish(cb.id, { state: 'failed', last_result: 'invalid URL' })),
     );
     return true;
   }

@@ -4,8 +4,8 @@ import { chargebacksOf } from './chargebacks.ts';
 /** `chargeback`: once the order's money moved, a chargeback falls due (chargebacks.ts makes it). */
 export const chargeback: ScenarioBehaviour = {
   afterOperation: ({ x, orderId, reply }, pick) => {
-    const order = x.store.getOrder(orderId);
-    const latest = x.store.requestsOf(orderId).at(-1);
+    const order = x.store.orders.get(orderId);
+    const latest = x.store.requests.of(orderId).at(-1);
     if (order && latest) chargebacksOf(x.store.db).noteOperation(order, latest, pick);
     return reply;
   },

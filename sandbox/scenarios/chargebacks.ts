@@ -86,9 +86,9 @@ export class Chargebacks {
   }
 
   private chargeBack(x: EngineContext, orderId: number, now: number): number | undefined {
-    const order = x.store.getOrder(orderId);
+    const order = x.store.orders.get(orderId);
     if (!order) return undefined;
-    const requests = x.store.requestsOf(orderId);
+    const requests = x.store.requests.of(orderId);
     const paid =
       order.kind === 'preauth'
         ? requests.some((r) => r.kind === 'capture' && r.status === 'approved')
@@ -99,13 +99,13 @@ export class Chargebacks {
           : 0;
     const left = paid - order.refunded_minor;
     if (left <= 0) return undefined;
-    const request = x.store.insertRequest({
+    const request = x.store.requests.insert({
       ...newRequest(orderId, 'chargeback', left, order.currency, now),
       ...scheduled(x, APPROVE, now),
       finalize_at: now,
     });
     finalizeOrderDue(x, orderId, now);
-    x.store.updateOrder(orderId, { refunded_minor: order.refunded_minor + left });
+    x.store.orders.update(orderId, { refunded_minor: order.refunded_minor + left });
     return request.id;
   }
 

@@ -17,9 +17,9 @@ export { isReset } from './processed-timeout.ts';
 export function applyOutcome(store: SandboxStore, orderId: number, choice: ScenarioChoice): void {
   const patch = chosen(choice).find(([b]) => b.outcome)?.[0].outcome;
   if (!patch) return;
-  for (const r of store.requestsOf(orderId)) {
+  for (const r of store.requests.of(orderId)) {
     if (r.finalize_at === null) continue;
-    store.updateRequest(r.id, patch);
+    store.requests.update(r.id, patch);
   }
 }
 

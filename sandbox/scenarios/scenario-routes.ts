@@ -58,7 +58,7 @@ export function registerScenarioRoutes(app: FastifyInstance, deps: ScenarioRoute
     const down = whileClosed(json, store.isClosed);
     if (down) return down;
     const id = /^\d{1,15}$/.test(request.params.orderid) ? Number(request.params.orderid) : undefined;
-    const order = id === undefined ? undefined : store.getOrder(id);
+    const order = id === undefined ? undefined : store.orders.get(id);
     if (!order)
       return refusal(
         json,

@@ -5,7 +5,7 @@ import { methodTimeoutNote, SANDBOX_NOTE_HEADER } from '../engine/three-ds.ts';
 export const threeDsMethodTimeout: ScenarioBehaviour = {
   afterOperation: ({ x, call, orderId, reply }) => {
     if (call.op.id !== 'TDS_UPLOAD_METHOD_URL_RESULT') return reply;
-    x.store.updateOrder(orderId, { tds_comp_ind: 'N' });
+    x.store.orders.update(orderId, { tds_comp_ind: 'N' });
     const body = { ...reply.body, 'threeds-comp-ind': 'N' };
     const sent = String(reply.body['threeds-comp-ind'] ?? 'U');
     // A late upload's note already says why; an N uploaded as N needs none.

@@ -115,7 +115,7 @@ export class Callbacks {
   }
 
   /** Pending callbacks due now, claimed or not (for tests and diagnostics). */
-  due(now: number, limit: number): CallbackRow[] {
+  due(now: number, limit = 20): CallbackRow[] {
     return this.s
       .stmt(
         `SELECT * FROM callbacks WHERE state = 'pending' AND next_at <= ? ORDER BY next_at, id ${limitClause(limit)}`,
@@ -123,17 +123,21 @@ export class Callbacks {
       .all(now) as CallbackRow[];
   }
 
-  /** See SandboxStore.claimCallbacks. */
-  claim(now: number, holdMs: number, limit: number): CallbackRow[] {
+  /**
+   * Claims due callbacks for this process until `now + holdMs` (a lease row in the database), so
+   * that of several processes on one file exactly one delivers each attempt. A claim whose holder
+   * died expires and is taken over.
+   */
+  claim(now: number, holdMs: number, limit = 20): CallbackRow[] {
     return this.claimDeliveries(now, holdMs, limit).map((d) => d.callback);
   }
 
   /**
-   * Claims due callbacks for this process until `now + holdMs` (see SandboxStore.claimCallbacks),
+   * Claims due callbacks for this process until `now + holdMs` (see {@link claim}),
    * with each one's request and order read in the same statements: one joined read per claim of
    * up to `limit` callbacks, not two queries per delivery.
    */
-  claimDeliveries(now: number, holdMs: number, limit: number): ClaimedDelivery[] {
+  claimDeliveries(now: number, holdMs: number, limit = 20): ClaimedDelivery[] {
     return this.tx(() => {
       // Two index walks that never pass a row in flight (a fan-out keeps a thousand leased): claims
       // whose holder died first, then rows no one holds.
@@ -165,7 +169,7 @@ export class Callbacks {
     });
   }
 
-  /** See SandboxStore.finishCallback. */
+  /** Records an attempt's result and releases the claim; false when this process no longer held it. */
   finish(id: number, patch: Patch<Omit<CallbackRow, 'lease_owner' | 'lease_until'>>): boolean {
     // One statement that writes only while this process holds the claim (its own transaction, or
     // a savepoint of the batch it joins, as every write of the store).

@@ -32,7 +32,7 @@ export class Nonces {
    * Deletes at most `limit` expired nonces (through the expiry index) and returns how many: the
    * caller spreads a large purge over several turns of the event loop.
    */
-  purge(now: number, limit: number): number {
+  purge(now: number, limit = NONCE_PURGE_BATCH): number {
     return this.s
       .stmt(
         `DELETE FROM nonces WHERE rowid IN (SELECT rowid FROM nonces WHERE expires_at <= ? ORDER BY expires_at ${limitClause(limit)})`,

@@ -168,7 +168,7 @@ export class Requests {
     ).map(dueRow);
   }
 
-  due(now: number, limit: number): DueRequest[] {
+  due(now: number, limit = 200): DueRequest[] {
     // Read as arrays: the timer and each group commit read up to a batch of these.
     return (
       this.s

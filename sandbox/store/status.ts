@@ -79,20 +79,21 @@ function statusRow(v: unknown[]): { order: StatusOrder; request: StatusRequest }
   return { order, request };
 }
 
-/**
- * An order and its latest request (or the one with serial `serial`) in one statement, with only
- * the columns a status answer shows: the status read, the sandbox's most frequent request, is one
- * short query instead of a transaction of two full-row reads. Undefined when either is missing.
- */
-export function statusOf(
-  s: Statements,
-  orderId: number,
-  serial?: string,
-): { order: StatusOrder; request: StatusRequest } | undefined {
-  const row = (
-    serial === undefined
-      ? s.stmt(STATUS_LATEST).raw(true).get(orderId)
-      : s.stmt(STATUS_BY_SERIAL).raw(true).get(orderId, serial)
-  ) as unknown[] | undefined;
-  return row && statusRow(row);
+/** The status read: the sandbox's most frequent request. */
+export class Statuses {
+  constructor(private readonly s: Statements) {}
+
+  /**
+   * An order and its latest request (or the one with serial `serial`) in one statement, with only
+   * the columns a status answer shows: one short query instead of a transaction of two full-row
+   * reads. Undefined when either is missing.
+   */
+  of(orderId: number, serial?: string): { order: StatusOrder; request: StatusRequest } | undefined {
+    const row = (
+      serial === undefined
+        ? this.s.stmt(STATUS_LATEST).raw(true).get(orderId)
+        : this.s.stmt(STATUS_BY_SERIAL).raw(true).get(orderId, serial)
+    ) as unknown[] | undefined;
+    return row && statusRow(row);
+  }
 }

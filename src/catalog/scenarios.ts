@@ -1,7 +1,7 @@
 /**
  * The scenario lab as data: the faults a real gateway produces, one declarative entry each. The
  * sandbox acts on them (sandbox/scenarios/), the console lists them (src/features/scenarios/) and
- * docs/scenarios.md is checked against them (test/sandbox/scenarios-docs.test.ts). Imported by
+ * docs/scenarios.md is checked against them (test/sandbox/scenarios/docs.test.ts). Imported by
  * path, not from the catalog's index: only lazy pages and the Node side read it.
  */
 import { z } from 'zod/mini';

@@ -16,7 +16,7 @@ function fileWithLog(): { store: SandboxStore; dbPath: string } {
   store.db.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   // About 2,000 pages of nonces: the serving connection alone would checkpoint at 1,000.
   store.tx(() => {
-    for (let i = 0; i < 60_000; i++) store.useNonce('c', `nonce-${i}-${'x'.repeat(40)}`, 0, 1);
+    for (let i = 0; i < 60_000; i++) store.nonces.use('c', `nonce-${i}-${'x'.repeat(40)}`, 0, 1);
   });
   return { store, dbPath };
 }

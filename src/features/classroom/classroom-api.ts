@@ -1,6 +1,8 @@
 import { z } from 'zod/mini';
 import '../../catalog/zod-english.ts';
 import { errorText } from '../../core/errors.ts';
+import type { TrainerSnapshot } from '../../contracts/classroom-trainer.ts';
+import { applyTrainerEvent } from './trainer-table.ts';
 
 /* The classroom server's answers, parsed before the pages use them. */
 
@@ -50,59 +52,7 @@ export const TraineeViewSchema = z.object({
 });
 export type TraineeView = z.infer<typeof TraineeViewSchema>;
 
-export const TrainerSnapshotSchema = z.object({
-  exercises: z.array(
-    z.object({
-      id: z.string(),
-      title: z.string(),
-      locked: z.boolean(),
-      hintsShown: z.number(),
-      hintsTotal: z.number(),
-      autoHints: z.optional(z.nullable(z.object({ after: z.number(), cost: z.number() }))),
-    }),
-  ),
-  trainees: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      login: z.string(),
-      joinedAt: z.number(),
-      done: z.number(),
-      results: z.array(ExerciseStatusSchema),
-      lastRefused: z.nullable(
-        z.object({
-          at: z.number(),
-          operation: z.nullable(z.string()),
-          httpStatus: z.number(),
-          errorCode: z.nullable(z.string()),
-          errorMessage: z.nullable(z.string()),
-          mistakeId: z.nullable(z.string()),
-          mistakeLabel: z.nullable(z.string()),
-          /** `trainer-restore`: refused because the trainer restored the joined key; not a mistake. */
-          cause: z.optional(z.nullable(z.string())),
-        }),
-      ),
-      /** The wrong causes the trainee named, per question, with how often. */
-      wrongChoices: z.array(
-        z.object({ exerciseId: z.string(), choice: z.string(), label: z.string(), count: z.number() }),
-      ),
-      /** The trainee's own variant of each exercise that declares one, and the answer that passes it. */
-      variants: z.optional(
-        z.array(z.object({ exerciseId: z.string(), values: z.string(), expected: z.string() })),
-      ),
-      hints: z.optional(
-        z.array(
-          z.object({ exerciseId: z.string(), mistakeId: z.string(), label: z.string(), cost: z.number() }),
-        ),
-      ),
-      assisted: z.optional(z.array(z.string())),
-      points: z.optional(z.number()),
-    }),
-  ),
-  mistakes: z.array(z.object({ mistakeId: z.string(), label: z.string(), count: z.number() })),
-  at: z.number(),
-});
-export type TrainerSnapshot = z.infer<typeof TrainerSnapshotSchema>;
+export { TrainerSnapshotSchema, type TrainerSnapshot } from '../../contracts/classroom-trainer.ts';
 
 export const JoinAnswerSchema = z.object({
   traineeId: z.string(),
@@ -248,6 +198,9 @@ export async function trainerRefusal(): Promise<string | null> {
   return res.status === 401 || res.status === 403 ? (await failure(res, 'the classroom')).message : null;
 }
 
+/** How a stream's event reads: a new state, `resync` (read the stream again from its start), or nothing. */
+type ReadEvent<T> = (type: string, data: string) => T | 'resync' | undefined;
+
 /**
  * Follows a server-sent event stream whose every event is the whole state; `refusal` tells why a
  * stream was refused (not joined, not the trainer): asked first, so a refused stream is never
@@ -259,17 +212,61 @@ export function followEvents<T>(
   schema: z.ZodMiniType<T>,
   onChange: (live: Live<T>) => void,
 ): () => void {
+  return follow(url, refusal, onChange, ['view', 'snapshot'], () => (_type, data) => {
+    try {
+      const parsed = schema.safeParse(JSON.parse(data));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      // A malformed event is skipped; the next one carries the whole state again.
+      return undefined;
+    }
+  });
+}
+
+/**
+ * Follows the trainer's stream: a snapshot, then deltas applied to it (trainer-table.ts); on a
+ * missed delta the stream is opened again, which starts with a snapshot.
+ */
+export function followTrainerEvents(
+  url: string,
+  refusal: () => Promise<string | null>,
+  onChange: (live: Live<TrainerSnapshot>) => void,
+): () => void {
+  return follow(url, refusal, onChange, ['snapshot', 'delta'], () => {
+    let table: TrainerSnapshot | undefined;
+    return (type, data) => {
+      const step = applyTrainerEvent(table, { type, data });
+      if (step.kind === 'ignore') return undefined;
+      table = step.kind === 'table' ? step.table : undefined;
+      return step.kind === 'table' ? step.table : 'resync';
+    };
+  });
+}
+
+function follow<T>(
+  url: string,
+  refusal: () => Promise<string | null>,
+  onChange: (live: Live<T>) => void,
+  events: readonly string[],
+  reader: () => ReadEvent<T>,
+): () => void {
   let closed = false;
   let source: EventSource | undefined;
   const refuse = (message: string) => {
     source?.close();
     onChange({ kind: 'refused', message });
   };
+  const open = () => {
+    source = openStream(url, refusal, onChange, refuse, events, reader(), () => {
+      source?.close();
+      if (!closed) open();
+    });
+  };
   void refusal().then(
     (message) => {
       if (closed) return;
       if (message !== null) refuse(message);
-      else source = openStream(url, refusal, schema, onChange, refuse);
+      else open();
     },
     (e: unknown) => !closed && refuse(errorText(e)),
   );
@@ -282,25 +279,23 @@ export function followEvents<T>(
 function openStream<T>(
   url: string,
   refusal: () => Promise<string | null>,
-  schema: z.ZodMiniType<T>,
   onChange: (live: Live<T>) => void,
   refuse: (message: string) => void,
+  events: readonly string[],
+  read: ReadEvent<T>,
+  resync: () => void,
 ): EventSource {
   const source = new EventSource(url);
   let last: T | undefined;
   const handle = (e: MessageEvent<string>) => {
-    try {
-      const parsed = schema.safeParse(JSON.parse(e.data));
-      if (parsed.success) {
-        last = parsed.data;
-        onChange({ kind: 'live', data: parsed.data });
-      }
-    } catch {
-      // A malformed event is skipped; the next one carries the whole state again.
+    const next = read(e.type, e.data);
+    if (next === 'resync') resync();
+    else if (next !== undefined) {
+      last = next;
+      onChange({ kind: 'live', data: next });
     }
   };
-  source.addEventListener('view', handle);
-  source.addEventListener('snapshot', handle);
+  for (const name of events) source.addEventListener(name, handle);
   source.onerror = () => {
     // The browser retries on its own (CONNECTING); until the next event the page says it is stale.
     if (last !== undefined && source.readyState !== EventSource.CLOSED)

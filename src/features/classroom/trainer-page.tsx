@@ -2,11 +2,10 @@ import { useEffect, useState } from 'react';
 import { z } from 'zod/mini';
 import { ConfirmDialog } from '../../ui/confirm-dialog.tsx';
 import {
-  followEvents,
+  followTrainerEvents,
   postJson,
   RestoreKeyAnswerSchema,
   trainerRefusal,
-  TrainerSnapshotSchema,
   type ExerciseStatus,
   type Live,
   type TrainerSnapshot,
@@ -156,10 +155,7 @@ export function TrainerPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, setPending] = useState<Pending>(null);
   const [projected, setProjected] = useState<string | null>(null);
-  useEffect(
-    () => followEvents('/classroom/trainer/events', trainerRefusal, TrainerSnapshotSchema, setLive),
-    [],
-  );
+  useEffect(() => followTrainerEvents('/classroom/trainer/events', trainerRefusal, setLive), []);
   const failed = (e: unknown) => setActionError(errorText(e));
   const act = (url: string, body: unknown, what: string) =>
     postJson(url, body, Ok, what).then(() => setActionError(null), failed);

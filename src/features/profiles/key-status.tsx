@@ -56,8 +56,12 @@ export function KeyStatus({ id, keyState }: { id: string; keyState: KeyState }) 
       if (keyState.inspection.warnings.length > 0) text += `. ${keyState.inspection.warnings.join(' ')}`;
     }
   }
+  // A read key's summary stays on one line (the whole fingerprint is in the text and the tooltip):
+  // two lines would make the bar taller than the place the first render holds for it.
+  const oneLine = keyState.status === 'done' && !keyState.error;
+  if (oneLine) tone += ' pf-key-status--one-line';
   return (
-    <p id={id} className={tone} role="status" aria-live="polite">
+    <p id={id} className={tone} role="status" aria-live="polite" title={oneLine ? text : undefined}>
       <InlineCode text={text} />
     </p>
   );

@@ -1,16 +1,16 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { newRequest } from '../../sandbox/engine/orders.ts';
-import { SandboxStore } from '../../sandbox/store.ts';
-import { indexes, memoryStore, order, tempDir } from './store-fixtures.ts';
+import { newRequest } from '../../../sandbox/engine/orders.ts';
+import { SandboxStore } from '../../../sandbox/store.ts';
+import { indexes, memoryStore, order, tempDir } from './fixtures.ts';
 
 describe('the orders indexes', () => {
   it('upgrade a file with the earlier three indexes to the one key, keeping its orders and their uniqueness', () => {
     const dir = tempDir('store-indexes-');
     const file = join(dir, 'sandbox.sqlite');
     const first = new SandboxStore(file);
-    const kept = first.tx(() => first.insertOrder(order('inv-1')));
+    const kept = first.tx(() => first.orders.insert(order('inv-1')));
     first.close();
     // The file as the earlier schema left it.
     const old = new Database(file);
@@ -23,9 +23,9 @@ describe('the orders indexes', () => {
     const store = new SandboxStore(file);
     try {
       expect(indexes(store.db, 'orders')).toEqual(['orders_key', 'orders_page_token']);
-      expect(store.findOrderByKey('m', 'endpoint', '1111', 'v2/sale', 'inv-1')?.id).toBe(kept.id);
-      expect(store.latestOrderByClientId('m', 'inv-1')?.id).toBe(kept.id);
-      expect(() => store.tx(() => store.insertOrder(order('inv-1')))).toThrow(/UNIQUE/);
+      expect(store.orders.findByKey('m', 'endpoint', '1111', 'v2/sale', 'inv-1')?.id).toBe(kept.id);
+      expect(store.orders.latestByClientId('m', 'inv-1')?.id).toBe(kept.id);
+      expect(() => store.tx(() => store.orders.insert(order('inv-1')))).toThrow(/UNIQUE/);
       const plan = (
         store.db
           .prepare(
@@ -42,13 +42,13 @@ describe('the orders indexes', () => {
   });
 });
 
-describe('insertOrder', () => {
+describe('orders.insert', () => {
   it('returns the row as stored, the schema defaults included, without reading it back', () => {
     const store = memoryStore();
-    const minimal = store.tx(() => store.insertOrder(order('inv-min')));
-    expect(minimal).toEqual(store.getOrder(minimal.id));
+    const minimal = store.tx(() => store.orders.insert(order('inv-min')));
+    expect(minimal).toEqual(store.orders.get(minimal.id));
     const full = store.tx(() =>
-      store.insertOrder({
+      store.orders.insert({
         ...order('inv-card'),
         amount_minor: 1050,
         currency: 'EUR',
@@ -67,7 +67,7 @@ describe('insertOrder', () => {
         extra_json: '{"panLength":16}',
       }),
     );
-    expect(full).toEqual(store.getOrder(full.id));
+    expect(full).toEqual(store.orders.get(full.id));
     // Every column of the table is in the returned row.
     const columns = (store.db.prepare('PRAGMA table_info(orders)').all() as Array<{ name: string }>).map(
       (c) => c.name,
@@ -80,38 +80,38 @@ describe('the due reads', () => {
   it("return each due request with its order's callback URL, in due order, up to the limit", () => {
     const store = memoryStore();
     const ids = store.tx(() => {
-      const withUrl = store.insertOrder({ ...order('due-1'), callback_url: 'http://127.0.0.1:9/cb' });
-      const without = store.insertOrder(order('due-2'));
+      const withUrl = store.orders.insert({ ...order('due-1'), callback_url: 'http://127.0.0.1:9/cb' });
+      const without = store.orders.insert(order('due-2'));
       const due = (orderId: number, at: number) =>
-        store.insertRequest({ ...newRequest(orderId, 'sale', 100, 'EUR', 1000), finalize_at: at }).id;
+        store.requests.insert({ ...newRequest(orderId, 'sale', 100, 'EUR', 1000), finalize_at: at }).id;
       return [due(without.id, 3000), due(withUrl.id, 2000), due(withUrl.id, 9000), withUrl.id];
     });
     const [late, early, notYet, orderId] = ids as [number, number, number, number];
-    const read = (rows: ReturnType<SandboxStore['dueRequests']>) =>
+    const read = (rows: ReturnType<SandboxStore['requests']['due']>) =>
       rows.map((d) => [d.request.id, d.request.order_id, d.callbackUrl]);
-    expect(read(store.dueRequests(5000))).toEqual([
+    expect(read(store.requests.due(5000))).toEqual([
       [early, orderId, 'http://127.0.0.1:9/cb'],
       [late, orderId + 1, null],
     ]);
-    expect(read(store.dueRequests(5000, 1))).toEqual([[early, orderId, 'http://127.0.0.1:9/cb']]);
-    expect(read(store.dueRequestsOf(orderId, 10_000))).toEqual([
+    expect(read(store.requests.due(5000, 1))).toEqual([[early, orderId, 'http://127.0.0.1:9/cb']]);
+    expect(read(store.requests.dueOf(orderId, 10_000))).toEqual([
       [early, orderId, 'http://127.0.0.1:9/cb'],
       [notYet, orderId, 'http://127.0.0.1:9/cb'],
     ]);
   });
 });
 
-describe('nextOrderId', () => {
-  it('names the id insertOrder gives next, from the floor on, so an order can be inserted with it', () => {
+describe('orders.nextId', () => {
+  it('names the id orders.insert gives next, from the floor on, so an order can be inserted with it', () => {
     const store = memoryStore();
     store.tx(() => {
-      expect(store.nextOrderId()).toBe(5_000_001);
-      const first = store.insertOrder(order('next-1'), store.nextOrderId());
+      expect(store.orders.nextId()).toBe(5_000_001);
+      const first = store.orders.insert(order('next-1'), store.orders.nextId());
       expect(first.id).toBe(5_000_001);
-      expect(store.nextOrderId()).toBe(5_000_002);
-      expect(store.insertOrder(order('next-2')).id).toBe(5_000_002);
-      const third = store.insertOrder({ ...order('next-3'), ack_json: '{"b":2}' }, store.nextOrderId());
-      expect(third).toEqual(store.getOrder(5_000_003));
+      expect(store.orders.nextId()).toBe(5_000_002);
+      expect(store.orders.insert(order('next-2')).id).toBe(5_000_002);
+      const third = store.orders.insert({ ...order('next-3'), ack_json: '{"b":2}' }, store.orders.nextId());
+      expect(third).toEqual(store.orders.get(5_000_003));
     });
   });
 });

@@ -6,10 +6,10 @@
  */
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DUE_BATCH } from '../../sandbox/engine/index.ts';
-import { Scheduler } from '../../sandbox/scheduler.ts';
-import { SandboxStore } from '../../sandbox/store.ts';
-import { onEvent, orderId, saleParams, startSandbox, waitFor, type Sandbox } from './support.ts';
+import { DUE_BATCH } from '../../../sandbox/engine/index.ts';
+import { Scheduler } from '../../../sandbox/scheduler.ts';
+import { Requests } from '../../../sandbox/store/requests.ts';
+import { onEvent, orderId, saleParams, startSandbox, waitFor, type Sandbox } from '../support.ts';
 
 const BACKLOG = 2 * DUE_BATCH + 50;
 
@@ -40,7 +40,7 @@ function recordSweeps(): Array<{ rows: number; inTick: boolean }> & { notices: E
   const sweeps = Object.assign([] as Array<{ rows: number; inTick: boolean }>, {
     notices: new EventEmitter(),
   });
-  const originalDue = SandboxStore.prototype.dueRequests;
+  const originalDue = Requests.prototype.due;
   const originalTick = Scheduler.prototype.tick;
   let ticking = false;
   vi.spyOn(Scheduler.prototype, 'tick').mockImplementation(function (this: Scheduler) {
@@ -51,9 +51,9 @@ function recordSweeps(): Array<{ rows: number; inTick: boolean }> & { notices: E
       ticking = false;
     }
   });
-  vi.spyOn(SandboxStore.prototype, 'dueRequests').mockImplementation(function (
-    this: SandboxStore,
-    ...args: Parameters<SandboxStore['dueRequests']>
+  vi.spyOn(Requests.prototype, 'due').mockImplementation(function (
+    this: Requests,
+    ...args: Parameters<Requests['due']>
   ) {
     const rows = originalDue.apply(this, args);
     sweeps.push({ rows: rows.length, inTick: ticking });
@@ -77,10 +77,10 @@ describe('a backlog of due requests', () => {
     sb = await startSandbox();
     const acks = await backlog(sb);
     const sweeps: number[] = [];
-    const originalDue = SandboxStore.prototype.dueRequests;
-    vi.spyOn(SandboxStore.prototype, 'dueRequests').mockImplementation(function (
-      this: SandboxStore,
-      ...args: Parameters<SandboxStore['dueRequests']>
+    const originalDue = Requests.prototype.due;
+    vi.spyOn(Requests.prototype, 'due').mockImplementation(function (
+      this: Requests,
+      ...args: Parameters<Requests['due']>
     ) {
       const rows = originalDue.apply(this, args);
       sweeps.push(rows.length);

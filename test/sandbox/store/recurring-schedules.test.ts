@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RecurringStore } from '../../sandbox/store/recurring-schedules.ts';
-import { SandboxStore } from '../../sandbox/store.ts';
-import { indexes, order, tempDir, toVersion2Layout } from './store-fixtures.ts';
+import { RecurringStore } from '../../../sandbox/store/recurring-schedules.ts';
+import { SandboxStore } from '../../../sandbox/store.ts';
+import { indexes, order, tempDir, toVersion2Layout } from './fixtures.ts';
 
 const columns = (store: SandboxStore) =>
   (store.db.prepare('PRAGMA table_info(recurring_payments)').all() as Array<{ name: string }>).map(
@@ -11,8 +11,8 @@ const columns = (store: SandboxStore) =>
 
 /** A subscription as create-recurring-payment stored one before the schedules existed. */
 function subscription(store: SandboxStore, client: string, period: string, createdAt: number): number {
-  const o = store.insertOrder({ ...order(client, createdAt), op_path: 'v4/create-recurring-payment' });
-  return store.insertRecurring({
+  const o = store.orders.insert({ ...order(client, createdAt), op_path: 'v4/create-recurring-payment' });
+  return store.recurringPayments.insert({
     merchant: 'm',
     order_id: o.id,
     card_type: 'SRC',

@@ -6,9 +6,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveSandboxOptions, sandboxOptionsFromEnv } from '../../sandbox/options.ts';
-import { DeliveryLog, type DeliveryRecord } from '../../sandbox/relay/delivery-log.ts';
-import { SandboxStore } from '../../sandbox/store.ts';
+import { resolveSandboxOptions, sandboxOptionsFromEnv } from '../../../sandbox/options.ts';
+import { DeliveryLog, type DeliveryRecord } from '../../../sandbox/relay/delivery-log.ts';
+import { SandboxStore } from '../../../sandbox/store.ts';
 
 const recordOf = (merchant: string, i: number): Omit<DeliveryRecord, 'id'> => ({
   callbackId: i,

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EXCERPT_CHARS, sendCallback } from '../../sandbox/relay/send-callback.ts';
+import { EXCERPT_CHARS, sendCallback } from '../../../sandbox/relay/send-callback.ts';
 
 /** A handler with one behaviour per path; `/hang` never answers. */
 let server: Server;

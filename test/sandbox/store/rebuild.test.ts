@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { newRequest } from '../../sandbox/engine/orders.ts';
-import { SandboxStore } from '../../sandbox/store.ts';
-import { indexes, order, tempDir } from './store-fixtures.ts';
+import { newRequest } from '../../../sandbox/engine/orders.ts';
+import { SandboxStore } from '../../../sandbox/store.ts';
+import { indexes, order, tempDir } from './fixtures.ts';
 
 /** The orders and requests tables as files written before the rebuild have them. */
 const OLD_TABLES = `
@@ -66,18 +66,18 @@ describe('an older file', () => {
         'sqlite_autoindex_requests_1',
       ]);
       // The rows, their ids and every column, the one added in version 2 included.
-      expect(store.orderByToken('tok-1')).toMatchObject({
+      expect(store.orders.byToken('tok-1')).toMatchObject({
         id: 5000002,
         client_orderid: 'form-1',
         paid_minor: 7,
       });
-      expect(store.findOrderByKey('m', 'endpoint', '1111', 'v2/sale', 'api-1')).toMatchObject({
+      expect(store.orders.findByKey('m', 'endpoint', '1111', 'v2/sale', 'api-1')).toMatchObject({
         id: 5000001,
         ack_json: '{"a":1}',
         amount_minor: 1042,
       });
-      expect(store.requestsOf(5000001).map((r) => [r.id, r.serial])).toEqual([[1, 's-1']]);
-      expect(store.dueRequests(5000).map((d) => [d.request.id, d.callbackUrl])).toEqual([[1, null]]);
+      expect(store.requests.of(5000001).map((r) => [r.id, r.serial])).toEqual([[1, 's-1']]);
+      expect(store.requests.due(5000).map((d) => [d.request.id, d.callbackUrl])).toEqual([[1, null]]);
       const plan = db
         .prepare('EXPLAIN QUERY PLAN SELECT * FROM orders WHERE page_token = ?')
         .all('t') as Array<{
@@ -85,14 +85,14 @@ describe('an older file', () => {
       }>;
       expect(plan.map((r) => r.detail).join(' ')).toContain('USING INDEX orders_page_token');
       // No order id handed out twice, and the page token still unique.
-      expect(store.tx(() => store.insertOrder(order('api-2', 3))).id).toBe(5000010);
-      expect(() => store.tx(() => store.insertOrder({ ...order('form-2', 3), page_token: 'tok-1' }))).toThrow(
-        /UNIQUE/,
-      );
+      expect(store.tx(() => store.orders.insert(order('api-2', 3))).id).toBe(5000010);
+      expect(() =>
+        store.tx(() => store.orders.insert({ ...order('form-2', 3), page_token: 'tok-1' })),
+      ).toThrow(/UNIQUE/);
       // Requests number on from the largest id; references are still enforced.
       const r = { ...newRequest(5000010, 'sale', 1, null, 3), serial: 's-3' };
-      expect(store.tx(() => store.insertRequest(r)).id).toBe(3);
-      expect(() => store.tx(() => store.insertRequest({ ...r, serial: 's-4', order_id: 42 }))).toThrow(
+      expect(store.tx(() => store.requests.insert(r)).id).toBe(3);
+      expect(() => store.tx(() => store.requests.insert({ ...r, serial: 's-4', order_id: 42 }))).toThrow(
         /FOREIGN KEY/,
       );
     } finally {
@@ -101,8 +101,8 @@ describe('an older file', () => {
     // Opened again, nothing is rebuilt twice.
     const again = new SandboxStore(file);
     try {
-      expect(again.orderByToken('tok-1')?.id).toBe(5000002);
-      expect(again.tx(() => again.insertOrder(order('api-3', 4))).id).toBe(5000011);
+      expect(again.orders.byToken('tok-1')?.id).toBe(5000002);
+      expect(again.tx(() => again.orders.insert(order('api-3', 4))).id).toBe(5000011);
     } finally {
       again.close();
     }
@@ -115,8 +115,8 @@ describe('a new file', () => {
     const store = new SandboxStore(join(dir, 'sandbox.sqlite'));
     try {
       expect(tableSql(store.db, 'orders')).not.toMatch(/AUTOINCREMENT/);
-      expect(store.tx(() => store.insertOrder(order('a'))).id).toBe(5000001);
-      expect(store.tx(() => store.insertOrder(order('b'))).id).toBe(5000002);
+      expect(store.tx(() => store.orders.insert(order('a'))).id).toBe(5000001);
+      expect(store.tx(() => store.orders.insert(order('b'))).id).toBe(5000002);
     } finally {
       store.close();
     }

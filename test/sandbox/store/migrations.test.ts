@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { DeliveryLog } from '../../sandbox/relay/delivery-log.ts';
-import { ScenarioStore } from '../../sandbox/scenarios/scenario-store.ts';
-import { MIGRATIONS } from '../../sandbox/store/schema.ts';
-import { SandboxStore } from '../../sandbox/store.ts';
-import { tempDir, toVersion2Layout } from './store-fixtures.ts';
+import { DeliveryLog } from '../../../sandbox/relay/delivery-log.ts';
+import { ScenarioStore } from '../../../sandbox/scenarios/scenario-store.ts';
+import { MIGRATIONS } from '../../../sandbox/store/schema.ts';
+import { SandboxStore } from '../../../sandbox/store.ts';
+import { tempDir, toVersion2Layout } from './fixtures.ts';
 
 const tablesOf = (db: BetterSqlite3.Database) =>
   db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];

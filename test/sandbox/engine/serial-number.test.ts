@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newSerial } from '../../sandbox/engine/orders.ts';
+import { newSerial } from '../../../sandbox/engine/orders.ts';
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

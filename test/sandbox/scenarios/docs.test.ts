@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SCENARIOS } from '../../src/catalog/scenarios.ts';
+import { SCENARIOS } from '../../../src/catalog/scenarios.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 const doc = readFileSync(resolve(ROOT, 'docs/scenarios.md'), 'utf8');
 // Sources wrap their lines: compare with runs of white space as one space.
 const flat = (text: string) => text.replace(/\s+/g, ' ');

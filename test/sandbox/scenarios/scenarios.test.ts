@@ -2,9 +2,9 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { SCENARIOS } from '../../src/catalog/scenarios.ts';
-import { formBody, orderId, saleParams, startSandbox, type Sandbox } from './support.ts';
-import { sha1, startMerchantHandler, type MerchantHandler } from './merchant-handler.ts';
+import { SCENARIOS } from '../../../src/catalog/scenarios.ts';
+import { formBody, orderId, saleParams, startSandbox, type Sandbox } from '../support.ts';
+import { sha1, startMerchantHandler, type MerchantHandler } from '../merchant-handler.ts';
 
 /** The lab's admin API, as the console calls it (this machine). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answers are read field by field

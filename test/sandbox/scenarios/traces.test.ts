@@ -1,9 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCENARIO_NAMES } from '../../src/catalog/scenarios.ts';
-import { BASE_PATH, formBody, HOST, saleParams, startSandbox, type Sandbox } from './support.ts';
-import { startMerchantHandler, type MerchantHandler } from './merchant-handler.ts';
+import { SCENARIO_NAMES } from '../../../src/catalog/scenarios.ts';
+import { BASE_PATH, formBody, HOST, saleParams, startSandbox, type Sandbox } from '../support.ts';
+import { startMerchantHandler, type MerchantHandler } from '../merchant-handler.ts';
 
 /**
  * Every scenario of the catalog must do something a merchant can see: one fixed exchange (a sale

@@ -12,15 +12,16 @@ import {
   OTHER_CVV_OUTCOME,
   TEST_CARD,
   type OperationId,
-} from '../../src/catalog/index.ts';
-import type { Handler } from '../../sandbox/engine/context.ts';
-import { HANDLERS } from '../../sandbox/engine/handlers.ts';
-import { SETTLEMENT_RULES } from '../../sandbox/engine/settlement.ts';
-import { outcomeForCvv } from '../../sandbox/outcomes.ts';
-import { renderReadme } from '../../sandbox/readme-tables.ts';
-import { Scheduler } from '../../sandbox/scheduler.ts';
-import { SandboxStore } from '../../sandbox/store.ts';
-import { orderId, payoutParams, saleParams, settle, startSandbox, type Sandbox } from './support.ts';
+} from '../../../src/catalog/index.ts';
+import type { Handler } from '../../../sandbox/engine/context.ts';
+import { HANDLERS } from '../../../sandbox/engine/handlers.ts';
+import { SETTLEMENT_RULES } from '../../../sandbox/engine/settlement.ts';
+import { outcomeForCvv } from '../../../sandbox/outcomes.ts';
+import { renderReadme } from '../../../sandbox/readme-tables.ts';
+import { Scheduler } from '../../../sandbox/scheduler.ts';
+import { SandboxStore } from '../../../sandbox/store.ts';
+import { Requests } from '../../../sandbox/store/requests.ts';
+import { orderId, payoutParams, saleParams, settle, startSandbox, type Sandbox } from '../support.ts';
 
 describe('the handler table', () => {
   it('has exactly one handler per catalog operation', () => {
@@ -64,7 +65,7 @@ describe('the settlement table', () => {
 });
 
 describe('sandbox/README.md prints the tables it documents', () => {
-  const readme = readFileSync(new URL('../../sandbox/README.md', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('../../../sandbox/README.md', import.meta.url), 'utf8');
 
   it('is in sync with the settlement rules, the CVV outcomes and the test card (npm run docs:sandbox)', () => {
     expect(renderReadme(readme)).toBe(readme);
@@ -105,7 +106,7 @@ describe('work done once per request', () => {
   async function databaseWork(block: () => Promise<void>): Promise<{ writes: number; sweeps: number }> {
     const originalTx = SandboxStore.prototype.tx;
     const originalBatched = SandboxStore.prototype.batched;
-    const originalDue = SandboxStore.prototype.dueRequests;
+    const originalDue = Requests.prototype.due;
     const originalTick = Scheduler.prototype.tick;
     const work = { writes: 0, sweeps: 0 };
     let ticking = false;
@@ -133,9 +134,9 @@ describe('work done once per request', () => {
         if (!this.batchOpen && !ticking) work.writes++;
         return originalBatched.call(this, fn, onOpen) as Promise<T>;
       }),
-      vi.spyOn(SandboxStore.prototype, 'dueRequests').mockImplementation(function (
-        this: SandboxStore,
-        ...args: Parameters<SandboxStore['dueRequests']>
+      vi.spyOn(Requests.prototype, 'due').mockImplementation(function (
+        this: Requests,
+        ...args: Parameters<Requests['due']>
       ) {
         if (!ticking) work.sweeps++;
         return originalDue.apply(this, args);
@@ -229,15 +230,15 @@ describe('nonces', () => {
       store.tx(() => {
         for (let i = 0; i < 5000; i++) insert.run('acme', `n${i}`, i < 4500 ? 100 : 10_000);
       });
-      const first = store.purgeNonces(1000, 2000);
+      const first = store.nonces.purge(1000, 2000);
       expect(first).toBe(2000);
-      expect(store.purgeNonces(1000, 2000)).toBe(2000);
-      expect(store.purgeNonces(1000, 2000)).toBe(500);
-      expect(store.purgeNonces(1000, 2000)).toBe(0);
+      expect(store.nonces.purge(1000, 2000)).toBe(2000);
+      expect(store.nonces.purge(1000, 2000)).toBe(500);
+      expect(store.nonces.purge(1000, 2000)).toBe(0);
       expect((store.db.prepare('SELECT count(*) AS n FROM nonces').get() as { n: number }).n).toBe(500);
       // An expired nonce may be used again; a live one may not.
-      expect(store.useNonce('acme', 'n4600', 20_000, 30_000)).toBe(true);
-      expect(store.useNonce('acme', 'n4600', 20_001, 30_000)).toBe(false);
+      expect(store.nonces.use('acme', 'n4600', 20_000, 30_000)).toBe(true);
+      expect(store.nonces.use('acme', 'n4600', 20_001, 30_000)).toBe(false);
     } finally {
       store.close();
     }

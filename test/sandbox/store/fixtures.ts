@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type Database from 'better-sqlite3';
 import { afterEach } from 'vitest';
-import { SandboxStore } from '../../sandbox/store.ts';
+import { SandboxStore } from '../../../sandbox/store.ts';
 
 /** An API sale order of merchant `m` on endpoint 1111, as the engine inserts one. */
 export const order = (client: string, createdAt = 1) => ({

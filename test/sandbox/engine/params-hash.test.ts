@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { paramsHash } from '../../sandbox/engine/orders.ts';
+import { paramsHash } from '../../../sandbox/engine/orders.ts';
 
 const SEED = process.env.FC_SEED
   ? Number(process.env.FC_SEED)

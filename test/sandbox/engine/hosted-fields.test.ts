@@ -11,8 +11,8 @@ import {
   settle,
   startSandbox,
   type Sandbox,
-} from './support.ts';
-import { TOKEN_TTL_MS } from '../../sandbox/engine/hosted-fields-store.ts';
+} from '../support.ts';
+import { TOKEN_TTL_MS } from '../../../sandbox/engine/hosted-fields-store.ts';
 
 /**
  * v4/sale with hosted fields, from outside: the ticket call and the sale signed RSA-SHA256 by the

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SandboxStore } from '../../sandbox/store.ts';
+import { SandboxStore } from '../../../sandbox/store.ts';
 
 const stores: SandboxStore[] = [];
 function open(): { store: SandboxStore; dbPath: string } {
@@ -36,7 +36,7 @@ describe('group commit', () => {
     const { store, dbPath } = open();
     const statement = Object.getPrototypeOf(store.db.prepare('SELECT 1')) as Database.Statement;
     const runs = vi.spyOn(statement, 'run');
-    const calls = [1, 2, 3].map((i) => store.batched(() => store.useNonce('c', `n${i}`, 0, 10)));
+    const calls = [1, 2, 3].map((i) => store.batched(() => store.nonces.use('c', `n${i}`, 0, 10)));
     let settled = 0;
     for (const c of calls) void c.then(() => settled++);
     await Promise.resolve();
@@ -53,9 +53,9 @@ describe('group commit', () => {
 
   it('undoes only the savepoint of a call that throws', async () => {
     const { store, dbPath } = open();
-    const good = store.batched(() => store.useNonce('c', 'kept', 0, 10));
+    const good = store.batched(() => store.nonces.use('c', 'kept', 0, 10));
     const bad = store.batched(() => {
-      store.useNonce('c', 'undone', 0, 10);
+      store.nonces.use('c', 'undone', 0, 10);
       throw new Error('refused');
     });
     await expect(bad).rejects.toThrow('refused');
@@ -68,19 +68,19 @@ describe('group commit', () => {
 
   it('sees a nonce claimed earlier in the same batch as used', async () => {
     const { store } = open();
-    const first = store.batched(() => store.useNonce('c', 'same', 0, 10));
-    const replay = store.batched(() => store.useNonce('c', 'same', 0, 10));
+    const first = store.batched(() => store.nonces.use('c', 'same', 0, 10));
+    const replay = store.batched(() => store.nonces.use('c', 'same', 0, 10));
     expect(await Promise.all([first, replay])).toEqual([true, false]);
   });
 
   it('commits the batch before a transaction from outside it, and before closing', async () => {
     const { store, dbPath } = open();
-    const call = store.batched(() => store.useNonce('c', 'a', 0, 10));
-    store.tx(() => store.useNonce('c', 'b', 0, 10));
+    const call = store.batched(() => store.nonces.use('c', 'a', 0, 10));
+    store.tx(() => store.nonces.use('c', 'b', 0, 10));
     expect(store.batchOpen).toBe(false);
     expect(nonceCount(dbPath)).toBe(2);
     expect(await call).toBe(true);
-    const late = store.batched(() => store.useNonce('c', 'c', 0, 10));
+    const late = store.batched(() => store.nonces.use('c', 'c', 0, 10));
     store.close();
     expect(await late).toBe(true);
     expect(nonceCount(dbPath)).toBe(3);
@@ -88,7 +88,7 @@ describe('group commit', () => {
 
   it('rejects every call of a batch whose COMMIT fails, and keeps none of it', async () => {
     const { store, dbPath } = open();
-    const calls = [1, 2].map((i) => store.batched(() => store.useNonce('c', `f${i}`, 0, 10)));
+    const calls = [1, 2].map((i) => store.batched(() => store.nonces.use('c', `f${i}`, 0, 10)));
     // A deferred foreign-key violation makes COMMIT itself fail.
     store.db.pragma('defer_foreign_keys = ON');
     store.db
@@ -99,6 +99,6 @@ describe('group commit', () => {
     expect(store.db.inTransaction).toBe(false);
     expect(nonceCount(dbPath)).toBe(0);
     // The store goes on working.
-    expect(await store.batched(() => store.useNonce('c', 'after', 0, 10))).toBe(true);
+    expect(await store.batched(() => store.nonces.use('c', 'after', 0, 10))).toBe(true);
   });
 });

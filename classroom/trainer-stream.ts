@@ -1,0 +1,76 @@
+import type { FastifyReply } from 'fastify';
+import { openEventStream } from '../proxy/event-stream.ts';
+import type { TrainerDelta, TrainerRow, TrainerSnapshot } from '../src/contracts/classroom-trainer.ts';
+import type { Classroom } from './classroom.ts';
+
+/**
+ * The trainer's live stream (src/contracts/classroom-trainer.ts): the whole table once, then every
+ * `delayMs` at most one `delta` with the rows that changed since the last event (changes in between
+ * fold into one). A room of 1,000 changes about 1,000 rows a second; sending the 1.5 MB table several
+ * times a second cost the server more than the room did. Rows are compared by identity first (the
+ * classroom keeps a row until its trainee changes), then by their JSON, which the delta reuses.
+ */
+export function trainerEvents(reply: FastifyReply, classroom: Classroom, delayMs: number): FastifyReply {
+  const res = openEventStream(reply, 2000);
+  const sent = new Map<string, { row: TrainerRow; json: string }>();
+  let seq = 0;
+  let exercises = '';
+  let mistakes = '';
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** The rows whose JSON differs from what this stream sent last, as JSON. */
+  const changedRows = (snapshot: TrainerSnapshot): string[] => {
+    const changed: string[] = [];
+    for (const row of snapshot.trainees) {
+      const last = sent.get(row.id);
+      if (last?.row === row) continue;
+      const json = JSON.stringify(row);
+      if (last?.json === json) {
+        last.row = row;
+        continue;
+      }
+      sent.set(row.id, { row, json });
+      changed.push(json);
+    }
+    return changed;
+  };
+
+  const first = () => {
+    const s = classroom.trainerSnapshot();
+    const rows = changedRows(s);
+    exercises = JSON.stringify(s.exercises);
+    mistakes = JSON.stringify(s.mistakes);
+    res.write(
+      `event: snapshot\ndata: {"seq":${seq},"exercises":${exercises},"trainees":[${rows.join(',')}],"mistakes":${mistakes},"at":${s.at}}\n\n`,
+    );
+  };
+
+  const next = () => {
+    timer = undefined;
+    const s = classroom.trainerSnapshot();
+    const rows = changedRows(s);
+    const ex = JSON.stringify(s.exercises);
+    const mi = JSON.stringify(s.mistakes);
+    if (rows.length === 0 && ex === exercises && mi === mistakes) return;
+    seq += 1;
+    const head: Omit<TrainerDelta, 'trainees'> = { seq, at: s.at };
+    let data = `{"seq":${head.seq},"at":${head.at},"trainees":[${rows.join(',')}]`;
+    if (ex !== exercises) data += `,"exercises":${ex}`;
+    if (mi !== mistakes) data += `,"mistakes":${mi}`;
+    exercises = ex;
+    mistakes = mi;
+    res.write(`event: delta\ndata: ${data}}\n\n`);
+  };
+
+  first();
+  const off = classroom.subscribe(() => {
+    if (timer === undefined) timer = setTimeout(next, delayMs);
+  });
+  const ping = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+  res.on('close', () => {
+    off();
+    clearInterval(ping);
+    if (timer) clearTimeout(timer);
+  });
+  return reply;
+}

@@ -1,0 +1,27 @@
+/**
+ * Issue 32 §5: a room's trainees each hold a few connections (their event streams and their
+ * requests); the console's cap of 256 sockets closed a room of 1,000's on accept (the bench's
+ * "socket closed" errors). The classroom's cap grows with its room, unless the operator set one.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { CONNECTIONS_PER_TRAINEE } from '../../classroom/server.ts';
+import { startRoom, type Room } from './support.ts';
+
+let room: Room | undefined;
+afterEach(async () => {
+  await room?.close();
+  room = undefined;
+});
+
+describe("the classroom's connection cap", () => {
+  it('holds every trainee of a full room', async () => {
+    room = await startRoom({ limits: { maxTrainees: 1000 } });
+    expect(CONNECTIONS_PER_TRAINEE).toBeGreaterThanOrEqual(3);
+    expect(room.app.server.maxConnections).toBeGreaterThanOrEqual(1000 * CONNECTIONS_PER_TRAINEE);
+  });
+
+  it('keeps the one SERVER_MAX_CONNECTIONS sets', async () => {
+    room = await startRoom({ limits: { maxTrainees: 1000 }, env: { SERVER_MAX_CONNECTIONS: '300' } });
+    expect(room.app.server.maxConnections).toBe(300);
+  });
+});
