@@ -58,7 +58,7 @@ const noNode = (where) => [
  * The longest function in src/features, blank lines and comments left out (issue 29 §1): the
  * classroom's trainer page since the workbench became a view of its session.
  */
-export const FEATURE_FUNCTION_LINES = 237;
+export const FEATURE_FUNCTION_LINES = 234;
 
 const src = (...dirs) => dirs.map((d) => `./src/${d}`);
 const BROWSER_UI = src('features', 'app', 'ui');

@@ -30,7 +30,7 @@ describe('function length in src/features', () => {
       2,
       { max: FEATURE_FUNCTION_LINES, skipBlankLines: true, skipComments: true },
     ]);
-    expect(FEATURE_FUNCTION_LINES).toBeLessThanOrEqual(237);
+    expect(FEATURE_FUNCTION_LINES).toBeLessThanOrEqual(234);
   });
 
   it('lets a function of the cap pass and refuses one a line longer', async () => {
