@@ -1,7 +1,7 @@
 /**
  * Tests mirror the folders they test (issue 29 §5): a test of `sandbox/<dir>/` lives under
  * `test/sandbox/<dir>/`, and a folder of tests there names a real folder of the sandbox. A test
- * named after a sandbox folder but left at the top (`store-orders.test.ts`) belongs in it.
+ * named after a sandbox folder but left at the top (a `store-…` test) belongs in it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
