@@ -4,14 +4,16 @@
  * proxy with their session cookie (v2/sale with control, v2/payout with HMAC-SHA1, v4/payout-check
  * with RSA-SHA256, in turn), while a trainer page's event stream is open. Prints the answer times
  * (median, p95, p99) against a baseline measured first in the same run (one trainee, requests one
- * after the other, the room idle), errors, the server's memory and CPU over the run, and the
- * trainer view's update delay: from the answer of each trainee's payout to the first snapshot that
- * counts it (every payout of the run, not only the first).
+ * after the other, the room idle), errors by kind, the server's memory and CPU over the run, and
+ * the trainer view's update delay: from the answer of each trainee's payout to the first event
+ * (snapshot or delta) that counts it (every payout of the run, not only the first). Each trainee's
+ * requests are signed before the timed run, so the load generator's core goes to sending.
  *
  * BENCH_CLASSROOM_TRAINEES (default 60) and BENCH_CLASSROOM_SECONDS (default 60) size the run.
  * BENCH_CLASSROOM_BEFORE=<another checkout> measures that checkout's server first, then this one,
  * in the same run (an A/B of a change). Trainees share BENCH_CLASSROOM_KEYS RSA key pairs (default
- * 50; key generation is the load generator's cost, not the server's).
+ * 50; key generation is the load generator's cost, not the server's). BENCH_CLASSROOM_CPU_PROF=<dir>
+ * has each server child write a V8 CPU profile there.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, type KeyPairKeyObjectResult } from 'node:crypto';
@@ -309,6 +311,10 @@ async function measureRoom(root: string | undefined): Promise<Figures> {
           const started = Date.now();
           const r = await send(origin, t, OPS[(i + n) % 3]!, presigned[i]![n++]);
           times.push(r.ms);
+          if (process.env.BENCH_CLASSROOM_SLOW && r.ms > 2000)
+            console.log(
+              `slow: trainee ${i} request ${n} sent at +${started - (until - SECONDS * 1000)} ms took ${r.ms.toFixed(0)} ms`,
+            );
           if (!r.ok) {
             errors += 1;
             reasons.set(r.why ?? '?', (reasons.get(r.why ?? '?') ?? 0) + 1);

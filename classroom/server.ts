@@ -1,6 +1,6 @@
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyListenOptions } from 'fastify';
 import type { MistakeId } from '../src/diagnose/index.ts';
 import { nodeCryptoPort } from '../src/node/node-crypto-port.ts';
 import { urlHost, type ServerConfig } from '../proxy/config.ts';
@@ -202,5 +202,11 @@ export async function buildClassroomServer(
     store.close();
     throw e;
   }
-  return Object.assign(app, { classroom });
+  // A room connects at once (a class starting, every browser after a restart): the listen queue
+  // holds the room's connections, where Node's 511 overflowed and the kernel dropped the rest
+  // (clients retry after 1, 3, 7, 15 s: the bench's 20 s answers and connect timeouts at 1,000).
+  const listen = app.listen.bind(app) as (opts: FastifyListenOptions) => Promise<string>;
+  const backlog = classroomConfig.limits.maxConnections;
+  const listenWithBacklog = (opts: FastifyListenOptions = {}) => listen({ backlog, ...opts });
+  return Object.assign(app, { classroom, listen: listenWithBacklog as typeof app.listen });
 }

@@ -3,6 +3,7 @@
  * requests); the console's cap of 256 sockets closed a room of 1,000's on accept (the bench's
  * "socket closed" errors). The classroom's cap grows with its room, unless the operator set one.
  */
+import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONNECTIONS_PER_TRAINEE } from '../../classroom/server.ts';
 import { startRoom, type Room } from './support.ts';
@@ -18,6 +19,14 @@ describe("the classroom's connection cap", () => {
     room = await startRoom({ limits: { maxTrainees: 1000 } });
     expect(CONNECTIONS_PER_TRAINEE).toBeGreaterThanOrEqual(3);
     expect(room.app.server.maxConnections).toBeGreaterThanOrEqual(1000 * CONNECTIONS_PER_TRAINEE);
+  });
+
+  it('listens with a queue for the whole room connecting at once, not the default 511', async () => {
+    room = await startRoom({ limits: { maxTrainees: 1000 } });
+    // `ss` shows a listening socket's accept queue bound as its Send-Q.
+    const line = execFileSync('ss', ['-ltnH', `sport = :${room.port}`], { encoding: 'utf8' }).trim();
+    const backlog = Number(line.split(/\s+/)[2]);
+    expect(backlog).toBeGreaterThanOrEqual(Math.min(1000 * CONNECTIONS_PER_TRAINEE, 4096));
   });
 
   it('keeps the one SERVER_MAX_CONNECTIONS sets', async () => {
