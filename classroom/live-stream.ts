@@ -1,27 +1,27 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { openEventStream } from '../proxy/event-stream.ts';
 
 /**
- * A server-sent event stream of `event`: `snapshot()` at once, and again `delayMs` after a change
- * (changes in between fold into one send), until the browser goes. `subscribe` calls back on a
- * change that concerns this stream and answers how to stop listening.
+ * The stream under every live view: `write(res, true)` at once, then `write(res, false)` `delayMs`
+ * after a change (changes in between fold into one write), a keep-alive comment every 15 s, until
+ * the browser goes. `subscribe` calls back on a change that concerns this stream and answers how to
+ * stop listening.
  */
-export function liveEvents(
+export function foldedEvents(
   reply: FastifyReply,
-  event: string,
-  snapshot: () => unknown,
   delayMs: number,
   subscribe: (changed: () => void) => () => void,
+  write: (res: ServerResponse, first: boolean) => void,
 ): FastifyReply {
   const res = openEventStream(reply, 2000);
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const send = () => {
-    timer = undefined;
-    res.write(`event: ${event}\ndata: ${JSON.stringify(snapshot())}\n\n`);
-  };
-  send();
+  write(res, true);
   const off = subscribe(() => {
-    if (timer === undefined) timer = setTimeout(send, delayMs);
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      write(res, false);
+    }, delayMs);
   });
   const ping = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
   res.on('close', () => {
@@ -30,4 +30,17 @@ export function liveEvents(
     if (timer) clearTimeout(timer);
   });
   return reply;
+}
+
+/** A stream of `event`: the whole of `snapshot()` at once and after each (folded) change. */
+export function liveEvents(
+  reply: FastifyReply,
+  event: string,
+  snapshot: () => unknown,
+  delayMs: number,
+  subscribe: (changed: () => void) => () => void,
+): FastifyReply {
+  return foldedEvents(reply, delayMs, subscribe, (res) =>
+    res.write(`event: ${event}\ndata: ${JSON.stringify(snapshot())}\n\n`),
+  );
 }

@@ -1,7 +1,8 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { openEventStream } from '../proxy/event-stream.ts';
 import type { TrainerDelta, TrainerRow, TrainerSnapshot } from '../src/contracts/classroom-trainer.ts';
 import type { Classroom } from './classroom.ts';
+import { foldedEvents } from './live-stream.ts';
 
 /**
  * The trainer's live stream (src/contracts/classroom-trainer.ts): the whole table once, then every
@@ -11,12 +12,10 @@ import type { Classroom } from './classroom.ts';
  * classroom keeps a row until its trainee changes), then by their JSON, which the delta reuses.
  */
 export function trainerEvents(reply: FastifyReply, classroom: Classroom, delayMs: number): FastifyReply {
-  const res = openEventStream(reply, 2000);
   const sent = new Map<string, { row: TrainerRow; json: string }>();
   let seq = 0;
   let exercises = '';
   let mistakes = '';
-  let timer: ReturnType<typeof setTimeout> | undefined;
 
   /** The rows whose JSON differs from what this stream sent last, as JSON. */
   const changedRows = (snapshot: TrainerSnapshot): string[] => {
@@ -35,7 +34,7 @@ export function trainerEvents(reply: FastifyReply, classroom: Classroom, delayMs
     return changed;
   };
 
-  const first = () => {
+  const first = (res: ServerResponse) => {
     const s = classroom.trainerSnapshot();
     const rows = changedRows(s);
     exercises = JSON.stringify(s.exercises);
@@ -45,8 +44,7 @@ export function trainerEvents(reply: FastifyReply, classroom: Classroom, delayMs
     );
   };
 
-  const next = () => {
-    timer = undefined;
+  const next = (res: ServerResponse) => {
     const s = classroom.trainerSnapshot();
     const rows = changedRows(s);
     const ex = JSON.stringify(s.exercises);
@@ -62,15 +60,10 @@ export function trainerEvents(reply: FastifyReply, classroom: Classroom, delayMs
     res.write(`event: delta\ndata: ${data}}\n\n`);
   };
 
-  first();
-  const off = classroom.subscribe(() => {
-    if (timer === undefined) timer = setTimeout(next, delayMs);
-  });
-  const ping = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
-  res.on('close', () => {
-    off();
-    clearInterval(ping);
-    if (timer) clearTimeout(timer);
-  });
-  return reply;
+  return foldedEvents(
+    reply,
+    delayMs,
+    (changed) => classroom.subscribe(() => changed()),
+    (res, isFirst) => (isFirst ? first(res) : next(res)),
+  );
 }
